@@ -1,0 +1,124 @@
+/*
+ * harness.h — what the harness shares with workloads: the run's settings, the
+ * per-thread record, and the timed acquisition every workload goes through.
+ *
+ * Data path: CLI (cli.c) -> struct bench_config -> threads (run.c) -> timed
+ * acquisitions (bench_lock below) -> per-thread struct hist -> merge (run.c)
+ * -> summary and result files (report.c, formats in results/README.md).
+ */
+#ifndef LOCKBENCH_HARNESS_H
+#define LOCKBENCH_HARNESS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../locks/lock.h"
+#include "hist.h"
+
+struct workload_ops;
+
+/* Exit statuses of lockbench, documented in the README. */
+enum bench_exit {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,   /* a system call or result write failed */
+	EXIT_USAGE = 2,     /* bad command line or unusable --out/--dir */
+	EXIT_INVARIANT = 3, /* a workload's invariant failed: the lock lost updates */
+	EXIT_WATCHDOG = 4,  /* no progress for --watchdog seconds */
+	EXIT_SIGNAL = 130,  /* stopped by SIGINT/SIGTERM; nothing written */
+};
+
+/* Everything a run is told: filled by the CLI (or a test), read-only after. */
+struct bench_config {
+	const struct lock_ops *lock;
+	const struct workload_ops *workload;
+	unsigned int threads;
+	double duration_s;
+	double warmup_s;          /* excluded from every statistic */
+	uint64_t cs_cycles;       /* busy work inside the critical section */
+	uint64_t think_cycles;    /* busy work between operations */
+	const char *pin;          /* placement policy (placement.h) */
+	struct lock_params lock_params;
+	int lock_node;            /* NUMA node for the lock and shared data; -1: first thread's */
+	double watchdog_s;        /* 0: the default (max(5, duration)) */
+	/* Workload knobs; each workload documents which it reads. */
+	const char *dir;          /* parent of the workload's private temporary directory */
+	uint64_t file_size;       /* bytes per file (fserver) */
+	unsigned int pool_size;   /* files in the shared pool (fserver) */
+	uint64_t seed;            /* per-thread random streams derive from it */
+	uint64_t max_ops;         /* per thread, 0 = unbounded: bounds tests on slow locks */
+	/* Output */
+	const char *out_dir;      /* NULL: summary only */
+	const char *cmdline;      /* the command line, as typed */
+	bool quiet;               /* no summary on stdout (tests) */
+};
+
+/* CPU time and context switches of one thread over the measured interval. */
+struct thread_usage {
+	double user_s, sys_s;
+	uint64_t vol_csw, invol_csw;
+};
+
+enum bench_phase { PHASE_WARMUP, PHASE_MEASURE, PHASE_STOP };
+
+struct bench_run;
+
+/* One per worker thread, cache-line aligned, on the thread's NUMA node. */
+struct bench_thread {
+	struct hist acq;               /* acquisition times, cycles */
+	uint64_t ops;                  /* operations in the measured interval */
+	uint64_t ops_all;              /* operations including warm-up: for invariants */
+	const struct lock_ops *lock_ops;
+	void *lock;
+	struct lock_thread *lt;        /* this thread's lock_thread for `lock` */
+	void *wl;                      /* the workload's per-thread state */
+	void *wl_shared;               /* the workload's shared state */
+	const struct bench_config *cfg;
+	struct bench_run *run;
+	unsigned int id;
+	int cpu;                       /* pinned CPU, -1 when unpinned */
+	uint64_t cs_loops, think_loops;
+	struct thread_usage usage;
+	int err;                       /* 0, or the errno that stopped this thread */
+	char errmsg[160];
+	pthread_t tid;
+} cacheline_aligned;
+
+/* Timed acquisition: from just before lock() to just after it returns. */
+static inline void bench_lock(struct bench_thread *t)
+{
+	uint64_t t0 = tsc_begin();
+	bool contended = t->lock_ops->lock(t->lock, t->lt);
+	uint64_t acq_cycles = tsc_end() - t0;
+
+	hist_record(&t->acq, acq_cycles, contended);
+}
+
+static inline void bench_unlock(struct bench_thread *t)
+{
+	t->lock_ops->unlock(t->lock, t->lt);
+}
+
+/*
+ * Busy work that does not touch memory other threads see: `loops` iterations
+ * of a volatile stack store, converted from cycles by busy_loops_for() after
+ * busy_calibrate() has timed the loop once per process.
+ */
+static inline void busy_loops(uint64_t loops)
+{
+	volatile uint64_t sink;
+
+	for (uint64_t i = 0; i < loops; i++)
+		sink = i;
+	(void)sink;
+}
+
+void busy_calibrate(void);
+uint64_t busy_loops_for(uint64_t cycles);
+
+/* Fails the thread's run with a one-line message: returns -1 for op(). */
+int bench_fail(struct bench_thread *t, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

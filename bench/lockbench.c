@@ -1,0 +1,60 @@
+/* lockbench.c — main(): parse, run, report.  Exit statuses in harness.h. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "report.h"
+#include "run.h"
+
+static int fail_usage(const char *msg)
+{
+	fprintf(stderr, "lockbench: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+static int run_and_report(const struct bench_config *cfg)
+{
+	struct bench_result res;
+	struct outdir od;
+	char err[1024];
+	int status;
+
+	if (cfg->out_dir && outdir_open(&od, cfg->out_dir, err, sizeof(err)) != 0)
+		return fail_usage(err);
+	status = bench_run(cfg, &res, err, sizeof(err));
+	if (status == EXIT_OK) {
+		if (!cfg->quiet)
+			report_print(&res, stdout);
+		if (cfg->out_dir && (report_write(&res, &od, err, sizeof(err)) != 0 ||
+				     outdir_commit(&od, err, sizeof(err)) != 0))
+			status = EXIT_RUNTIME;
+		else if (cfg->out_dir && !cfg->quiet)
+			printf("results: %s\n", od.final);
+	}
+	if (status != EXIT_OK)
+		fprintf(stderr, "lockbench: %s\n", err);
+	if (cfg->out_dir)
+		outdir_abort(&od);
+	bench_result_free(&res);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_config cfg;
+	char err[1024];
+
+	switch (cli_parse(argc, argv, &cfg, err, sizeof(err))) {
+	case CLI_HELP:
+		cli_usage(stdout);
+		return EXIT_OK;
+	case CLI_LIST:
+		cli_list(stdout);
+		return EXIT_OK;
+	case CLI_TOPOLOGY:
+		return fail_usage("--topology: not available in this build yet");
+	case CLI_RUN:
+		return run_and_report(&cfg);
+	default:
+		return fail_usage(err);
+	}
+}

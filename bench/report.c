@@ -1,0 +1,303 @@
+/*
+ * report.c — prints the summary and writes the result files (formats in
+ * results/README.md).  Nothing here knows a lock's or a workload's internals.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <ftw.h>
+
+#include "report.h"
+#include "workload.h"
+
+#define HIST_BAR_WIDTH 52
+
+static double safe_div(double a, double b)
+{
+	return b != 0 ? a / b : 0;
+}
+
+static double cpu_us_per_op(const struct bench_result *res)
+{
+	return safe_div((res->usage.user_s + res->usage.sys_s) * 1e6, (double)res->ops);
+}
+
+/* bpftrace's hist() labels: powers of two with K/M/G/T suffixes (base 1024). */
+static void bin_label(uint64_t v, char *buf, size_t len)
+{
+	static const char suffix[] = " KMGTPE";
+	int s = 0;
+
+	while (v >= 1024 && (v % 1024) == 0 && s < 6) {
+		v /= 1024;
+		s++;
+	}
+	if (s)
+		snprintf(buf, len, "%" PRIu64 "%c", v, suffix[s]);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+void report_print_hist(const struct hist *h, const char *name, FILE *out)
+{
+	int first = -1, last = -1;
+	uint64_t peak = 0;
+
+	for (int b = 0; b < HIST_BINS; b++)
+		if (h->bins[b]) {
+			if (first < 0)
+				first = b;
+			last = b;
+			if (h->bins[b] > peak)
+				peak = h->bins[b];
+		}
+	fprintf(out, "@%s:\n", name);
+	for (int b = first; first >= 0 && b <= last; b++) {
+		char lo[24], hi[24], range[56], bar[HIST_BAR_WIDTH + 1];
+		int width = (int)((h->bins[b] * HIST_BAR_WIDTH + peak - 1) / peak);
+
+		bin_label(hist_bin_lower((unsigned int)b), lo, sizeof(lo));
+		if (b == HIST_BINS - 1)
+			snprintf(hi, sizeof(hi), "...");
+		else
+			bin_label(hist_bin_lower((unsigned int)b + 1), hi, sizeof(hi));
+		snprintf(range, sizeof(range), "[%s, %s)", lo, hi);
+		memset(bar, '@', (size_t)width);
+		bar[width] = '\0';
+		fprintf(out, "%-20s %10" PRIu64 " |%-*s|\n", range, h->bins[b], HIST_BAR_WIDTH, bar);
+	}
+}
+
+static void print_events(const struct bench_result *res, FILE *out)
+{
+	const struct lock_events *ev = &res->ev;
+
+	fprintf(out, "  acquired via    fast %" PRIu64 ", spin %" PRIu64 ", sleep %" PRIu64 "\n",
+		ev->acq_fast, ev->acq_spin, ev->acq_sleep);
+	fprintf(out, "  spin exits     ");
+	for (int r = 0; r < SPIN_EXIT_NR; r++)
+		fprintf(out, " %s %" PRIu64 "%s", spin_exit_name[r], ev->spin_exit[r],
+			r + 1 < SPIN_EXIT_NR ? "," : "\n");
+	fprintf(out, "  spinning        %" PRIu64 " cycles (%.1f per op); futex waits %" PRIu64
+		", wakes %" PRIu64 "; handoffs %" PRIu64 "\n",
+		ev->spin_cycles, safe_div((double)ev->spin_cycles, (double)res->ops),
+		ev->futex_waits, ev->futex_wakes, ev->handoffs);
+}
+
+void report_print(const struct bench_result *res, FILE *out)
+{
+	const struct bench_config *cfg = res->cfg;
+	const struct hist *h = &res->acq;
+	const char *unit = cfg->workload->unit;
+
+	fprintf(out, "lockbench: lock %s, workload %s, %u threads (pin %s), %.2f s measured after %.2f s warm-up\n",
+		cfg->lock->name, cfg->workload->name, cfg->threads, cfg->pin, res->measured_s, cfg->warmup_s);
+	fprintf(out, "  %-14s %" PRIu64 " (%.1f %s/s)\n", unit, res->ops, res->ops_per_s, unit);
+	fprintf(out, "  acquisitions    %" PRIu64 ", contentions %" PRIu64 " (%.1f%%)\n",
+		h->count, h->contended, 100.0 * safe_div((double)h->contended, (double)h->count));
+	fprintf(out, "  acq cycles      mean %.0f, min %" PRIu64 ", max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n",
+		safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max,
+		hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
+	fprintf(out, "  fairness        %s per thread min %" PRIu64 ", max %" PRIu64 ", cv %.3f\n",
+		unit, res->ops_min, res->ops_max, res->ops_cv);
+	fprintf(out, "  cpu             user %.2f s, sys %.2f s, %.3f us per %s; csw vol %" PRIu64 ", invol %" PRIu64 "\n",
+		res->usage.user_s, res->usage.sys_s, cpu_us_per_op(res), "op",
+		res->usage.vol_csw, res->usage.invol_csw);
+	fprintf(out, "  timer           overhead %" PRIu64 " cycles (median empty timed interval), TSC %.3f GHz\n",
+		res->timer_overhead, res->tsc_hz / 1e9);
+	if (cfg->lock->flags & LOCK_F_PHASES)
+		print_events(res, out);
+	for (unsigned int i = 0; i < res->extra.n; i++)
+		fprintf(out, "  %-15s %s\n", res->extra.f[i].label, res->extra.f[i].value);
+	report_print_hist(h, "acq_cycles", out);
+}
+
+/* ---- result files ---- */
+
+typedef void (*file_writer)(const struct bench_result *res, FILE *f);
+
+static int write_file(const struct outdir *od, const char *name, file_writer writer,
+		      const struct bench_result *res, char *err, size_t errlen)
+{
+	char path[sizeof(od->staging) + 64];
+	FILE *f;
+	int failed;
+
+	snprintf(path, sizeof(path), "%s/%s", od->staging, name);
+	f = fopen(path, "wx");
+	if (!f) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	writer(res, f);
+	failed = ferror(f);
+	if (fclose(f) != 0 || failed) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+static void write_summary(const struct bench_result *res, FILE *f)
+{
+	const struct bench_config *cfg = res->cfg;
+	const struct hist *h = &res->acq;
+	const struct lock_events *ev = &res->ev;
+
+	fprintf(f, "key,value\n");
+	fprintf(f, "format,lockbench-summary-1\n");
+	fprintf(f, "lock,%s\nworkload,%s\nunit,%s\nthreads,%u\npin,%s\n",
+		cfg->lock->name, cfg->workload->name, cfg->workload->unit, cfg->threads, cfg->pin);
+	fprintf(f, "duration_s,%.6f\nwarmup_s,%.6f\nmeasured_s,%.6f\n",
+		cfg->duration_s, cfg->warmup_s, res->measured_s);
+	fprintf(f, "cs_cycles,%" PRIu64 "\nthink_cycles,%" PRIu64 "\nspin_budget_cycles,%" PRIu64 "\nseed,%" PRIu64 "\n",
+		cfg->cs_cycles, cfg->think_cycles, cfg->lock_params.spin_budget_cycles, cfg->seed);
+	fprintf(f, "ops,%" PRIu64 "\nops_all,%" PRIu64 "\nops_per_s,%.3f\n", res->ops, res->ops_all, res->ops_per_s);
+	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\nacq_cycles_sum,%" PRIu64 "\n",
+		h->count, h->contended, h->sum);
+	fprintf(f, "acq_cycles_mean,%.3f\nacq_cycles_min,%" PRIu64 "\nacq_cycles_max,%" PRIu64 "\n",
+		safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max);
+	fprintf(f, "acq_bin_p50,%u\nacq_bin_p99,%u\n", hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
+	fprintf(f, "ops_thread_min,%" PRIu64 "\nops_thread_max,%" PRIu64 "\nops_thread_cv,%.6f\n",
+		res->ops_min, res->ops_max, res->ops_cv);
+	fprintf(f, "cpu_user_s,%.6f\ncpu_sys_s,%.6f\ncpu_us_per_op,%.6f\n",
+		res->usage.user_s, res->usage.sys_s, cpu_us_per_op(res));
+	fprintf(f, "csw_voluntary,%" PRIu64 "\ncsw_involuntary,%" PRIu64 "\n", res->usage.vol_csw, res->usage.invol_csw);
+	fprintf(f, "timer_overhead_cycles,%" PRIu64 "\ntsc_hz,%.0f\n", res->timer_overhead, res->tsc_hz);
+	fprintf(f, "acq_fast,%" PRIu64 "\nacq_spin,%" PRIu64 "\nacq_sleep,%" PRIu64 "\n",
+		ev->acq_fast, ev->acq_spin, ev->acq_sleep);
+	for (int r = 0; r < SPIN_EXIT_NR; r++)
+		fprintf(f, "spin_exit_%s,%" PRIu64 "\n", spin_exit_name[r], ev->spin_exit[r]);
+	fprintf(f, "spin_cycles,%" PRIu64 "\nfutex_waits,%" PRIu64 "\nfutex_wakes,%" PRIu64 "\nhandoffs,%" PRIu64 "\n",
+		ev->spin_cycles, ev->futex_waits, ev->futex_wakes, ev->handoffs);
+	for (unsigned int i = 0; i < res->extra.n; i++)
+		fprintf(f, "%s,%s\n", res->extra.f[i].key, res->extra.f[i].value);
+}
+
+static void write_hist(const struct bench_result *res, FILE *f)
+{
+	const struct hist *h = &res->acq;
+
+	fprintf(f, "bin,lower_cycles,count,percent\n");
+	for (unsigned int b = 0; b < HIST_BINS; b++)
+		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%.4f\n", b, hist_bin_lower(b), h->bins[b],
+			100.0 * safe_div((double)h->bins[b], (double)h->count));
+}
+
+static void write_threads(const struct bench_result *res, FILE *f)
+{
+	fprintf(f, "thread,cpu,ops,acquisitions,contentions,acq_cycles_sum,acq_cycles_max,"
+		   "cpu_user_s,cpu_sys_s,csw_voluntary,csw_involuntary,"
+		   "acq_fast,acq_spin,acq_sleep,spin_cycles,futex_waits\n");
+	for (unsigned int i = 0; i < res->cfg->threads; i++) {
+		const struct bench_thread *t = res->threads[i];
+		const struct lock_events *ev = &t->lt->ev;
+
+		fprintf(f, "%u,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			   ",%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			   ",%" PRIu64 ",%" PRIu64 "\n",
+			t->id, t->cpu, t->ops, t->acq.count, t->acq.contended, t->acq.sum, t->acq.max,
+			t->usage.user_s, t->usage.sys_s, t->usage.vol_csw, t->usage.invol_csw,
+			ev->acq_fast, ev->acq_spin, ev->acq_sleep, ev->spin_cycles, ev->futex_waits);
+	}
+}
+
+static void write_cmdline(const struct bench_result *res, FILE *f)
+{
+	fprintf(f, "%s\n", res->cfg->cmdline ? res->cfg->cmdline : "");
+}
+
+int report_write(const struct bench_result *res, const struct outdir *od, char *err, size_t errlen)
+{
+	if (write_file(od, "summary.csv", write_summary, res, err, errlen) ||
+	    write_file(od, "hist.csv", write_hist, res, err, errlen) ||
+	    write_file(od, "threads.csv", write_threads, res, err, errlen) ||
+	    write_file(od, "cmdline.txt", write_cmdline, res, err, errlen))
+		return -1;
+	return 0;
+}
+
+/* ---- the result directory ---- */
+
+static int mkdir_parents(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}
+
+int outdir_open(struct outdir *od, const char *target, char *err, size_t errlen)
+{
+	size_t len = strlen(target);
+
+	memset(od, 0, sizeof(*od));
+	while (len > 1 && target[len - 1] == '/')
+		len--;
+	if (len == 0 || len + 32 >= sizeof(od->target)) {
+		snprintf(err, errlen, "--out: '%s' is not a usable directory name", target);
+		return -1;
+	}
+	memcpy(od->target, target, len);
+	snprintf(od->staging, sizeof(od->staging), "%s.partial-XXXXXX", od->target);
+	if (mkdir_parents(od->staging) != 0 || !mkdtemp(od->staging)) {
+		snprintf(err, errlen, "--out: cannot create a directory beside '%s': %s", od->target,
+			 strerror(errno));
+		od->staging[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void outdir_abort(struct outdir *od)
+{
+	if (od->staging[0])
+		nftw(od->staging, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	od->staging[0] = '\0';
+}
+
+int outdir_commit(struct outdir *od, char *err, size_t errlen)
+{
+	for (int n = 1; n < 1000; n++) {
+		if (n == 1)
+			snprintf(od->final, sizeof(od->final), "%s", od->target);
+		else
+			snprintf(od->final, sizeof(od->final), "%s-%d", od->target, n);
+		/* rename() replaces an empty directory and refuses a non-empty one:
+		 * a directory that holds results is never overwritten. */
+		if (rename(od->staging, od->final) == 0) {
+			od->staging[0] = '\0';
+			return 0;
+		}
+		if (errno != ENOTEMPTY && errno != EEXIST && errno != ENOTDIR)
+			break;
+	}
+	snprintf(err, errlen, "cannot move results into '%s': %s", od->target, strerror(errno));
+	return -1;
+}

@@ -1,0 +1,43 @@
+/*
+ * result.h — one run's merged figures: what report.c prints and writes, and
+ * what a workload's figures() hook reads.
+ */
+#ifndef LOCKBENCH_RESULT_H
+#define LOCKBENCH_RESULT_H
+
+#include <stdint.h>
+
+#include "harness.h"
+
+/* An ordered list of extra named figures (key as in summary.csv). */
+#define FIGURES_MAX 32
+struct figure {
+	char key[40];      /* summary.csv key: [a-z0-9_]+ */
+	char label[48];    /* human label for the summary */
+	char value[40];    /* already formatted */
+};
+struct figures {
+	struct figure f[FIGURES_MAX];
+	unsigned int n;
+};
+void figure_add(struct figures *out, const char *key, const char *label,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+struct bench_result {
+	const struct bench_config *cfg;
+	struct bench_thread *const *threads;  /* cfg->threads of them */
+	struct hist acq;             /* every thread's acquisitions, merged */
+	struct lock_events ev;       /* every thread's lock events, merged */
+	uint64_t ops;                /* measured interval */
+	uint64_t ops_all;            /* warm-up included */
+	double measured_s;           /* length of the measured interval */
+	double ops_per_s;
+	uint64_t ops_min, ops_max;   /* per-thread fairness */
+	double ops_cv;               /* coefficient of variation of per-thread ops */
+	struct thread_usage usage;   /* summed over threads */
+	uint64_t timer_overhead;     /* median cycles of an empty tsc_begin/tsc_end pair */
+	double tsc_hz;               /* TSC frequency used for ns figures */
+	struct figures extra;        /* from the workload's figures() hook */
+};
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * workload.h — what a workload supplies: its body.  The harness owns threads,
+ * placement, the start barrier, warm-up, stop, timing and reporting; a
+ * workload prepares its shared and per-thread state, performs one operation
+ * (taking the lock under test through bench_lock()/bench_unlock() as often as
+ * the operation needs), checks its invariant, and cleans up.
+ *
+ * Adding a workload: write bench/<name>.c ending in one `const struct
+ * workload_ops workload_ops_<name>`, and add WORKLOAD(<name>) to
+ * bench/workloads.def.
+ */
+#ifndef LOCKBENCH_WORKLOAD_H
+#define LOCKBENCH_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness.h"
+#include "result.h"
+
+struct workload_ops {
+	const char *name;
+	const char *description;   /* one line for --list */
+	const char *unit;          /* what one op() is, in the summary: "ops", "jobs" */
+	size_t shared_size;        /* bytes of shared state (zeroed, cache-line aligned) */
+	size_t thread_size;        /* bytes of per-thread state (zeroed, aligned, thread's node) */
+
+	/* All hooks but op() are optional.  Hooks that fail return -1 after
+	 * writing a one-line message to `err` (errlen bytes). */
+	int  (*setup)(void *shared, const struct bench_config *cfg, char *err, size_t errlen);
+	int  (*thread_setup)(struct bench_thread *t);       /* in the thread, before the barrier */
+	/* One operation.  0, or bench_fail(t, errno, ...) to stop the run. */
+	int  (*op)(struct bench_thread *t);
+	void (*thread_teardown)(struct bench_thread *t);    /* in the thread, after its last op */
+	/* After the join: the invariant, given every op the threads completed,
+	 * warm-up included.  Failing it is exit status EXIT_INVARIANT. */
+	int  (*verify)(void *shared, uint64_t ops_all, char *err, size_t errlen);
+	/* Always called when setup succeeded: on success, error and signal. */
+	void (*teardown)(void *shared, const struct bench_config *cfg);
+	/* Extra figures for the summary and summary.csv (e.g. jobs/min). */
+	void (*figures)(const struct bench_result *res, struct figures *out);
+};
+
+extern const struct workload_ops *const workload_registry[];
+extern const size_t workload_registry_len;
+
+const struct workload_ops *workload_find(const char *name);
+
+#endif

@@ -1,0 +1,24 @@
+/* workloads.c — expands bench/workloads.def into the table the CLI searches. */
+#include <string.h>
+
+#include "workload.h"
+
+#define WORKLOAD(id) extern const struct workload_ops workload_ops_##id;
+#include "workloads.def"
+#undef WORKLOAD
+
+const struct workload_ops *const workload_registry[] = {
+#define WORKLOAD(id) &workload_ops_##id,
+#include "workloads.def"
+#undef WORKLOAD
+};
+
+const size_t workload_registry_len = sizeof(workload_registry) / sizeof(workload_registry[0]);
+
+const struct workload_ops *workload_find(const char *name)
+{
+	for (size_t i = 0; i < workload_registry_len; i++)
+		if (strcmp(workload_registry[i]->name, name) == 0)
+			return workload_registry[i];
+	return NULL;
+}

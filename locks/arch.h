@@ -1,0 +1,69 @@
+/*
+ * arch.h — the only place that knows the machine: cache-line geometry, the
+ * spin-wait hint and the time-stamp counter.  x86-64 only (rdtsc/rdtscp/pause);
+ * everything else in lockbench is portable C11 with GNU extensions.
+ */
+#ifndef LOCKBENCH_ARCH_H
+#define LOCKBENCH_ARCH_H
+
+#include <stdint.h>
+
+/*
+ * 64 bytes is the x86 coherence unit.  Intel's adjacent-line prefetcher pulls
+ * lines in 128-byte pairs, so two hot words 64 bytes apart can still bounce
+ * together; CACHELINE_PAIR separates state that is written by different CPUs
+ * on the hottest paths (the lock word from the data it protects).
+ */
+#define CACHELINE      64
+#define CACHELINE_PAIR 128
+
+#define cacheline_aligned __attribute__((aligned(CACHELINE)))
+#define ALIGN_UP(x, a)    (((x) + (a) - 1) / (a) * (a))
+
+#if !defined(__x86_64__)
+#error "lockbench needs x86-64: it times with rdtsc/rdtscp and spins with pause"
+#endif
+
+/* The spin-wait hint: frees the sibling hyperthread, and avoids the memory-order
+ * machine clear when the awaited line finally changes. */
+static inline void cpu_relax(void)
+{
+	__builtin_ia32_pause();
+}
+
+/* Raw, unordered read: for coarse deadlines, never for timing an interval. */
+static inline uint64_t tsc_now(void)
+{
+	return __builtin_ia32_rdtsc();
+}
+
+/*
+ * Timing an interval [tsc_begin, tsc_end]:
+ * - rdtscp waits until every earlier instruction has executed, so the start
+ *   stamp is not taken before the code ahead of it finishes; the lfence after
+ *   it keeps the timed code from starting before the stamp is read.
+ * - at the end, rdtscp waits for the timed code (the lock's acquiring atomic)
+ *   to complete; the trailing lfence keeps the recording code that follows
+ *   from being hoisted above the read.
+ * This is Intel's recommended pairing (white paper 324264, "How to Benchmark
+ * Code Execution Times").
+ */
+static inline uint64_t tsc_begin(void)
+{
+	unsigned int aux;
+	uint64_t t = __builtin_ia32_rdtscp(&aux);
+
+	__builtin_ia32_lfence();
+	return t;
+}
+
+static inline uint64_t tsc_end(void)
+{
+	unsigned int aux;
+	uint64_t t = __builtin_ia32_rdtscp(&aux);
+
+	__builtin_ia32_lfence();
+	return t;
+}
+
+#endif

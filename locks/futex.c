@@ -1,0 +1,86 @@
+/*
+ * futex — a sleeping mutex with no spinning: three states (0 free, 1 locked,
+ * 2 locked with possible waiters), FUTEX_WAIT / FUTEX_WAKE on private futexes
+ * (the "mutex, take 2" of Drepper, "Futexes Are Tricky", 2011).  A contended
+ * waiter goes straight to sleep, which is what the kernel mutex did before
+ * adaptive spinning arrived in 2.6.29.  Unlock pays a wake syscall only when
+ * the word says someone may be asleep.
+ */
+#include "futex_sys.h"
+#include "lock.h"
+
+enum { FUTEX_FREE = 0, FUTEX_LOCKED = 1, FUTEX_CONTENDED = 2 };
+
+struct futex_lock {
+	uint32_t state;
+} cacheline_aligned;
+
+static int futex_lock_init(void *lock, const struct lock_params *params)
+{
+	(void)params;
+	__atomic_store_n(&((struct futex_lock *)lock)->state, FUTEX_FREE, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void futex_lock_destroy(void *lock)
+{
+	(void)lock;
+}
+
+/* Acquire: pairs with the release exchange in futex_unlock. */
+static bool futex_trylock(void *lock, struct lock_thread *self)
+{
+	struct futex_lock *l = lock;
+	uint32_t expected = FUTEX_FREE;
+
+	(void)self;
+	return __atomic_compare_exchange_n(&l->state, &expected, FUTEX_LOCKED, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static bool futex_lock(void *lock, struct lock_thread *self)
+{
+	struct futex_lock *l = lock;
+	uint64_t waits = 0;
+
+	if (futex_trylock(lock, self)) {
+		self->ev.acq_fast++;
+		return false;
+	}
+	/* Mark the lock contended before sleeping, so the holder's unlock wakes
+	 * us; whoever takes it this way keeps it marked, since others may sleep. */
+	while (__atomic_exchange_n(&l->state, FUTEX_CONTENDED, __ATOMIC_ACQUIRE) != FUTEX_FREE) {
+		waits++;
+		futex_wait(&l->state, FUTEX_CONTENDED);
+	}
+	self->ev.futex_waits += waits;
+	/* A retry that found the lock free without sleeping is a spin of length 0. */
+	if (waits)
+		self->ev.acq_sleep++;
+	else
+		self->ev.acq_spin++;
+	return true;
+}
+
+static void futex_unlock(void *lock, struct lock_thread *self)
+{
+	struct futex_lock *l = lock;
+
+	/* Release: publishes the critical section to the next acquirer. */
+	if (__atomic_exchange_n(&l->state, FUTEX_FREE, __ATOMIC_RELEASE) == FUTEX_CONTENDED) {
+		self->ev.futex_wakes++;
+		futex_wake(&l->state, 1);
+	}
+}
+
+const struct lock_ops lock_ops_futex = {
+	.name = "futex",
+	.description = "futex mutex, no spinning (free/locked/contended): the pre-2.6.29 kernel mutex",
+	.size = sizeof(struct futex_lock),
+	.flags = LOCK_F_PHASES | LOCK_F_SLEEPS,
+	.init = futex_lock_init,
+	.destroy = futex_lock_destroy,
+	.lock = futex_lock,
+	.unlock = futex_unlock,
+	.trylock = futex_trylock,
+};

@@ -1,0 +1,32 @@
+/* registry.c — expands locks/locks.def into the table the harness searches. */
+#include <string.h>
+
+#include "lock.h"
+
+#define LOCK(id) extern const struct lock_ops lock_ops_##id;
+#include "locks.def"
+#undef LOCK
+
+const struct lock_ops *const lock_registry[] = {
+#define LOCK(id) &lock_ops_##id,
+#include "locks.def"
+#undef LOCK
+};
+
+const size_t lock_registry_len = sizeof(lock_registry) / sizeof(lock_registry[0]);
+
+const char *const spin_exit_name[SPIN_EXIT_NR] = {
+	[SPIN_EXIT_ACQUIRED]          = "acquired",
+	[SPIN_EXIT_OWNER_CHANGED]     = "owner_changed",
+	[SPIN_EXIT_OWNER_NOT_RUNNING] = "owner_not_running",
+	[SPIN_EXIT_BUDGET]            = "budget",
+	[SPIN_EXIT_QUEUE_GAVE_UP]     = "queue_gave_up",
+};
+
+const struct lock_ops *lock_find(const char *name)
+{
+	for (size_t i = 0; i < lock_registry_len; i++)
+		if (strcmp(lock_registry[i]->name, name) == 0)
+			return lock_registry[i];
+	return NULL;
+}

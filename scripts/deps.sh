@@ -1,0 +1,22 @@
+#!/bin/sh
+# deps.sh — installs the Debian packages lockbench needs when any is missing:
+# with apt-get when run as root, otherwise prints the exact command to run.
+set -eu
+
+PACKAGES="build-essential pkg-config libhwloc-dev libnuma-dev libcpuid-dev libcmocka-dev gnuplot-nox hwloc perl"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps.sh: missing Debian packages:$missing" >&2
+	echo "deps.sh: run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "deps.sh: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq $missing >/dev/null

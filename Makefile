@@ -34,7 +34,7 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(BUILD)/bench/lockbench.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/*.h $(LIB)
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TESTPKG)) $(LDFLAGS) -o $@ $< $(LIB) \
 		$(shell pkg-config --libs $(TESTPKG)) $(LDLIBS)

@@ -38,15 +38,11 @@ static bool futex_trylock(void *lock, struct lock_thread *self)
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-static bool futex_lock(void *lock, struct lock_thread *self)
+/* Out of line, so the uncontended path carries no register saves. */
+static __attribute__((noinline)) void futex_lock_slow(struct futex_lock *l, struct lock_thread *self)
 {
-	struct futex_lock *l = lock;
 	uint64_t waits = 0;
 
-	if (futex_trylock(lock, self)) {
-		self->ev.acq_fast++;
-		return false;
-	}
 	/* Mark the lock contended before sleeping, so the holder's unlock wakes
 	 * us; whoever takes it this way keeps it marked, since others may sleep. */
 	while (__atomic_exchange_n(&l->state, FUTEX_CONTENDED, __ATOMIC_ACQUIRE) != FUTEX_FREE) {
@@ -59,7 +55,22 @@ static bool futex_lock(void *lock, struct lock_thread *self)
 		self->ev.acq_sleep++;
 	else
 		self->ev.acq_spin++;
+}
+
+static bool futex_lock(void *lock, struct lock_thread *self)
+{
+	if (futex_trylock(lock, self)) {
+		self->ev.acq_fast++;
+		return false;
+	}
+	futex_lock_slow(lock, self);
 	return true;
+}
+
+static __attribute__((noinline)) void futex_unlock_wake(struct futex_lock *l, struct lock_thread *self)
+{
+	self->ev.futex_wakes++;
+	futex_wake(&l->state, 1);
 }
 
 static void futex_unlock(void *lock, struct lock_thread *self)
@@ -67,10 +78,8 @@ static void futex_unlock(void *lock, struct lock_thread *self)
 	struct futex_lock *l = lock;
 
 	/* Release: publishes the critical section to the next acquirer. */
-	if (__atomic_exchange_n(&l->state, FUTEX_FREE, __ATOMIC_RELEASE) == FUTEX_CONTENDED) {
-		self->ev.futex_wakes++;
-		futex_wake(&l->state, 1);
-	}
+	if (__atomic_exchange_n(&l->state, FUTEX_FREE, __ATOMIC_RELEASE) == FUTEX_CONTENDED)
+		futex_unlock_wake(l, self);
 }
 
 const struct lock_ops lock_ops_futex = {

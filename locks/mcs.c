@@ -36,6 +36,20 @@ static void mcs_destroy(void *lock)
 	(void)lock;
 }
 
+/* Out of line, so the uncontended path carries no register saves. */
+static __attribute__((noinline)) void mcs_wait(struct mcs_node *node, struct mcs_node *prev)
+{
+	/* Set before we link in: the predecessor can clear it only after it
+	 * sees our node, which the release store below publishes. */
+	__atomic_store_n(&node->waiting, 1, __ATOMIC_RELAXED);
+	/* Release: pairs with the acquire load of `next` in mcs_unlock, so the
+	 * predecessor sees `waiting` set before it clears it. */
+	__atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
+	/* Acquire: pairs with the release store of 0 in mcs_unlock. */
+	while (__atomic_load_n(&node->waiting, __ATOMIC_ACQUIRE))
+		cpu_relax();
+}
+
 static bool mcs_lock(void *lock, struct lock_thread *self)
 {
 	struct mcs_lock *l = lock;
@@ -43,19 +57,13 @@ static bool mcs_lock(void *lock, struct lock_thread *self)
 	struct mcs_node *prev;
 
 	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&node->waiting, 1, __ATOMIC_RELAXED);
-	/* Release: publishes the node's initialisation to whoever links behind us
-	 * or hands over to us.  Acquire: pairs with the release CAS that emptied
-	 * the queue in mcs_unlock, when we find it empty. */
+	/* Release: publishes next = NULL to whoever links behind us.  Acquire:
+	 * pairs with the release CAS that emptied the queue in mcs_unlock, when
+	 * we find it empty. */
 	prev = __atomic_exchange_n(&l->tail, node, __ATOMIC_ACQ_REL);
 	if (!prev)
 		return false;
-	/* Release: pairs with the acquire load of `next` in mcs_unlock, so the
-	 * predecessor sees our initialised `waiting` before it clears it. */
-	__atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
-	/* Acquire: pairs with the release store of 0 in mcs_unlock. */
-	while (__atomic_load_n(&node->waiting, __ATOMIC_ACQUIRE))
-		cpu_relax();
+	mcs_wait(node, prev);
 	return true;
 }
 

@@ -20,9 +20,11 @@ TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 TEST_SH   := $(sort $(wildcard tests/*.t))
 BENCH_BIN := $(BUILD)/scripts/uncontended
+ANALYSIS_SRC := $(filter-out analysis/compare.c,$(sort $(wildcard analysis/*.c)))
+COMPARE   ?= analysis/lbcompare
 
 .PHONY: all test bench deps clean
-all: $(BIN)
+all: $(BIN) $(COMPARE)
 
 $(BUILD)/%.o: %.c $(wildcard locks/*.h bench/*.h locks/*.def bench/*.def)
 	@mkdir -p $(dir $@)
@@ -33,6 +35,9 @@ $(LIB): $(LIB_OBJ)
 
 $(BIN): $(BUILD)/bench/lockbench.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(COMPARE): analysis/compare.c $(ANALYSIS_SRC) $(wildcard analysis/*.h)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ analysis/compare.c $(ANALYSIS_SRC) -lm
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
@@ -56,4 +61,4 @@ bench: deps
 	$(BENCH_BIN)
 
 clean:
-	rm -rf $(BUILD) $(BIN)
+	rm -rf $(BUILD) $(BIN) $(COMPARE)

@@ -1,0 +1,32 @@
+# hist.gp — acquisition-time histograms of several locks on one chart, the
+# seed patch's "acq time = 2^bin cycles" table as a picture.
+# Reads analysis/lbcompare's hist-<workload>-t<threads>.csv:
+#   bin,lower_cycles,lower_ns,<lock>...   (percent of each lock's acquisitions)
+# Extra -e variables: workload, threads, ghz (TSC GHz, for the ns axis).
+load (exists("gpdir") ? gpdir : "scripts") . "/plot-common.gp"
+stats in using 1 skip 1 nooutput
+ncols = STATS_columns
+# Bins that hold data in any column: x range from the first to the last.
+first = 63; last = 0
+do for [c = 4:ncols] {
+	stats in using 1:(column(c) > 0 ? $1 : 1/0) skip 1 nooutput
+	if (STATS_records > 0 && STATS_min_x < first) { first = STATS_min_x }
+	if (STATS_records > 0 && STATS_max_x > last) { last = STATS_max_x }
+}
+set title sprintf("Lock acquisition time, %s, %s threads\n%s", workload, threads, machine) noenhanced
+set xlabel "acquisition time, 2^{bin} TSC cycles"
+set ylabel "% of acquisitions"
+set xrange [first - 0.5 : last + 0.5]
+set xtics 1
+set yrange [0:*]
+set x2range [first - 0.5 : last + 0.5]
+set x2label "lower bound of the bin, ns" offset 0,-0.5
+set tmargin 8
+set x2tics () rotate by 30 left
+do for [b = int(first) : int(last) : (last - first > 16 ? 2 : 1)] {
+	ns = (2.0 ** b) / ghz
+	lbl = ns < 1000 ? sprintf("%.0f", ns) : ns < 1e6 ? sprintf("%.0fk", ns / 1e3) : sprintf("%.0fM", ns / 1e6)
+	set x2tics add (lbl b)
+}
+set style data linespoints
+plot for [c = 4:ncols] in using 1:c title columnhead(c) lw 2 pt 7 ps 0.8 noenhanced

@@ -54,7 +54,7 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN)
-	LOCKBENCH=$(BIN) CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
+	LOCKBENCH=$(BIN) LBCOMPARE=$(COMPARE) CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)

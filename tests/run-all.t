@@ -1,0 +1,61 @@
+#!/bin/sh
+# run-all.t — ./run-all --quick end to end, and a resumed interrupted run.
+# Uses the tree's own ./run-all (which builds bench/lockbench itself).
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+is_png() { [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
+is_svg() { [ -s "$1" ] && grep -q "<svg" "$1"; }
+
+echo "1..14"
+
+# --- the whole quick suite ---
+start=$(date +%s)
+"$top/run-all" --quick --out "$tmp/q" >"$tmp/q.out" 2>&1
+rc=$?
+secs=$(($(date +%s) - start))
+echo "# ./run-all --quick took ${secs} s"
+check "--quick exits 0" '[ $rc -eq 0 ]'
+check "--quick finishes within 3 minutes (${secs} s)" '[ $secs -lt 180 ]'
+check "report.md exists" '[ -s "$tmp/q/report.md" ]'
+check "report has the counter sweep table with numbers" \
+	'grep -Eq "^\| 1 \| [0-9]+ \|" "$tmp/q/report.md"'
+check "report has the patch-style histogram" \
+	'! grep -q "^### creat" "$tmp/q/report.md" || grep -q "acq time = 2^bin cycles" "$tmp/q/report.md"'
+pngs=0 bad=""
+for img in $(grep -o 'plots/[^)]*\.png' "$tmp/q/report.md"); do
+	pngs=$((pngs + 1))
+	is_png "$tmp/q/$img" || bad="$bad $img"
+	is_svg "$tmp/q/${img%.png}.svg" || bad="$bad ${img%.png}.svg"
+done
+check "every plot in the report is a non-empty PNG and SVG ($pngs plots)" '[ $pngs -ge 2 ] && [ -z "$bad" ]'
+check "progress shows run counts and ETA" 'grep -q "^\[1/[0-9]*\] .*ETA" "$tmp/q.out"'
+check "no run failed" 'grep -q "^None: all" "$tmp/q/report.md"'
+
+# --- interrupted, then resumed ---
+"$top/run-all" --quick --workloads counter --locks tas,futex --out "$tmp/r" >"$tmp/r.out" 2>&1 &
+pid=$!
+for i in $(seq 1 300); do
+	[ "$(ls "$tmp"/r/runs/*/summary.csv 2>/dev/null | wc -l)" -ge 2 ] && break
+	sleep 0.1
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+finished=$(ls "$tmp"/r/runs/*/summary.csv | wc -l)
+total=$(wc -l <"$tmp/r/plan.txt")
+check "an interrupted run exits 130 (got $rc)" '[ $rc -eq 130 ]'
+check "it kept its finished runs ($finished of $total)" '[ $finished -ge 2 ] && [ $finished -lt $total ]'
+check "it left no half-written run directory" '! ls -d "$tmp"/r/runs/*.partial-* >/dev/null 2>&1'
+before=$(for d in "$tmp"/r/runs/*; do stat -c '%n %i' "$d"; done)
+"$top/run-all" --resume "$tmp/r" >"$tmp/resume.out" 2>&1
+rc=$?
+after=$(for d in "$tmp"/r/runs/*; do stat -c '%n %i' "$d"; done)
+check "--resume completes (exit $rc)" '[ $rc -eq 0 ] && [ "$(ls "$tmp/r/runs" | wc -l)" -eq $total ]'
+check "--resume did not redo finished runs" \
+	'[ -z "$(echo "$before" | grep -vxF "$(echo "$after")")" ] && [ "$(grep -c "^\[" "$tmp/resume.out")" -eq $((total - finished)) ]'
+check "--resume wrote the report" '[ -s "$tmp/r/report.md" ]'

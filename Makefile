@@ -23,12 +23,25 @@ BENCH_BIN := $(BUILD)/scripts/uncontended
 ANALYSIS_SRC := $(filter-out analysis/compare.c,$(sort $(wildcard analysis/*.c)))
 COMPARE   ?= analysis/lbcompare
 
-.PHONY: all test bench deps clean
+.PHONY: all test bench deps clean tsan asan fuzz
 all: $(BIN) $(COMPARE)
 
 $(BUILD)/%.o: %.c $(wildcard locks/*.h bench/*.h locks/*.def bench/*.def)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The commit this build came from ("-dirty" with uncommitted changes to tracked
+# files, "unknown" outside git), compiled into machine.o for meta.csv.  The
+# stamp changes only when the answer does, so only machine.o is rebuilt.
+GIT_COMMIT := $(shell c=$$(git rev-parse --short HEAD 2>/dev/null) || c=unknown; \
+	[ "$$c" = unknown ] || git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; echo "$$c")
+$(BUILD)/git-commit: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' > $@
+$(BUILD)/bench/machine.o: $(BUILD)/git-commit
+$(BUILD)/bench/machine.o: CFLAGS += -DLOCKBENCH_GIT_COMMIT='"$(GIT_COMMIT)"'
+.PHONY: FORCE
+FORCE:
 
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -60,5 +73,37 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
 	$(BENCH_BIN)
 
+# The whole test suite under ThreadSanitizer, and under AddressSanitizer +
+# UndefinedBehaviorSanitizer, each in its own build directory.
+SAN_TEST = $(MAKE) --no-print-directory test BUILD=build-$(1) BIN=build-$(1)/lockbench \
+	COMPARE=build-$(1)/lbcompare SANITIZER=$(1) SANFLAGS="$(2)"
+tsan:
+	+$(call SAN_TEST,tsan,-fsanitize=thread)
+asan:
+	+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	$(call SAN_TEST,asan,-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+
+# libFuzzer smoke runs of the result-file readers and the option parser,
+# FUZZ_SECONDS each, from the seed corpora in tests/fuzz/ (copied: the
+# checked-in corpora stay as they are).
+comma := ,
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_DIR := build-fuzz
+fuzz:
+	@scripts/deps.sh fuzz
+	+@$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR) CC=clang SANFLAGS="$(FUZZ_FLAGS)" \
+		$(FUZZ_DIR)/liblockbench.a
+	@for t in results cli; do \
+		clang $(filter-out -Werror,$(CFLAGS)) -Werror $(FUZZ_FLAGS) -fsanitize=fuzzer -o $(FUZZ_DIR)/fuzz_$$t \
+			tests/fuzz/fuzz_$$t.c analysis/resultfile.c $(FUZZ_DIR)/liblockbench.a $(LDLIBS) || exit 1; \
+		rm -rf $(FUZZ_DIR)/corpus-$$t && cp -r tests/fuzz/corpus-$$t $(FUZZ_DIR)/corpus-$$t; \
+		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_DIR)/crash-$$t- $(FUZZ_DIR)/corpus-$$t 2>$(FUZZ_DIR)/fuzz_$$t.log \
+			|| { tail -n 40 $(FUZZ_DIR)/fuzz_$$t.log; exit 1; }; \
+		grep -E '^stat::number_of_executed_units' $(FUZZ_DIR)/fuzz_$$t.log; \
+	done; echo "fuzz: 0 crashes"
+
 clean:
-	rm -rf $(BUILD) $(BIN) $(COMPARE)
+	rm -rf $(BUILD) $(BIN) $(COMPARE) build-tsan build-asan $(FUZZ_DIR)

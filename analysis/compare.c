@@ -65,8 +65,12 @@ static int set_err(const char *fmt, ...)
 	return -1;
 }
 
-static int die(const char *msg)
+static int die(char *msg)
 {
+	/* Paths in messages come from the user: keep the message one line. */
+	for (char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	fprintf(stderr, "lbcompare: %s\n", msg);
 	return 1;
 }

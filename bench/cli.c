@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../locks/oracle.h"
 #include "cli.h"
 #include "placement.h"
 #include "workload.h"
@@ -25,7 +26,7 @@
 enum {
 	OPT_CS = 256, OPT_THINK, OPT_LIST, OPT_PIN, OPT_SPIN_BUDGET, OPT_LOCK_NODE,
 	OPT_WATCHDOG, OPT_DIR, OPT_FILE_SIZE, OPT_POOL_SIZE, OPT_SEED, OPT_WARMUP,
-	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY,
+	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE,
 };
 
 static const struct option long_options[] = {
@@ -40,6 +41,7 @@ static const struct option long_options[] = {
 	{ "list",        no_argument,       NULL, OPT_LIST },
 	{ "pin",         required_argument, NULL, OPT_PIN },
 	{ "spin-budget", required_argument, NULL, OPT_SPIN_BUDGET },
+	{ "oracle",      required_argument, NULL, OPT_ORACLE },
 	{ "lock-node",   required_argument, NULL, OPT_LOCK_NODE },
 	{ "watchdog",    required_argument, NULL, OPT_WATCHDOG },
 	{ "dir",         required_argument, NULL, OPT_DIR },
@@ -64,8 +66,9 @@ void cli_usage(FILE *out)
 		"      --warmup SECONDS    run before measuring, excluded from statistics (default 0.2)\n"
 		"      --cs CYCLES         busy work inside the critical section (default 0)\n"
 		"      --think CYCLES      busy work between operations (default 0)\n"
-		"      --pin POLICY        thread placement: %s (default %s)\n"
+		"      --pin POLICY        thread placement (default %s; --topology shows each order):\n%s"
 		"      --spin-budget CYC   kmutex optimistic-spin budget in TSC cycles (0: lock default)\n"
+		"      --oracle NAME       kmutex owner-running oracle: runstate (default), rq-curr\n"
 		"      --lock-node N       NUMA node of the lock and shared data (default: first thread's)\n"
 		"      --watchdog SECONDS  abort when no thread progresses this long (default max(5, duration))\n"
 		"      --dir DIR           parent of file workloads' temporary directory (default $TMPDIR or /tmp)\n"
@@ -80,7 +83,7 @@ void cli_usage(FILE *out)
 		"  -h, --help              this text\n"
 		"exit status: 0 ok, 1 runtime error, 2 bad usage, 3 invariant failed (lost updates),\n"
 		"             4 watchdog, 130 interrupted\n",
-		MAX_THREADS, placement_help, PLACEMENT_DEFAULT);
+		MAX_THREADS, PLACEMENT_DEFAULT, placement_help);
 }
 
 void cli_list(FILE *out)
@@ -167,6 +170,23 @@ static int parse_workload(const char *text, struct bench_config *cfg, char *err,
 	return -1;
 }
 
+static int parse_oracle(const char *text, struct bench_config *cfg, char *err, size_t errlen)
+{
+	int kind = oracle_find(text);
+	int n;
+
+	if (kind >= 0) {
+		cfg->lock_params.oracle = kind;
+		return 0;
+	}
+	n = snprintf(err, errlen, "--oracle: unknown oracle '%s' (valid:", text);
+	for (int k = 0; k < ORACLE_NR && n > 0 && (size_t)n < errlen; k++)
+		n += snprintf(err + n, errlen - (size_t)n, " %s", oracle_name[k]);
+	if (n > 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - (size_t)n, ")");
+	return -1;
+}
+
 static unsigned int default_threads(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -248,6 +268,8 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 	case OPT_SPIN_BUDGET:
 		return parse_u64("--spin-budget", arg, 0, MAX_WORK_CYCLES,
 				 &cfg->lock_params.spin_budget_cycles, err, errlen);
+	case OPT_ORACLE:
+		return parse_oracle(arg, cfg, err, errlen);
 	case OPT_LOCK_NODE:
 		if (parse_u64("--lock-node", arg, 0, 4095, &v, err, errlen))
 			return -1;
@@ -278,13 +300,34 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 	return fail(err, errlen, "internal error: unhandled option %d", opt);
 }
 
+/* Messages quote what the user typed: keep them one line whatever it held. */
+static void one_line(char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			*msg = '?';
+}
+
+static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen);
+
 int cli_parse(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen)
+{
+	int action = cli_parse_args(argc, argv, cfg, err, errlen);
+
+	if (action < 0)
+		one_line(err);
+	return action;
+}
+
+static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen)
 {
 	int action = CLI_RUN, opt;
 
 	config_defaults(cfg);
 	cfg->cmdline = join_cmdline(argc, argv);
-	optind = 1;
+	/* 0, not 1: glibc then also forgets the position inside a previous
+	 * argv's grouped short options (found by tests/fuzz/fuzz_cli.c). */
+	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":l:w:t:d:o:h", long_options, NULL)) != -1) {
 		if (opt == '?')

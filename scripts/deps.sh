@@ -1,9 +1,11 @@
 #!/bin/sh
-# deps.sh — installs the Debian packages lockbench needs when any is missing:
-# with apt-get when run as root, otherwise prints the exact command to run.
+# deps.sh [fuzz] — installs the Debian packages lockbench needs when any is
+# missing: with apt-get when run as root, otherwise prints the exact command to
+# run.  `fuzz` adds clang and its libFuzzer/sanitizer runtimes.
 set -eu
 
 PACKAGES="build-essential pkg-config libhwloc-dev libnuma-dev libcpuid-dev libcmocka-dev gnuplot-nox hwloc perl"
+[ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "report.h"
 #include "run.h"
+#include "topology.h"
 
 static int fail_usage(const char *msg)
 {
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
 		cli_list(stdout);
 		return EXIT_OK;
 	case CLI_TOPOLOGY:
-		return fail_usage("--topology: not available in this build yet");
+		return topology_report(stdout);
 	case CLI_RUN:
 		return run_and_report(&cfg);
 	default:

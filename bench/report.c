@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <ftw.h>
 
+#include "../locks/oracle.h"
 #include "report.h"
 #include "workload.h"
 
@@ -45,7 +46,37 @@ static void bin_label(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, v);
 }
 
-void report_print_hist(const struct hist *h, const char *name, FILE *out)
+/* A time in ns, us, ms or s, three significant digits. */
+static void time_label(double ns, char *buf, size_t len)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	int u = 0;
+
+	while (ns >= 1000 && u < 3) {
+		ns /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.3g%s", ns, unit[u]);
+}
+
+/* Bin b's bounds as time at `tsc_hz` ("" without a rate). */
+static void bin_time_range(int b, double tsc_hz, char *buf, size_t len)
+{
+	char lo[16], hi[16];
+
+	buf[0] = '\0';
+	if (tsc_hz <= 0)
+		return;
+	time_label((double)hist_bin_lower((unsigned int)b) * 1e9 / tsc_hz, lo, sizeof(lo));
+	if (b == HIST_BINS - 1)
+		snprintf(hi, sizeof(hi), "...");
+	else
+		time_label((double)hist_bin_lower((unsigned int)b + 1) * 1e9 / tsc_hz, hi, sizeof(hi));
+	snprintf(buf, len, "[%s, %s)", lo, hi);
+}
+
+/* With a TSC rate, a second column gives each bin's bounds in time. */
+static void print_hist(const struct hist *h, const char *name, double tsc_hz, FILE *out)
 {
 	int first = -1, last = -1;
 	uint64_t peak = 0;
@@ -58,9 +89,12 @@ void report_print_hist(const struct hist *h, const char *name, FILE *out)
 			if (h->bins[b] > peak)
 				peak = h->bins[b];
 		}
-	fprintf(out, "@%s:\n", name);
+	if (tsc_hz > 0)
+		fprintf(out, "@%s:  (cycles; time at TSC %.3f GHz)\n", name, tsc_hz / 1e9);
+	else
+		fprintf(out, "@%s:\n", name);
 	for (int b = first; first >= 0 && b <= last; b++) {
-		char lo[24], hi[24], range[56], bar[HIST_BAR_WIDTH + 1];
+		char lo[24], hi[24], range[56], bar[HIST_BAR_WIDTH + 1], time_range[40];
 		int width = (int)((h->bins[b] * HIST_BAR_WIDTH + peak - 1) / peak);
 
 		bin_label(hist_bin_lower((unsigned int)b), lo, sizeof(lo));
@@ -71,16 +105,31 @@ void report_print_hist(const struct hist *h, const char *name, FILE *out)
 		snprintf(range, sizeof(range), "[%s, %s)", lo, hi);
 		memset(bar, '@', (size_t)width);
 		bar[width] = '\0';
-		fprintf(out, "%-20s %10" PRIu64 " |%-*s|\n", range, h->bins[b], HIST_BAR_WIDTH, bar);
+		bin_time_range(b, tsc_hz, time_range, sizeof(time_range));
+		if (tsc_hz > 0)
+			fprintf(out, "%-20s %-20s %10" PRIu64 " |%-*s|\n", range, time_range, h->bins[b],
+				HIST_BAR_WIDTH, bar);
+		else
+			fprintf(out, "%-20s %10" PRIu64 " |%-*s|\n", range, h->bins[b], HIST_BAR_WIDTH, bar);
 	}
+}
+
+void report_print_hist(const struct hist *h, const char *name, FILE *out)
+{
+	print_hist(h, name, 0, out);
 }
 
 static void print_events(const struct bench_result *res, FILE *out)
 {
 	const struct lock_events *ev = &res->ev;
+	uint64_t acquisitions = ev->acq_fast + ev->acq_spin + ev->acq_sleep;
 
-	fprintf(out, "  acquired via    fast %" PRIu64 ", spin %" PRIu64 ", sleep %" PRIu64 "\n",
-		ev->acq_fast, ev->acq_spin, ev->acq_sleep);
+	fprintf(out, "  spin settings   budget %" PRIu64 " cycles (0: the lock's default), oracle %s\n",
+		res->cfg->lock_params.spin_budget_cycles, oracle_name[res->cfg->lock_params.oracle]);
+	fprintf(out, "  acquired via    fast %" PRIu64 ", spin %" PRIu64 ", sleep %" PRIu64
+		"; %.4f futex waits per acquisition\n",
+		ev->acq_fast, ev->acq_spin, ev->acq_sleep,
+		safe_div((double)ev->futex_waits, (double)acquisitions));
 	fprintf(out, "  spin exits     ");
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
 		fprintf(out, " %s %" PRIu64 "%s", spin_exit_name[r], ev->spin_exit[r],
@@ -112,11 +161,12 @@ void report_print(const struct bench_result *res, FILE *out)
 		res->usage.vol_csw, res->usage.invol_csw);
 	fprintf(out, "  timer           overhead %" PRIu64 " cycles (median empty timed interval), TSC %.3f GHz\n",
 		res->timer_overhead, res->tsc_hz / 1e9);
+	machine_print_summary(&res->machine, out);
 	if (cfg->lock->flags & LOCK_F_PHASES)
 		print_events(res, out);
 	for (unsigned int i = 0; i < res->extra.n; i++)
 		fprintf(out, "  %-15s %s\n", res->extra.f[i].label, res->extra.f[i].value);
-	report_print_hist(h, "acq_cycles", out);
+	print_hist(h, "acq_cycles", res->tsc_hz, out);
 }
 
 /* ---- result files ---- */
@@ -159,6 +209,7 @@ static void write_summary(const struct bench_result *res, FILE *f)
 		cfg->duration_s, cfg->warmup_s, res->measured_s);
 	fprintf(f, "cs_cycles,%" PRIu64 "\nthink_cycles,%" PRIu64 "\nspin_budget_cycles,%" PRIu64 "\nseed,%" PRIu64 "\n",
 		cfg->cs_cycles, cfg->think_cycles, cfg->lock_params.spin_budget_cycles, cfg->seed);
+	fprintf(f, "oracle,%s\n", oracle_name[cfg->lock_params.oracle]);
 	fprintf(f, "ops,%" PRIu64 "\nops_all,%" PRIu64 "\nops_per_s,%.3f\n", res->ops, res->ops_all, res->ops_per_s);
 	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\nacq_cycles_sum,%" PRIu64 "\n",
 		h->count, h->contended, h->sum);
@@ -219,7 +270,8 @@ int report_write(const struct bench_result *res, const struct outdir *od, char *
 	if (write_file(od, "summary.csv", write_summary, res, err, errlen) ||
 	    write_file(od, "hist.csv", write_hist, res, err, errlen) ||
 	    write_file(od, "threads.csv", write_threads, res, err, errlen) ||
-	    write_file(od, "cmdline.txt", write_cmdline, res, err, errlen))
+	    write_file(od, "cmdline.txt", write_cmdline, res, err, errlen) ||
+	    write_file(od, "meta.csv", machine_write_meta, res, err, errlen))
 		return -1;
 	return 0;
 }

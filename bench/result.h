@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "harness.h"
+#include "machine.h"
 
 /* An ordered list of extra named figures (key as in summary.csv). */
 #define FIGURES_MAX 32
@@ -38,6 +39,10 @@ struct bench_result {
 	uint64_t timer_overhead;     /* median cycles of an empty tsc_begin/tsc_end pair */
 	double tsc_hz;               /* TSC frequency used for ns figures */
 	struct figures extra;        /* from the workload's figures() hook */
+	struct machine_info machine; /* identity, clock checks, system state: meta.csv */
+	int lock_node;               /* NUMA node of the lock and shared data (-1: first touch) */
+	int *pin_order;              /* the --pin policy's CPU order before wrapping (NULL: none) */
+	int pin_order_n;
 };
 
 #endif

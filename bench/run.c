@@ -33,6 +33,8 @@ struct bench_run {
 	const struct bench_config *cfg;
 	void *lock;
 	void *wl_shared;
+	const int *cpu_of_thread;       /* placement_plan()'s answer */
+	int lock_node;                  /* --lock-node, resolved (-1: first touch) */
 	pthread_mutex_t gate_mutex;
 	pthread_cond_t gate_cond;
 	unsigned int gate_ready;        /* threads waiting at the gate */
@@ -174,8 +176,11 @@ static void *thread_main(void *arg)
 		ready = false;
 	if (gate_wait(t->run) && ready)
 		thread_loop(t);
-	else if (!ready)
+	else if (!ready) {
+		/* Stop the others now rather than after the whole duration. */
 		__atomic_store_n(&t->run->failed, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->run->phase, PHASE_STOP, __ATOMIC_RELAXED);
+	}
 	if (ready && wl->thread_teardown)
 		wl->thread_teardown(t);
 	__atomic_fetch_add(&t->run->threads_done, 1, __ATOMIC_RELAXED);
@@ -265,6 +270,9 @@ static void thread_free(const struct bench_config *cfg, struct bench_thread *t)
 
 void bench_result_free(struct bench_result *res)
 {
+	free(res->pin_order);
+	res->pin_order = NULL;
+	res->pin_order_n = 0;
 	if (!res->threads)
 		return;
 	for (unsigned int i = 0; i < res->cfg->threads; i++)
@@ -385,21 +393,14 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 {
 	const struct bench_config *cfg = run->cfg;
 	struct bench_thread **threads = calloc(cfg->threads, sizeof(*threads));
-	int *cpu_of_thread = calloc(cfg->threads, sizeof(*cpu_of_thread));
+	const int *cpu_of_thread = run->cpu_of_thread;
 	int status = EXIT_OK;
 	unsigned int created;
 	sigset_t block, old;
 
-	if (!threads || !cpu_of_thread) {
-		free(threads);
-		free(cpu_of_thread);
+	if (!threads) {
 		snprintf(err, errlen, "out of memory for %u threads", cfg->threads);
 		return EXIT_RUNTIME;
-	}
-	if (placement_plan(cfg->pin, cfg->threads, cpu_of_thread, err, errlen) != 0) {
-		free(threads);
-		free(cpu_of_thread);
-		return EXIT_USAGE;
 	}
 	/* Workers inherit a mask without SIGINT/SIGTERM: only this thread sees them. */
 	sigemptyset(&block);
@@ -419,7 +420,6 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 	for (unsigned int i = 0; i < created; i++)
 		pthread_join(threads[i]->tid, NULL);
 	res->threads = threads;
-	free(cpu_of_thread);
 	if (status != EXIT_OK)
 		return status;
 	if (stop_signal) {
@@ -441,8 +441,8 @@ static int run_prepare(struct bench_run *run, char *err, size_t errlen)
 	const struct workload_ops *wl = cfg->workload;
 	int rc;
 
-	run->lock = mem_alloc_node(cfg->lock->size, cfg->lock_node);
-	run->wl_shared = mem_alloc_node(wl->shared_size, cfg->lock_node);
+	run->lock = mem_alloc_node(cfg->lock->size, run->lock_node);
+	run->wl_shared = mem_alloc_node(wl->shared_size, run->lock_node);
 	if (!run->lock || !run->wl_shared) {
 		snprintf(err, errlen, "out of memory for the lock and shared data");
 		return EXIT_RUNTIME;
@@ -452,9 +452,10 @@ static int run_prepare(struct bench_run *run, char *err, size_t errlen)
 		snprintf(err, errlen, "lock %s: init failed: %s", cfg->lock->name, strerror(-rc));
 		return EXIT_RUNTIME;
 	}
-	if (wl->setup && wl->setup(run->wl_shared, cfg, err, errlen) != 0) {
+	rc = wl->setup ? wl->setup(run->wl_shared, cfg, err, errlen) : WL_SETUP_OK;
+	if (rc != WL_SETUP_OK) {
 		cfg->lock->destroy(run->lock);
-		return EXIT_RUNTIME;
+		return rc == WL_SETUP_USAGE ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	return EXIT_OK;
 }
@@ -468,24 +469,60 @@ static void run_cleanup(struct bench_run *run)
 	cfg->lock->destroy(run->lock);
 }
 
+/*
+ * Before anything lands on a node: where the threads go (and the policy's
+ * order, for meta.csv), the node of the lock and shared data, and the
+ * machine probe (identity, TSC calibration, cross-CPU TSC check over the
+ * run's CPUs), once per run and before any worker starts.
+ */
+static int run_place(const struct bench_config *cfg, struct bench_result *res, int **cpu_of_thread,
+		     char *err, size_t errlen)
+{
+	*cpu_of_thread = calloc(cfg->threads, sizeof(**cpu_of_thread));
+	if (!*cpu_of_thread) {
+		snprintf(err, errlen, "out of memory for %u threads", cfg->threads);
+		return EXIT_RUNTIME;
+	}
+	if (placement_plan(cfg->pin, cfg->threads, *cpu_of_thread, err, errlen) != 0)
+		return EXIT_USAGE;
+	res->pin_order_n = placement_order(cfg->pin, &res->pin_order, err, errlen);
+	if (res->pin_order_n < 0) {
+		res->pin_order_n = 0;
+		return EXIT_USAGE;
+	}
+	res->lock_node = mem_resolve_node(cfg->lock_node, (*cpu_of_thread)[0], err, errlen);
+	if (res->lock_node < -1)
+		return EXIT_USAGE;
+	machine_probe(&res->machine, *cpu_of_thread, cfg->threads);
+	res->tsc_hz = res->machine.tsc_hz;
+	return EXIT_OK;
+}
+
 int bench_run(const struct bench_config *cfg, struct bench_result *res, char *err, size_t errlen)
 {
-	struct bench_run *run = mem_alloc_node(sizeof(*run), cfg->lock_node);
+	struct bench_run *run = NULL;
 	struct sigaction sa = { .sa_handler = on_stop_signal }, old_int, old_term;
+	int *cpu_of_thread = NULL;
 	int status;
 
 	memset(res, 0, sizeof(*res));
 	res->cfg = cfg;
+	status = run_place(cfg, res, &cpu_of_thread, err, errlen);
+	if (status == EXIT_OK)
+		run = mem_alloc_node(sizeof(*run), res->lock_node);
 	if (!run) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_RUNTIME;
+		free(cpu_of_thread);
+		if (status == EXIT_OK)
+			snprintf(err, errlen, "out of memory");
+		return status == EXIT_OK ? EXIT_RUNTIME : status;
 	}
 	run->cfg = cfg;
+	run->cpu_of_thread = cpu_of_thread;
+	run->lock_node = res->lock_node;
 	pthread_mutex_init(&run->gate_mutex, NULL);
 	pthread_cond_init(&run->gate_cond, NULL);
 	busy_calibrate();
 	res->timer_overhead = tsc_timer_overhead();
-	res->tsc_hz = tsc_calibrate_hz(0.02);
 	stop_signal = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
@@ -504,5 +541,6 @@ int bench_run(const struct bench_config *cfg, struct bench_result *res, char *er
 	mem_free(run->wl_shared, cfg->workload->shared_size);
 	mem_free(run->lock, cfg->lock->size);
 	mem_free(run, sizeof(*run));
+	free(cpu_of_thread);
 	return status;
 }

@@ -18,6 +18,15 @@
 #include "harness.h"
 #include "result.h"
 
+/* What setup() returns: a failure is either the run's (a system call failed:
+ * EXIT_RUNTIME) or the command line's (e.g. --dir names no usable directory:
+ * EXIT_USAGE, so a bad --dir is a usage error like any other bad option). */
+enum workload_setup_status {
+	WL_SETUP_OK = 0,
+	WL_SETUP_ERROR = -1,
+	WL_SETUP_USAGE = -2,
+};
+
 struct workload_ops {
 	const char *name;
 	const char *description;   /* one line for --list */
@@ -26,7 +35,8 @@ struct workload_ops {
 	size_t thread_size;        /* bytes of per-thread state (zeroed, aligned, thread's node) */
 
 	/* All hooks but op() are optional.  Hooks that fail return -1 after
-	 * writing a one-line message to `err` (errlen bytes). */
+	 * writing a one-line message to `err` (errlen bytes); setup() returns an
+	 * enum workload_setup_status and, when it fails, leaves nothing behind. */
 	int  (*setup)(void *shared, const struct bench_config *cfg, char *err, size_t errlen);
 	int  (*thread_setup)(struct bench_thread *t);       /* in the thread, before the barrier */
 	/* One operation.  0, or bench_fail(t, errno, ...) to stop the run. */

@@ -1,0 +1,218 @@
+/*
+ * fileutil.c — the file workloads' private directory: made with mkdtemp()
+ * under --dir, used only through its descriptor, emptied and removed at the
+ * end (the guarantees are listed in fileutil.h).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fileutil.h"
+
+/* Subdirectory depth wdir_remove() descends to: the workloads make one level. */
+#define REMOVE_DEPTH 2
+/* Passes over a directory while entries keep disappearing under readdir. */
+#define REMOVE_PASSES 8
+
+int (*fileutil_fault)(enum fu_call call);
+
+static const char *parent_dir(const struct bench_config *cfg, const char **which)
+{
+	const char *tmpdir = getenv("TMPDIR");
+
+	if (cfg->dir) {
+		*which = "--dir";
+		return cfg->dir;
+	}
+	if (tmpdir && tmpdir[0]) {
+		*which = "$TMPDIR";
+		return tmpdir;
+	}
+	*which = "/tmp";
+	return "/tmp";
+}
+
+/* The parent is the user's mistake (exit 2) when it is missing, not a
+ * directory, or cannot be written; anything else is the run's. */
+static int parent_errno_status(int err)
+{
+	switch (err) {
+	case ENOENT: case ENOTDIR: case EACCES: case EPERM: case EROFS:
+	case ENAMETOOLONG: case ELOOP:
+		return WL_SETUP_USAGE;
+	}
+	return WL_SETUP_ERROR;
+}
+
+static void wdir_clear(struct wdir *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->parent_fd = -1;
+	d->fd = -1;
+}
+
+/* Undoes a partial wdir_create(); the message is already in err. */
+static int wdir_fail(struct wdir *d, int err)
+{
+	wdir_remove(d);
+	return parent_errno_status(err);
+}
+
+int wdir_create(struct wdir *d, const struct bench_config *cfg, const char *tag,
+		char *err, size_t errlen)
+{
+	const char *which, *parent = parent_dir(cfg, &which);
+	int n, e;
+
+	wdir_clear(d);
+	n = snprintf(d->path, sizeof(d->path), "%s/lockbench-%s-XXXXXX", parent, tag);
+	if (n < 0 || (size_t)n >= sizeof(d->path)) {
+		snprintf(err, errlen, "%s: '%s': %s", which, parent, strerror(ENAMETOOLONG));
+		return wdir_fail(d, ENAMETOOLONG);
+	}
+	d->parent_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d->parent_fd < 0) {
+		e = errno;
+		snprintf(err, errlen, "%s: '%s': %s", which, parent, strerror(e));
+		return wdir_fail(d, e);
+	}
+	if (fu_injected(FU_MKDTEMP) || !mkdtemp(d->path)) {
+		e = errno;
+		snprintf(err, errlen, "%s: cannot make a directory in '%s': %s", which, parent, strerror(e));
+		return wdir_fail(d, e);
+	}
+	snprintf(d->name, sizeof(d->name), "%s", strrchr(d->path, '/') + 1);
+	/* O_NOFOLLOW: the name must still be the directory mkdtemp made. */
+	d->fd = openat(d->parent_fd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->fd < 0) {
+		e = errno;
+		snprintf(err, errlen, "%s: cannot open '%s': %s", which, d->path, strerror(e));
+		return wdir_fail(d, e);
+	}
+	return WL_SETUP_OK;
+}
+
+static void remove_tree(int dirfd, int depth);
+
+/* Removes one entry of dirfd: a file or link directly, a directory emptied first. */
+static int remove_entry(int dirfd, const char *name, int depth)
+{
+	int sub;
+
+	if (unlinkat(dirfd, name, 0) == 0)
+		return 1;
+	if ((errno != EISDIR && errno != EPERM) || depth <= 0)
+		return 0;
+	/* O_NOFOLLOW|O_DIRECTORY: a link is never followed out of our tree. */
+	sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0)
+		return 0;
+	remove_tree(sub, depth - 1);
+	close(sub);
+	return unlinkat(dirfd, name, AT_REMOVEDIR) == 0;
+}
+
+/* One readdir pass removing what it meets; returns how many it removed. */
+static int remove_pass(DIR *dir, int dirfd, int depth)
+{
+	struct dirent *e;
+	int removed = 0;
+
+	rewinddir(dir);
+	while ((e = readdir(dir)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			removed += remove_entry(dirfd, e->d_name, depth);
+	return removed;
+}
+
+/* Empties the directory open at dirfd (the descriptor stays the caller's). */
+static void remove_tree(int dirfd, int depth)
+{
+	int fd = dup(dirfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	for (int pass = 0; pass < REMOVE_PASSES && remove_pass(dir, dirfd, depth) > 0; pass++)
+		;
+	closedir(dir);
+}
+
+void wdir_remove(struct wdir *d)
+{
+	if (d->fd >= 0) {
+		remove_tree(d->fd, REMOVE_DEPTH);
+		close(d->fd);
+		d->fd = -1;
+	}
+	if (d->parent_fd >= 0 && d->name[0])
+		unlinkat(d->parent_fd, d->name, AT_REMOVEDIR);
+	d->name[0] = '\0';
+	if (d->parent_fd >= 0)
+		close(d->parent_fd);
+	d->parent_fd = -1;
+}
+
+long wdir_entries(const struct wdir *d)
+{
+	int fd = dup(d->fd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	long n = 0;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	rewinddir(dir);
+	while ((e = readdir(dir)) != NULL)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(dir);
+	return n;
+}
+
+int fu_pwrite_all(int fd, const void *buf, size_t len, off_t off)
+{
+	const char *p = buf;
+
+	if (fu_injected(FU_WRITE))
+		return -1;
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		off += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+unsigned int fu_cpus_allowed(void)
+{
+	cpu_set_t set;
+	long online;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned int)CPU_COUNT(&set);
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	return online > 0 ? (unsigned int)online : 1;
+}

@@ -1,0 +1,572 @@
+/*
+ * machine.c — the machine a result came from, and whether its clock can be
+ * trusted.  Libraries where they know (libcpuid: the CPU; hwloc: the
+ * topology; libnuma: NUMA), sysfs where only the kernel says (frequency
+ * governor, boost, SMT control, clocksource).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <gnu/libc-version.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libcpuid.h>
+
+#include "harness.h"
+#include "machine.h"
+#include "memory.h"
+#include "result.h"
+#include "topology.h"
+
+#ifndef LOCKBENCH_GIT_COMMIT
+#define LOCKBENCH_GIT_COMMIT "unknown"  /* the Makefile defines it */
+#endif
+
+#define SYS_CPU "/sys/devices/system/cpu"
+
+enum { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
+
+static void warn(struct machine_info *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct machine_info *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->nwarn >= MACHINE_WARN_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m->warn[m->nwarn++], sizeof(m->warn[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* The first line of a sysfs file, newline dropped; false when absent. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+/* ---- libcpuid ---- */
+
+/* "... @ 2.40GHz": Intel brand strings name the nominal (TSC) frequency. */
+static double brand_hz(const char *brand)
+{
+	const char *at = strrchr(brand, '@');
+	char unit[4];
+	double v;
+
+	if (!at || sscanf(at + 1, " %lf%3s", &v, unit) != 2 || v <= 0)
+		return 0;
+	if (strcmp(unit, "GHz") == 0)
+		return v * 1e9;
+	if (strcmp(unit, "MHz") == 0)
+		return v * 1e6;
+	return 0;
+}
+
+/* The hypervisor's timing leaf (VMware's 0x40000010, also offered by KVM):
+ * EAX is the TSC frequency in kHz. */
+static double hypervisor_tsc_hz(void)
+{
+	uint32_t regs[4];
+
+	cpu_exec_cpuid(0x40000000, regs);
+	if (regs[CPUID_EAX] < 0x40000010 || regs[CPUID_EAX] > 0x400000ff)
+		return 0;
+	cpu_exec_cpuid(0x40000010, regs);
+	return (double)regs[CPUID_EAX] * 1e3;
+}
+
+/*
+ * The /proc/cpuinfo figure libcpuid's cpu_clock_by_os() reads is the kernel's
+ * fixed boot-time cpu_khz only when neither cpufreq nor APERF/MPERF lets the
+ * kernel report the current clock instead (arch/x86/kernel/cpu/proc.c); only
+ * then does it describe the TSC.
+ */
+static bool os_mhz_is_fixed(const struct cpu_raw_data_t *raw)
+{
+	bool aperfmperf = raw->basic_cpuid[0][CPUID_EAX] >= 6 && (raw->basic_cpuid[6][CPUID_ECX] & 1);
+
+	return !aperfmperf && access(SYS_CPU "/cpu0/cpufreq", F_OK) != 0;
+}
+
+/* What libcpuid knows of the TSC frequency, best source first. */
+static void cpuid_tsc_hz(struct machine_info *m, const struct cpu_raw_data_t *raw,
+			 const struct cpu_id_t *id)
+{
+	uint32_t max_basic = raw->basic_cpuid[0][CPUID_EAX];
+	bool intel = id->vendor == VENDOR_INTEL;
+	const uint32_t *l15 = raw->basic_cpuid[0x15], *l16 = raw->basic_cpuid[0x16];
+	double hz;
+
+	m->tsc_hz_cpuid = 0;
+	m->tsc_hz_cpuid_source = "unknown";
+	if (intel && max_basic >= 0x15 && l15[CPUID_EAX] && l15[CPUID_EBX] && l15[CPUID_ECX]) {
+		/* crystal Hz * TSC/crystal ratio: the TSC's own frequency */
+		m->tsc_hz_cpuid = (double)l15[CPUID_ECX] * l15[CPUID_EBX] / l15[CPUID_EAX];
+		m->tsc_hz_cpuid_source = "cpuid-15h";
+	} else if (intel && max_basic >= 0x16 && l16[CPUID_EAX]) {
+		/* base frequency, MHz: the invariant TSC's rate on Intel parts */
+		m->tsc_hz_cpuid = (double)l16[CPUID_EAX] * 1e6;
+		m->tsc_hz_cpuid_source = "cpuid-16h";
+	} else if (id->flags[CPU_FEATURE_HYPERVISOR] && (hz = hypervisor_tsc_hz()) > 0) {
+		m->tsc_hz_cpuid = hz;
+		m->tsc_hz_cpuid_source = "cpuid-40000010h";
+	} else if (intel && (hz = brand_hz(id->brand_str)) > 0) {
+		m->tsc_hz_cpuid = hz;
+		m->tsc_hz_cpuid_source = "brand-string";
+	} else if (m->cpu_mhz_os > 0 && os_mhz_is_fixed(raw)) {
+		m->tsc_hz_cpuid = m->cpu_mhz_os * 1e6;
+		m->tsc_hz_cpuid_source = "os-cpu-mhz";
+	}
+}
+
+static const char *hypervisor_name(hypervisor_vendor_t hv)
+{
+	static const char *const names[] = {
+		[HYPERVISOR_NONE] = "none", [HYPERVISOR_BHYVE] = "bhyve", [HYPERVISOR_HYPERV] = "hyper-v",
+		[HYPERVISOR_KVM] = "kvm", [HYPERVISOR_PARALLELS] = "parallels", [HYPERVISOR_QEMU] = "qemu",
+		[HYPERVISOR_VIRTUALBOX] = "virtualbox", [HYPERVISOR_VMWARE] = "vmware", [HYPERVISOR_XEN] = "xen",
+	};
+
+	if (hv >= 0 && hv < NUM_HYPERVISOR_VENDORS && names[hv])
+		return names[hv];
+	return "unknown";
+}
+
+static void identify_cpu(struct machine_info *m)
+{
+	struct cpu_raw_data_t raw;
+	struct cpu_id_t id;
+
+	cpuid_set_warn_function(NULL);  /* its warnings are not ours to print */
+	m->cpu_mhz_os = cpu_clock_by_os();
+	if (!cpuid_present() || cpuid_get_raw_data(&raw) != 0 || cpu_identify(&raw, &id) != 0) {
+		copy(m->cpuid_error, sizeof(m->cpuid_error), cpuid_error());
+		m->tsc_hz_cpuid_source = "unknown";
+		warn(m, "libcpuid cannot identify this CPU (%s): CPU identity and TSC flags unknown",
+		     m->cpuid_error);
+		return;
+	}
+	m->cpuid_ok = true;
+	copy(m->vendor, sizeof(m->vendor), id.vendor_str);
+	copy(m->brand, sizeof(m->brand), id.brand_str);
+	copy(m->codename, sizeof(m->codename), id.cpu_codename);
+	copy(m->hypervisor, sizeof(m->hypervisor), hypervisor_name(cpuid_get_hypervisor(&raw, &id)));
+	m->family = id.ext_family;
+	m->model = id.ext_model;
+	m->stepping = id.stepping;
+	m->cores = id.num_cores;
+	m->logical = id.num_logical_cpus;
+	m->total_logical = id.total_logical_cpus;
+	m->l1d_kib = id.l1_data_cache;
+	m->l1i_kib = id.l1_instruction_cache;
+	m->l2_kib = id.l2_cache;
+	m->l3_kib = id.l3_cache;
+	m->tsc = id.flags[CPU_FEATURE_TSC];
+	/* libcpuid's CONSTANT_TSC is CPUID 80000007h EDX[8], "invariant TSC":
+	 * constant rate across P-states and ticking through deep C-states
+	 * (Linux shows it as constant_tsc + nonstop_tsc). */
+	m->tsc_invariant = id.flags[CPU_FEATURE_CONSTANT_TSC];
+	m->rdtscp = id.flags[CPU_FEATURE_RDTSCP];
+	cpuid_tsc_hz(m, &raw, &id);
+}
+
+/* ---- the system ---- */
+
+/* Each CPU's value of a per-CPU sysfs file, joined with '/' when they differ. */
+static void per_cpu_value(const int *cpus, unsigned int n, const char *leaf, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (unsigned int i = 0; i < n; i++) {
+		char path[128], value[64];
+
+		snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpufreq/%s", cpus[i], leaf);
+		if (!read_line(path, value, sizeof(value)) || strstr(out, value))
+			continue;
+		if (out[0])
+			strncat(out, "/", len - strlen(out) - 1);
+		strncat(out, value, len - strlen(out) - 1);
+	}
+	if (!out[0])
+		copy(out, len, "unavailable");
+}
+
+static void boost_state(char *out, size_t len)
+{
+	char v[16];
+
+	if (read_line(SYS_CPU "/intel_pstate/no_turbo", v, sizeof(v)))
+		snprintf(out, len, "%s (intel_pstate no_turbo=%s)", strcmp(v, "0") == 0 ? "on" : "off", v);
+	else if (read_line(SYS_CPU "/cpufreq/boost", v, sizeof(v)))
+		snprintf(out, len, "%s (cpufreq boost=%s)", strcmp(v, "1") == 0 ? "on" : "off", v);
+	else if (read_line(SYS_CPU "/cpufreq/policy0/boost", v, sizeof(v)))
+		snprintf(out, len, "%s (policy0 boost=%s)", strcmp(v, "1") == 0 ? "on" : "off", v);
+	else
+		copy(out, len, "unavailable");
+}
+
+static void identify_system(struct machine_info *m, const int *cpus, unsigned int n)
+{
+	struct utsname u;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (uname(&u) == 0) {
+		copy(m->hostname, sizeof(m->hostname), u.nodename);
+		copy(m->os, sizeof(m->os), u.sysname);
+		copy(m->kernel_release, sizeof(m->kernel_release), u.release);
+		copy(m->kernel_version, sizeof(m->kernel_version), u.version);
+		copy(m->arch, sizeof(m->arch), u.machine);
+	}
+	snprintf(m->glibc, sizeof(m->glibc), "%s", gnu_get_libc_version());
+	if (!read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		       m->clocksource, sizeof(m->clocksource)))
+		copy(m->clocksource, sizeof(m->clocksource), "unavailable");
+	per_cpu_value(cpus, n, "scaling_governor", m->governor, sizeof(m->governor));
+	per_cpu_value(cpus, n, "scaling_driver", m->cpufreq_driver, sizeof(m->cpufreq_driver));
+	boost_state(m->boost, sizeof(m->boost));
+	if (!read_line(SYS_CPU "/smt/control", m->smt_control, sizeof(m->smt_control)))
+		copy(m->smt_control, sizeof(m->smt_control), "unavailable");
+	if (!read_line(SYS_CPU "/smt/active", m->smt_active, sizeof(m->smt_active)))
+		copy(m->smt_active, sizeof(m->smt_active), "unavailable");
+	m->numa = mem_numa();
+	copy(m->commit, sizeof(m->commit), LOCKBENCH_GIT_COMMIT);
+	gmtime_r(&now, &tm);
+	strftime(m->date_utc, sizeof(m->date_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- hwloc ---- */
+
+/* The usable CPUs as a list of ints (malloc'd); 0 on failure. */
+static unsigned int usable_cpu_list(int **out)
+{
+	char err[256];
+	hwloc_topology_t topo = topology_get(err, sizeof(err));
+	hwloc_bitmap_t usable = topo ? topology_usable_cpus(topo, err, sizeof(err)) : NULL;
+	unsigned int n = 0;
+	int id;
+
+	*out = NULL;
+	if (!usable)
+		return 0;
+	*out = malloc(sizeof(int) * (size_t)hwloc_bitmap_weight(usable));
+	if (*out) {
+		hwloc_bitmap_foreach_begin(id, usable)
+			(*out)[n++] = id;
+		hwloc_bitmap_foreach_end();
+	}
+	hwloc_bitmap_free(usable);
+	return n;
+}
+
+static void identify_topology(struct machine_info *m)
+{
+	char err[256];
+	hwloc_topology_t topo = topology_get(err, sizeof(err));
+	hwloc_bitmap_t usable = topo ? topology_usable_cpus(topo, err, sizeof(err)) : NULL;
+
+	if (!usable) {
+		warn(m, "hwloc: %s: topology unknown", err);
+		copy(m->usable_cpus, sizeof(m->usable_cpus), "unknown");
+		return;
+	}
+	m->packages = topology_count(topo, HWLOC_OBJ_PACKAGE);
+	m->numa_nodes = topology_count(topo, HWLOC_OBJ_NUMANODE);
+	m->hw_cores = topology_count(topo, HWLOC_OBJ_CORE);
+	m->pus = topology_count(topo, HWLOC_OBJ_PU);
+	m->pus_usable = (unsigned int)hwloc_bitmap_weight(usable);
+	hwloc_bitmap_list_snprintf(m->usable_cpus, sizeof(m->usable_cpus), usable);
+	for (char *c = m->usable_cpus; (c = strchr(c, ',')) != NULL;)
+		*c = ' ';
+	hwloc_bitmap_free(usable);
+}
+
+/* The distinct pinned CPUs, or every usable CPU when none is pinned
+ * (malloc'd; *n set). */
+static int *run_cpus(const int *cpu_of_thread, unsigned int nthreads, unsigned int *n)
+{
+	int *cpus = malloc(sizeof(int) * (nthreads ? nthreads : 1));
+
+	*n = 0;
+	for (unsigned int i = 0; cpus && i < nthreads; i++) {
+		bool seen = cpu_of_thread[i] < 0;
+
+		for (unsigned int j = 0; j < *n && !seen; j++)
+			seen = cpus[j] == cpu_of_thread[i];
+		if (!seen)
+			cpus[(*n)++] = cpu_of_thread[i];
+	}
+	if (cpus && *n == 0) {
+		free(cpus);
+		*n = usable_cpu_list(&cpus);
+	}
+	return cpus;
+}
+
+void machine_identify(struct machine_info *m, const int *cpus, unsigned int n)
+{
+	memset(m, 0, sizeof(*m));
+	m->tsc_hz_cpuid_source = "unknown";
+	m->skew.ref_cpu = m->skew.worst_cpu = -1;
+	identify_cpu(m);
+	identify_topology(m);
+	identify_system(m, cpus, n);
+}
+
+/* ---- the clock ---- */
+
+static void check_clock(struct machine_info *m)
+{
+	if (m->cpuid_ok && !m->tsc_invariant)
+		warn(m, "TSC is not invariant (CPUID 80000007h EDX[8] clear): its rate may follow "
+			"P-states or stop in deep C-states, so cycle counts are not time");
+	if (m->tsc_hz_cpuid > 0) {
+		m->tsc_hz_diff = (m->tsc_hz - m->tsc_hz_cpuid) / m->tsc_hz_cpuid;
+		if (fabs(m->tsc_hz_diff) > MACHINE_TSC_TOLERANCE)
+			warn(m, "TSC rate: calibrated %.4f GHz but libcpuid says %.4f GHz (%s), %+.2f%% apart "
+				"(tolerance %.0f%%)", m->tsc_hz / 1e9, m->tsc_hz_cpuid / 1e9,
+			     m->tsc_hz_cpuid_source, 100 * m->tsc_hz_diff, 100 * MACHINE_TSC_TOLERANCE);
+	}
+	if (m->skew_status)
+		warn(m, "cross-CPU TSC check could not run: %s", strerror(m->skew_status));
+	else if (m->skew.backwards)
+		warn(m, "TSC not ordered across CPUs: %u of %u CPU pair(s) saw a timestamp read later "
+			"come out up to %llu cycles smaller; cross-CPU cycle figures are suspect",
+		     m->skew.backwards, m->skew.pairs, (unsigned long long)m->skew.backwards_max);
+	if (!m->skew_status && m->skew.aborted)
+		warn(m, "cross-CPU TSC check cut short: a CPU stopped answering (oversubscribed?)");
+	if (!m->skew_status && m->skew.unreachable)
+		warn(m, "cross-CPU TSC check could not run on %u CPU(s)", m->skew.unreachable);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned int nthreads)
+{
+	double t0 = now_s();
+	unsigned int n;
+	int *cpus = run_cpus(cpu_of_thread, nthreads, &n);
+
+	machine_identify(m, cpus, n);
+	m->calibration_s = MACHINE_CALIBRATION_S;
+	m->tsc_hz = tsc_calibrate_hz(MACHINE_CALIBRATION_S);
+	if (!cpus)
+		m->skew_status = ENOMEM;
+	else if (tsc_skew_check(cpus, n, MACHINE_SKEW_BUDGET_S, 0, &m->skew) != 0)
+		m->skew_status = errno ? errno : EIO;
+	check_clock(m);
+	free(cpus);
+	m->probe_s = now_s() - t0;
+	for (unsigned int i = 0; i < m->nwarn; i++)
+		fprintf(stderr, "lockbench: WARNING: %s\n", m->warn[i]);
+}
+
+/* ---- output ---- */
+
+void machine_print_summary(const struct machine_info *m, FILE *out)
+{
+	fprintf(out, "  clock           TSC %.4f GHz calibrated", m->tsc_hz / 1e9);
+	if (m->tsc_hz_cpuid > 0)
+		fprintf(out, ", %.4f GHz by libcpuid (%s), %+.2f%%", m->tsc_hz_cpuid / 1e9,
+			m->tsc_hz_cpuid_source, 100 * m->tsc_hz_diff);
+	else
+		fprintf(out, ", libcpuid frequency unknown");
+	fprintf(out, "; invariant %s\n", !m->cpuid_ok ? "unknown" : m->tsc_invariant ? "yes" : "NO");
+	if (m->skew.pairs)
+		fprintf(out, "  TSC skew        %u CPU(s) vs CPU %d: |offset| < %llu cycles, worst estimate %+lld "
+			"on CPU %d; %s\n", m->skew.cpus, m->skew.ref_cpu, (unsigned long long)m->skew.bound,
+			(long long)m->skew.worst_offset, m->skew.worst_cpu,
+			m->skew.backwards ? "NOT ordered" : "ordered");
+	else
+		fprintf(out, "  TSC skew        not checked (%u CPU)\n", m->skew.cpus);
+	for (unsigned int i = 0; i < m->nwarn; i++)
+		fprintf(out, "  WARNING: %s\n", m->warn[i]);
+}
+
+/* One key,value line; commas and newlines in the value become spaces. */
+static void put(FILE *f, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(FILE *f, const char *key, const char *fmt, ...)
+{
+	char value[16384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	for (char *c = value; *c; c++)
+		if (*c == ',' || *c == '\n' || *c == '\r')
+			*c = ' ';
+	fprintf(f, "%s,%s\n", key, value[0] ? value : "unknown");
+}
+
+/* The command line, lossless: '%', ',' and newlines percent-encoded. */
+static void put_cmdline(FILE *f, const char *cmdline)
+{
+	fputs("cmdline,", f);
+	for (const char *c = cmdline ? cmdline : ""; *c; c++) {
+		if (*c == '%' || *c == ',' || *c == '\n' || *c == '\r')
+			fprintf(f, "%%%02X", (unsigned char)*c);
+		else
+			fputc(*c, f);
+	}
+	fputc('\n', f);
+}
+
+static void put_int_or_unknown(FILE *f, const char *key, int v)
+{
+	if (v < 0)
+		put(f, key, "unknown");
+	else
+		put(f, key, "%d", v);
+}
+
+static void write_identity(const struct machine_info *m, FILE *f)
+{
+	put(f, "cpu_vendor", "%s", m->vendor);
+	put(f, "cpu_brand", "%s", m->brand);
+	put(f, "cpu_codename", "%s", m->codename);
+	put_int_or_unknown(f, "cpu_family", m->cpuid_ok ? m->family : -1);
+	put_int_or_unknown(f, "cpu_model", m->cpuid_ok ? m->model : -1);
+	put_int_or_unknown(f, "cpu_stepping", m->cpuid_ok ? m->stepping : -1);
+	put_int_or_unknown(f, "cpu_cores_per_package", m->cpuid_ok ? m->cores : -1);
+	put_int_or_unknown(f, "cpu_threads_per_package", m->cpuid_ok ? m->logical : -1);
+	put_int_or_unknown(f, "cpu_threads_total", m->cpuid_ok ? m->total_logical : -1);
+	put_int_or_unknown(f, "cache_l1d_kib", m->cpuid_ok ? m->l1d_kib : -1);
+	put_int_or_unknown(f, "cache_l1i_kib", m->cpuid_ok ? m->l1i_kib : -1);
+	put_int_or_unknown(f, "cache_l2_kib", m->cpuid_ok ? m->l2_kib : -1);
+	put_int_or_unknown(f, "cache_l3_kib", m->cpuid_ok ? m->l3_kib : -1);
+	put(f, "hypervisor", "%s", m->hypervisor);
+	put(f, "libcpuid_version", "%s", cpuid_lib_version());
+}
+
+static const char *yes_no(const struct machine_info *m, bool v)
+{
+	return !m->cpuid_ok ? "unknown" : v ? "1" : "0";
+}
+
+static void write_clock(const struct machine_info *m, FILE *f)
+{
+	const struct tsc_skew *s = &m->skew;
+
+	put(f, "tsc", "%s", yes_no(m, m->tsc));
+	put(f, "tsc_invariant", "%s", yes_no(m, m->tsc_invariant));
+	put(f, "tsc_rdtscp", "%s", yes_no(m, m->rdtscp));
+	put(f, "tsc_hz_calibrated", "%.0f", m->tsc_hz);
+	put(f, "tsc_calibration_s", "%.3f", m->calibration_s);
+	if (m->tsc_hz_cpuid > 0) {
+		put(f, "tsc_hz_libcpuid", "%.0f", m->tsc_hz_cpuid);
+		put(f, "tsc_hz_diff_pct", "%.4f", 100 * m->tsc_hz_diff);
+	} else {
+		put(f, "tsc_hz_libcpuid", "unknown");
+		put(f, "tsc_hz_diff_pct", "unknown");
+	}
+	put(f, "tsc_hz_libcpuid_source", "%s", m->tsc_hz_cpuid_source);
+	put_int_or_unknown(f, "cpu_mhz_os", m->cpu_mhz_os);
+	put(f, "clocksource", "%s", m->clocksource);
+	put(f, "tsc_skew_status", "%s", m->skew_status ? strerror(m->skew_status) :
+					  s->aborted ? "cut short" : s->pairs ? "ok" : "not applicable");
+	put(f, "tsc_skew_cpus", "%u", s->cpus);
+	put(f, "tsc_skew_pairs", "%u", s->pairs);
+	put(f, "tsc_skew_ref_cpu", "%d", s->ref_cpu);
+	put(f, "tsc_skew_rounds", "%llu", (unsigned long long)s->rounds);
+	put(f, "tsc_skew_bound_cycles", "%llu", (unsigned long long)s->bound);
+	put(f, "tsc_skew_worst_cpu", "%d", s->worst_cpu);
+	put(f, "tsc_skew_worst_offset_cycles", "%lld", (long long)s->worst_offset);
+	put(f, "tsc_skew_backwards_pairs", "%u", s->backwards);
+	put(f, "tsc_skew_backwards_max_cycles", "%llu", (unsigned long long)s->backwards_max);
+	put(f, "tsc_skew_s", "%.4f", s->elapsed_s);
+}
+
+static void write_system(const struct machine_info *m, FILE *f)
+{
+	put(f, "hostname", "%s", m->hostname);
+	put(f, "os", "%s", m->os);
+	put(f, "kernel_release", "%s", m->kernel_release);
+	put(f, "kernel_version", "%s", m->kernel_version);
+	put(f, "arch", "%s", m->arch);
+	put(f, "glibc", "%s", m->glibc);
+	put(f, "cpufreq_governor", "%s", m->governor);
+	put(f, "cpufreq_driver", "%s", m->cpufreq_driver);
+	put(f, "boost", "%s", m->boost);
+	put(f, "smt_control", "%s", m->smt_control);
+	put(f, "smt_active", "%s", m->smt_active);
+	put(f, "hwloc_version", "%s", HWLOC_VERSION);
+	put(f, "topology_packages", "%u", m->packages);
+	put(f, "topology_numa_nodes", "%u", m->numa_nodes);
+	put(f, "topology_cores", "%u", m->hw_cores);
+	put(f, "topology_pus", "%u", m->pus);
+	put(f, "topology_pus_usable", "%u", m->pus_usable);
+	put(f, "cpus_usable", "%s", m->usable_cpus);
+	put(f, "numa", "%s", m->numa ? "1" : "0");
+}
+
+static void write_placement(const struct bench_result *res, FILE *f)
+{
+	char order[12000];
+	size_t used = 0;
+
+	order[0] = '\0';
+	for (int i = 0; i < res->pin_order_n && used < sizeof(order); i++)
+		used += (size_t)snprintf(order + used, sizeof(order) - used, "%s%d", i ? " " : "",
+					 res->pin_order[i]);
+	if (used >= sizeof(order))
+		memcpy(order + sizeof(order) - 4, "...", 4);
+	put(f, "pin", "%s", res->cfg->pin);
+	put(f, "pin_order", "%s", res->pin_order_n ? order : "none");
+	put(f, "pin_order_len", "%d", res->pin_order_n);
+	if (res->cfg->lock_node < 0)
+		put(f, "lock_node_requested", "first-thread");
+	else
+		put(f, "lock_node_requested", "%d", res->cfg->lock_node);
+	if (res->lock_node < 0)
+		put(f, "lock_node", "first-touch");
+	else
+		put(f, "lock_node", "%d", res->lock_node);
+}
+
+void machine_write_meta(const struct bench_result *res, FILE *f)
+{
+	const struct machine_info *m = &res->machine;
+
+	fprintf(f, "key,value\n");
+	put(f, "format", "lockbench-meta-1");
+	put(f, "date_utc", "%s", m->date_utc);
+	put(f, "lockbench_commit", "%s", m->commit);
+	put_cmdline(f, res->cfg->cmdline);
+	write_system(m, f);
+	write_identity(m, f);
+	write_clock(m, f);
+	write_placement(res, f);
+	put(f, "probe_s", "%.4f", m->probe_s);
+	put(f, "warnings", "%u", m->nwarn);
+	for (unsigned int i = 0; i < m->nwarn; i++) {
+		char key[24];
+
+		snprintf(key, sizeof(key), "warning_%u", i + 1);
+		put(f, key, "%s", m->warn[i]);
+	}
+}

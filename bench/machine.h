@@ -1,0 +1,73 @@
+/*
+ * machine.h — what a result needs to be read months later on another box:
+ * the CPU (libcpuid), what a TSC cycle is worth and whether it can be trusted
+ * (calibration, invariance, cross-CPU order), the topology (hwloc), the
+ * system's frequency and SMT state (sysfs), and the build.  Probed once per
+ * run before the threads start; written to meta.csv (results/README.md).
+ */
+#ifndef LOCKBENCH_MACHINE_H
+#define LOCKBENCH_MACHINE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "tsc.h"
+
+#define MACHINE_WARN_MAX 8
+#define MACHINE_TEXT 128
+#define MACHINE_TSC_TOLERANCE 0.01   /* calibrated vs libcpuid: warn beyond 1% */
+#define MACHINE_CALIBRATION_S 0.02   /* TSC against CLOCK_MONOTONIC_RAW */
+#define MACHINE_SKEW_BUDGET_S 0.04   /* cross-CPU ping-pong, all pairs */
+
+struct bench_result;
+
+struct machine_info {
+	/* libcpuid */
+	bool cpuid_ok;
+	char cpuid_error[MACHINE_TEXT];
+	char vendor[16], brand[64], codename[64], hypervisor[16];
+	int family, model, stepping;        /* display family/model (extended fields folded in) */
+	int cores, logical, total_logical;  /* per package; in the system */
+	int l1d_kib, l1i_kib, l2_kib, l3_kib;  /* -1: unknown */
+	bool tsc, tsc_invariant, rdtscp;
+	double tsc_hz_cpuid;                /* 0: libcpuid does not know */
+	const char *tsc_hz_cpuid_source;    /* how it knows, or "unknown" */
+	int cpu_mhz_os;                     /* cpu_clock_by_os(), -1: unknown */
+	/* the clock, measured */
+	double tsc_hz;                      /* calibrated against CLOCK_MONOTONIC_RAW */
+	double calibration_s;
+	double tsc_hz_diff;                 /* (calibrated - libcpuid) / libcpuid; 0 when unknown */
+	int skew_status;                    /* 0, or the errno that stopped the check */
+	struct tsc_skew skew;
+	/* hwloc */
+	unsigned int packages, numa_nodes, hw_cores, pus, pus_usable;
+	char usable_cpus[256];              /* hwloc list syntax, ' ' for ',' */
+	/* the system, where it says */
+	char hostname[65], os[65], kernel_release[65], kernel_version[65], arch[65];  /* uname(2) */
+	char glibc[32], clocksource[32], governor[MACHINE_TEXT], cpufreq_driver[64], boost[64];
+	char smt_control[32], smt_active[16];
+	bool numa;                          /* libnuma works here */
+	/* the build and the run */
+	char commit[48], date_utc[32];
+	double probe_s;
+	unsigned int nwarn;
+	char warn[MACHINE_WARN_MAX][256];
+};
+
+/* Identity, system state and topology: everything but the clock checks.
+ * `cpus` are the CPUs the run uses (-1 entries: unpinned). */
+void machine_identify(struct machine_info *m, const int *cpus, unsigned int n);
+
+/* machine_identify(), then TSC calibration and the cross-CPU check over the
+ * run's CPUs (every usable CPU when unpinned); each warning is printed on
+ * stderr as it is found.  Bounded: about MACHINE_CALIBRATION_S +
+ * MACHINE_SKEW_BUDGET_S. */
+void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned int nthreads);
+
+/* The summary's clock lines, and every warning again. */
+void machine_print_summary(const struct machine_info *m, FILE *out);
+
+/* meta.csv: key,value lines (results/README.md). */
+void machine_write_meta(const struct bench_result *res, FILE *f);
+
+#endif

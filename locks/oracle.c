@@ -1,0 +1,123 @@
+/*
+ * oracle.c — the owner-running oracle (see oracle.h for what it can and
+ * cannot see) and the owner watch, the userspace mutex_spin_on_owner().
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "oracle.h"
+
+const char *const oracle_name[ORACLE_NR] = {
+	[ORACLE_RUNSTATE] = "runstate",
+	[ORACLE_RQ_CURR]  = "rq-curr",
+};
+
+struct oracle_cpu_slot oracle_cpu_slots[ORACLE_MAX_CPUS];
+
+oracle_hook oracle_hook_installed;
+
+int oracle_find(const char *name)
+{
+	for (int k = 0; k < ORACLE_NR; k++)
+		if (strcmp(oracle_name[k], name) == 0)
+			return k;
+	return -1;
+}
+
+int oracle_check(int kind)
+{
+	if (kind < 0 || kind >= ORACLE_NR)
+		return -EINVAL;
+	if (kind == ORACLE_RQ_CURR) {
+		int cpu = sched_getcpu();
+
+		if (cpu < 0 || cpu >= ORACLE_MAX_CPUS)
+			return -ENOTSUP;
+	}
+	return 0;
+}
+
+void oracle_thread_init(struct oracle_runstate *me)
+{
+	__atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&me->cpu, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&me->watching, NULL, __ATOMIC_RELAXED);
+}
+
+void oracle_on_cpu(struct oracle_runstate *me)
+{
+	int cpu = sched_getcpu();
+	struct oracle_cpu_slot *slot;
+
+	if (cpu < 0 || cpu >= ORACLE_MAX_CPUS) {
+		__atomic_store_n(&me->cpu, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	slot = &oracle_cpu_slots[cpu];
+	/* Relaxed throughout: a hint that orders nothing.  Read before writing
+	 * so a thread that stays on its CPU does not keep dirtying the lines. */
+	if (__atomic_load_n(&me->cpu, __ATOMIC_RELAXED) != (uint32_t)cpu + 1)
+		__atomic_store_n(&me->cpu, (uint32_t)cpu + 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&slot->curr, __ATOMIC_RELAXED) != me)
+		__atomic_store_n(&slot->curr, me, __ATOMIC_RELAXED);
+}
+
+void oracle_vacate_cpu(const struct oracle_runstate *me)
+{
+	int cpu = sched_getcpu();
+	const struct oracle_runstate *expected = me;
+
+	/* Relaxed: a hint.  The compare keeps a slot another thread has since
+	 * taken ("someone else runs here now" stays true). */
+	if (cpu >= 0 && cpu < ORACLE_MAX_CPUS)
+		__atomic_compare_exchange_n(&oracle_cpu_slots[cpu].curr, &expected, NULL, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+void oracle_set_hook(oracle_hook hook)
+{
+	/* Release: pairs with the acquire load in oracle_hook_call, so a hook
+	 * sees whatever its test set up before installing it. */
+	__atomic_store_n(&oracle_hook_installed, hook, __ATOMIC_RELEASE);
+}
+
+void oracle_hook_call(enum oracle_event event, const struct oracle_runstate *me,
+		      const struct oracle_runstate *owner)
+{
+	/* Acquire: pairs with the release store in oracle_set_hook. */
+	oracle_hook hook = __atomic_load_n(&oracle_hook_installed, __ATOMIC_ACQUIRE);
+
+	if (hook)
+		hook(event, me, owner);
+}
+
+enum oracle_watch oracle_watch_owner(struct oracle_runstate *const *owner_field,
+				     const struct oracle_runstate *owner,
+				     struct oracle_runstate *me, int kind, uint64_t deadline)
+{
+	enum oracle_watch why = ORACLE_OWNER_LEFT;
+
+	/* Relaxed: `watching` is for observers; `owner_field` is a hint whose
+	 * staleness costs a few extra spins, as the kernel's plain read does. */
+	__atomic_store_n(&me->watching, owner, __ATOMIC_RELAXED);
+	while (__atomic_load_n(owner_field, __ATOMIC_RELAXED) == owner) {
+		if (kind == ORACLE_RQ_CURR)
+			oracle_on_cpu(me);
+		if (!oracle_owner_running(owner, kind)) {
+			why = ORACLE_OWNER_NOT_RUNNING;
+			break;
+		}
+		if (tsc_now() > deadline) {
+			why = ORACLE_BUDGET;
+			break;
+		}
+		cpu_relax();
+	}
+	if (why == ORACLE_OWNER_LEFT)
+		oracle_hook_call(ORACLE_EV_OWNER_LEFT, me, owner);
+	__atomic_store_n(&me->watching, NULL, __ATOMIC_RELAXED);
+	return why;
+}

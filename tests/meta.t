@@ -1,0 +1,65 @@
+#!/bin/sh
+# meta.t — every result directory holds meta.csv: key,value lines, one comma
+# each, every documented key with a value; the placement it records is the
+# one threads.csv shows; bad --lock-node / --pin values are usage errors.
+LB=${LOCKBENCH:-bench/lockbench}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+value() { awk -F, -v k="$1" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$2"; }
+
+KEYS="format date_utc lockbench_commit cmdline hostname os kernel_release kernel_version arch glibc
+cpufreq_governor cpufreq_driver boost smt_control smt_active hwloc_version topology_packages
+topology_numa_nodes topology_cores topology_pus topology_pus_usable cpus_usable numa
+cpu_vendor cpu_brand cpu_codename cpu_family cpu_model cpu_stepping cpu_cores_per_package
+cpu_threads_per_package cpu_threads_total cache_l1d_kib cache_l1i_kib cache_l2_kib cache_l3_kib
+hypervisor libcpuid_version tsc tsc_invariant tsc_rdtscp tsc_hz_calibrated tsc_calibration_s
+tsc_hz_libcpuid tsc_hz_diff_pct tsc_hz_libcpuid_source cpu_mhz_os clocksource tsc_skew_status
+tsc_skew_cpus tsc_skew_pairs tsc_skew_ref_cpu tsc_skew_rounds tsc_skew_bound_cycles
+tsc_skew_worst_cpu tsc_skew_worst_offset_cycles tsc_skew_backwards_pairs
+tsc_skew_backwards_max_cycles tsc_skew_s pin pin_order pin_order_len lock_node_requested lock_node
+probe_s warnings"
+
+echo "1..14"
+"$LB" -l ticket -t 3 -d 0.05 --warmup 0 --quiet -o "$tmp/r" >"$tmp/out" 2>"$tmp/err"
+check "a run writes meta.csv" '[ $? -eq 0 ] && [ -s "$tmp/r/meta.csv" ]'
+m=$tmp/r/meta.csv
+check "header is key,value" '[ "$(head -n 1 "$m")" = "key,value" ]'
+check "every line has exactly one comma" '[ -z "$(awk -F, "NF != 2" "$m")" ]'
+check "no key twice" '[ -z "$(cut -d, -f1 "$m" | sort | uniq -d)" ]'
+missing=""
+for k in $KEYS; do
+	[ -n "$(value "$k" "$m")" ] || missing="$missing $k"
+done
+check "every documented key has a value${missing:+ (missing:$missing)}" '[ -z "$missing" ]'
+check "format is lockbench-meta-1" '[ "$(value format "$m")" = lockbench-meta-1 ]'
+check "date is ISO 8601 UTC" \
+	'value date_utc "$m" | grep -Eq "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"'
+check "commit is a short hash (maybe -dirty) or unknown" \
+	'value lockbench_commit "$m" | grep -Eq "^([0-9a-f]{4,40}(-dirty)?|unknown)$"'
+check "calibrated TSC rate is a positive integer" \
+	'value tsc_hz_calibrated "$m" | grep -Eq "^[1-9][0-9]{7,}$"'
+warn_lines=$(grep -c '^warning_[0-9]*,' "$m")
+check "warnings counts the warning_N lines ($warn_lines)" '[ "$(value warnings "$m")" = "$warn_lines" ]'
+
+# Thread i ran on entry i mod n of the recorded order.
+order=$(value pin_order "$m")
+bad=$(awk -F, -v order="$order" 'BEGIN { n = split(order, o, " ") }
+	NR > 1 && $2 != o[($1 % n) + 1] { print "thread " $1 " on " $2 }' "$tmp/r/threads.csv")
+check "threads.csv follows pin_order '$order'${bad:+ ($bad)}" '[ -n "$order" ] && [ -z "$bad" ]'
+
+# A command line with a comma survives the trip: %2C in meta.csv.
+first=$(value cpus_usable "$m" | sed 's/[- ].*//')
+"$LB" -l ticket -t 2 -d 0.02 --warmup 0 --quiet --pin "list:$first,$first" -o "$tmp/c" >/dev/null 2>&1
+decoded=$(value cmdline "$tmp/c/meta.csv" | sed 's/%2C/,/g; s/%0A/\n/g; s/%25/%/g')
+check "cmdline decodes to cmdline.txt" '[ -n "$decoded" ] && [ "$decoded" = "$(cat "$tmp/c/cmdline.txt")" ]'
+
+"$LB" -t 1 -d 0.01 --lock-node 4095 -o "$tmp/bad" >/dev/null 2>"$tmp/err"
+check "an unusable --lock-node is a one-line usage error" \
+	'[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "--lock-node 4095" "$tmp/err" && [ ! -e "$tmp/bad" ]'
+"$LB" -t 1 -d 0.01 --pin list:0-x >/dev/null 2>"$tmp/err"
+check "a bad CPU list is a one-line usage error" \
+	'[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "not a CPU list" "$tmp/err"'

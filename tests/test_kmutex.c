@@ -1,0 +1,649 @@
+/*
+ * test_kmutex.c — the kmutex family, step by step rather than by statistics:
+ *
+ * - the one decision the seed patch changed.  A holds the lock, B spins on A,
+ *   A releases and C takes the lock while B is still spinning (B is held at
+ *   the moment it notices A leave, through oracle.h's watch hook).  Each
+ *   variant must then do what its kernel era did: keep spinning on C
+ *   (2.6.29-2.6.35, and 4.1 on), or record "owner changed" and sleep
+ *   (2.6.36-4.0); kmutex-sleep never spins at all;
+ * - 4.10's handoff: a waiter that keeps losing (held, each time it wakes,
+ *   until a hog has re-taken the lock) gets it at the second release; without
+ *   handoff (kmutex-fix) the same waiter loses every round;
+ * - the rq-curr oracle sees an owner whose CPU another lock user took, and
+ *   every variant still excludes with it.
+ * Every wait is bounded in time; alarm() ends a hung run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../bench/run.h"
+#include "../bench/workload.h"
+#include "../locks/oracle.h"
+#include "lockutil.h"
+
+#define WAIT_S 5.0          /* longest any single step may take */
+#define TEST_ALARM_S 120    /* the whole binary, as a last resort */
+/* A budget no scenario step can spend: only the orchestrated events end a
+ * spin (about 40 s at 2.6 GHz; the step timeouts fire long before). */
+#define SCENARIO_BUDGET (UINT64_C(100) * 1000 * 1000 * 1000)
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void pause_briefly(void)
+{
+	struct timespec ts = { 0, 50 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static bool wait_ptr(const void *const *addr, const void *want)
+{
+	double end = now_s() + WAIT_S;
+
+	while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != want)
+		if (now_s() > end)
+			return false;
+		else
+			pause_briefly();
+	return true;
+}
+
+static bool wait_u32(const uint32_t *addr, uint32_t want)
+{
+	double end = now_s() + WAIT_S;
+
+	while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != want)
+		if (now_s() > end)
+			return false;
+		else
+			pause_briefly();
+	return true;
+}
+
+static void *kmutex_new(const struct lock_ops *ops, uint64_t budget, int oracle)
+{
+	size_t size = ALIGN_UP(ops->size, CACHELINE_PAIR);
+	void *lock = aligned_alloc(CACHELINE_PAIR, size);
+	struct lock_params params = { .spin_budget_cycles = budget, .oracle = oracle };
+
+	assert_non_null(lock);
+	memset(lock, 0, size);
+	assert_int_equal(ops->init(lock, &params), 0);
+	return lock;
+}
+
+static struct oracle_runstate *runstate(struct lock_thread *self)
+{
+	return (struct oracle_runstate *)self->priv;
+}
+
+static const struct lock_ops *find(const char *name)
+{
+	const struct lock_ops *ops = lock_find(name);
+
+	assert_non_null(ops);
+	return ops;
+}
+
+/* ---- a thread that takes the lock once ---- */
+
+struct taker {
+	const struct lock_ops *ops;
+	void *lock;
+	struct lock_thread *self;
+	pthread_t tid;
+};
+
+static void *taker_main(void *arg)
+{
+	struct taker *t = arg;
+
+	t->ops->lock(t->lock, t->self);
+	t->ops->unlock(t->lock, t->self);
+	return NULL;
+}
+
+static void taker_start(struct taker *t)
+{
+	assert_int_equal(pthread_create(&t->tid, NULL, taker_main, t), 0);
+}
+
+static void taker_join(struct taker *t)
+{
+	assert_int_equal(pthread_join(t->tid, NULL), 0);
+}
+
+/* ---- the owner-change scenario ---- */
+
+enum after_change {
+	NEVER_SPINS,     /* kmutex-sleep */
+	KEEPS_SPINNING,  /* re-assess: spin on the new owner */
+	SLEEPS,          /* the 2.6.36 rule */
+	TAKES_IT,        /* A just released (no C): B takes the lock spinning */
+};
+
+struct scenario {
+	const char *lock;
+	enum after_change expect;
+};
+
+/*
+ * The test seam (oracle.h): holds a chosen thread at a chosen point.
+ * OWNER_LEFT: the spinner `watcher`, when it sees `owner` leave, until
+ * `release`.  AWAKE: `sleeper`, each time a futex wait returns, until the hog
+ * has made its attempt of the current round.  Targets are set before the hook
+ * is installed (oracle_set_hook orders them).
+ */
+static struct {
+	const struct oracle_runstate *watcher, *owner, *sleeper;
+	uint32_t noticed, release;  /* OWNER_LEFT */
+	uint32_t round, attempted;  /* AWAKE: test -> hog -> sleeper */
+	uint32_t wakes;             /* AWAKE: the sleeper's wake-ups so far */
+	uint32_t timed_out;
+} seam;
+
+/* Waits (bounded) for *flag to reach `want`, in a thread other than the
+ * test's (no cmocka asserts there): a timeout is recorded instead. */
+static void seam_wait(const uint32_t *flag, uint32_t want)
+{
+	double end = now_s() + WAIT_S;
+
+	/* Acquire: pairs with the test's or the hog's release store. */
+	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < want)
+		if (now_s() > end) {
+			__atomic_store_n(&seam.timed_out, 1, __ATOMIC_RELEASE);
+			return;
+		}
+}
+
+static void seam_hook(enum oracle_event event, const struct oracle_runstate *me,
+		      const struct oracle_runstate *owner)
+{
+	if (event == ORACLE_EV_OWNER_LEFT && me == seam.watcher && owner == seam.owner) {
+		/* Release: pairs with the test thread's wait on `noticed`. */
+		__atomic_store_n(&seam.noticed, 1, __ATOMIC_RELEASE);
+		seam_wait(&seam.release, 1);
+	}
+	if (event == ORACLE_EV_AWAKE && me == seam.sleeper) {
+		/* Release: pairs with the test thread's wait on `wakes`. */
+		__atomic_fetch_add(&seam.wakes, 1, __ATOMIC_RELEASE);
+		seam_wait(&seam.attempted, __atomic_load_n(&seam.round, __ATOMIC_ACQUIRE));
+	}
+}
+
+static void expect_never_spins(struct taker *b, struct lock_thread *a)
+{
+	const struct lock_events *ev = &b->self->ev;
+
+	assert_true(wait_u32(&runstate(b->self)->sleeping, 1));
+	b->ops->unlock(b->lock, a);
+	taker_join(b);
+	for (int r = 0; r < SPIN_EXIT_NR; r++)
+		assert_int_equal(ev->spin_exit[r], 0);
+	assert_int_equal(ev->spin_cycles, 0);
+	assert_int_equal(ev->acq_sleep, 1);
+	assert_true(ev->futex_waits >= 1);
+}
+
+static void expect_keeps_spinning(struct taker *b, struct lock_thread *c)
+{
+	const struct lock_events *ev = &b->self->ev;
+
+	/* B re-assessed and now spins on C, awake. */
+	assert_true(wait_ptr((const void *const *)&runstate(b->self)->watching, runstate(c)));
+	assert_int_equal(__atomic_load_n(&runstate(b->self)->sleeping, __ATOMIC_RELAXED), 0);
+	b->ops->unlock(b->lock, c);
+	taker_join(b);
+	assert_int_equal(ev->spin_exit[SPIN_EXIT_OWNER_CHANGED], 0);
+	assert_int_equal(ev->spin_exit[SPIN_EXIT_ACQUIRED], 1);
+	assert_int_equal(ev->acq_spin, 1);
+	assert_int_equal(ev->acq_sleep, 0);
+	assert_int_equal(ev->futex_waits, 0);
+}
+
+static void expect_sleeps(struct taker *b, struct lock_thread *c)
+{
+	const struct lock_events *ev = &b->self->ev;
+
+	/* B gave up on the new owner and went to the futex. */
+	assert_true(wait_u32(&runstate(b->self)->sleeping, 1));
+	b->ops->unlock(b->lock, c);
+	taker_join(b);
+	assert_int_equal(ev->spin_exit[SPIN_EXIT_OWNER_CHANGED], 1);
+	assert_int_equal(ev->spin_exit[SPIN_EXIT_ACQUIRED], 0);
+	assert_int_equal(ev->acq_sleep, 1);
+	assert_int_equal(ev->acq_spin, 0);
+	assert_true(ev->futex_waits >= 1);
+	assert_int_equal(c->ev.futex_wakes, 1);
+}
+
+/* No new owner: whatever the era, a spinner whose owner released takes the
+ * lock without sleeping (the 2.6.36 rule tests for a *new* owner). */
+static void expect_takes_it(struct taker *b, struct lock_thread *a)
+{
+	const struct lock_events *ev = &b->self->ev;
+
+	b->ops->unlock(b->lock, a);
+	taker_join(b);
+	assert_int_equal(ev->spin_exit[SPIN_EXIT_ACQUIRED], 1);
+	assert_int_equal(ev->spin_exit[SPIN_EXIT_OWNER_CHANGED], 0);
+	assert_int_equal(ev->acq_spin, 1);
+	assert_int_equal(ev->futex_waits, 0);
+}
+
+/* A releases while B spins on it, and C takes the lock before B re-assesses. */
+static void c_takes_it_under_b(struct taker *b, struct lock_thread *a, struct lock_thread *c,
+			       enum after_change expect)
+{
+	/* A releases ... B notices and is held there ... */
+	b->ops->unlock(b->lock, a);
+	assert_true(wait_u32(&seam.noticed, 1));
+	/* ... C takes the lock at its first attempt, while B still spins. */
+	assert_false(b->ops->lock(b->lock, c));
+	/* Release: pairs with the acquire wait in the seam hook. */
+	__atomic_store_n(&seam.release, 1, __ATOMIC_RELEASE);
+	if (expect == KEEPS_SPINNING)
+		expect_keeps_spinning(b, c);
+	else
+		expect_sleeps(b, c);
+}
+
+static void owner_changes_while_spinning(void **state)
+{
+	const struct scenario *sc = *state;
+	const struct lock_ops *ops = find(sc->lock);
+	void *lock = kmutex_new(ops, SCENARIO_BUDGET, ORACLE_RUNSTATE);
+	struct lock_thread *a = test_self_new(ops, lock, 0);
+	struct lock_thread *c = test_self_new(ops, lock, 2);
+	struct taker b = { .ops = ops, .lock = lock, .self = test_self_new(ops, lock, 1) };
+
+	memset(&seam, 0, sizeof(seam));
+	seam.watcher = runstate(b.self);
+	seam.owner = runstate(a);
+	oracle_set_hook(seam_hook);
+
+	assert_false(ops->lock(lock, a));
+	taker_start(&b);
+	if (sc->expect == NEVER_SPINS) {
+		expect_never_spins(&b, a);
+	} else {
+		/* B spins on A. */
+		assert_true(wait_ptr((const void *const *)&runstate(b.self)->watching, runstate(a)));
+		if (sc->expect == TAKES_IT) {
+			__atomic_store_n(&seam.release, 1, __ATOMIC_RELEASE);
+			expect_takes_it(&b, a);
+		} else {
+			c_takes_it_under_b(&b, a, c, sc->expect);
+		}
+	}
+	oracle_set_hook(NULL);
+	assert_int_equal(__atomic_load_n(&seam.timed_out, __ATOMIC_ACQUIRE), 0);
+	free(a);
+	free(b.self);
+	free(c);
+	test_lock_free(ops, lock);
+}
+
+/* ---- the spinner queue (3.10 on): one waiter spins on the owner ---- */
+
+#define QUEUE_SAMPLE_S 0.05
+
+/* A holds; B and D both wait.  Without a queue both spin on A; with one, the
+ * second waits in the queue and never watches the owner while the first does. */
+static void spinners_on_the_owner(const char *name, bool queued)
+{
+	const struct lock_ops *ops = find(name);
+	void *lock = kmutex_new(ops, SCENARIO_BUDGET, ORACLE_RUNSTATE);
+	struct lock_thread *a = test_self_new(ops, lock, 0);
+	struct taker b = { .ops = ops, .lock = lock, .self = test_self_new(ops, lock, 1) };
+	struct taker d = { .ops = ops, .lock = lock, .self = test_self_new(ops, lock, 2) };
+	const void *const *b_watch = (const void *const *)&runstate(b.self)->watching;
+	const void *const *d_watch = (const void *const *)&runstate(d.self)->watching;
+
+	assert_false(ops->lock(lock, a));
+	taker_start(&b);
+	assert_true(wait_ptr(b_watch, runstate(a)));
+	taker_start(&d);
+	if (!queued) {
+		assert_true(wait_ptr(d_watch, runstate(a)));
+	} else {
+		double end = now_s() + QUEUE_SAMPLE_S;
+
+		/* D has long entered lock() by the end; it must sit in the
+		 * queue, awake, while B keeps watching A. */
+		while (now_s() < end) {
+			assert_ptr_equal(__atomic_load_n(b_watch, __ATOMIC_ACQUIRE), runstate(a));
+			assert_ptr_not_equal(__atomic_load_n(d_watch, __ATOMIC_ACQUIRE), runstate(a));
+			assert_int_equal(__atomic_load_n(&runstate(d.self)->sleeping, __ATOMIC_RELAXED), 0);
+			pause_briefly();
+		}
+	}
+	ops->unlock(lock, a);
+	taker_join(&b);
+	taker_join(&d);
+	/* Both got it by spinning: the queue delays, never puts to sleep, and
+	 * no third thread took the lock to trigger the 2.6.36 rule. */
+	assert_int_equal(b.self->ev.acq_spin + d.self->ev.acq_spin, 2);
+	free(a);
+	free(b.self);
+	free(d.self);
+	test_lock_free(ops, lock);
+}
+
+static void one_spinner_per_owner(void **state)
+{
+	(void)state;
+	spinners_on_the_owner("kmutex-spin", false);
+	spinners_on_the_owner("kmutex-mcs", true);
+	spinners_on_the_owner("kmutex-osq", true);
+	spinners_on_the_owner("kmutex-handoff", true);
+}
+
+/* ---- 4.10's handoff: a waiter that keeps losing ---- */
+
+/*
+ * A duel: the hog holds the lock; the waiter W sleeps on it.  Each round the
+ * hog releases (waking W) and at once tries to re-take it, while W is held
+ * where its futex wait returned until that attempt is done — W loses every
+ * race it can lose.  4.10's handoff must give W the lock at the second
+ * release; without it W loses every round.
+ */
+#define DUEL_ROUNDS 5
+#define DUEL_FINAL (DUEL_ROUNDS + 1)  /* the hog releases for good */
+
+struct duel {
+	const struct lock_ops *ops;
+	void *lock;
+	struct lock_thread *hog, *w;
+	uint32_t command;  /* test -> hog: the round to play */
+	uint32_t w_round;  /* the round in which W's lock() returned; 0: not yet */
+	pthread_t hog_tid, w_tid;
+};
+
+static void *duel_hog(void *arg)
+{
+	struct duel *d = arg;
+
+	for (uint32_t r = 1; r <= DUEL_FINAL; r++) {
+		seam_wait(&d->command, r);
+		d->ops->unlock(d->lock, d->hog);
+		if (r == DUEL_FINAL) {
+			__atomic_store_n(&seam.attempted, r, __ATOMIC_RELEASE);
+			break;
+		}
+		/* Re-take at once, before the woken W may try; if the release
+		 * handed the lock to W, wait for it like anyone else. */
+		bool retaken = d->ops->trylock(d->lock, d->hog);
+
+		/* Release: pairs with the acquire wait in the seam hook. */
+		__atomic_store_n(&seam.attempted, r, __ATOMIC_RELEASE);
+		if (!retaken)
+			d->ops->lock(d->lock, d->hog);
+	}
+	return NULL;
+}
+
+static void *duel_waiter(void *arg)
+{
+	struct duel *d = arg;
+
+	d->ops->lock(d->lock, d->w);
+	/* Release: pairs with the test's wait on w_round. */
+	__atomic_store_n(&d->w_round, __atomic_load_n(&seam.round, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+	d->ops->unlock(d->lock, d->w);
+	return NULL;
+}
+
+/* Waits until W has lost round r (woken r times, asleep again) or owns the lock. */
+static void duel_await_round(struct duel *d, uint32_t r)
+{
+	double end = now_s() + WAIT_S;
+
+	for (;;) {
+		if (__atomic_load_n(&d->w_round, __ATOMIC_ACQUIRE))
+			return;
+		/* Acquire on wakes: W cleared `sleeping` before it counted the
+		 * wake-up, so a 1 seen after it is the next sleep. */
+		if (__atomic_load_n(&seam.wakes, __ATOMIC_ACQUIRE) >= r &&
+		    __atomic_load_n(&runstate(d->w)->sleeping, __ATOMIC_ACQUIRE))
+			return;
+		assert_true(now_s() < end);
+		pause_briefly();
+	}
+}
+
+/* Plays the duel on `name`; returns the round W got the lock in. */
+static uint32_t duel(const char *name, uint64_t *handoffs)
+{
+	struct duel d = { .ops = find(name) };
+
+	d.lock = kmutex_new(d.ops, 0, ORACLE_RUNSTATE);
+	d.hog = test_self_new(d.ops, d.lock, 0);
+	d.w = test_self_new(d.ops, d.lock, 1);
+	memset(&seam, 0, sizeof(seam));
+	seam.sleeper = runstate(d.w);
+	oracle_set_hook(seam_hook);
+
+	assert_false(d.ops->lock(d.lock, d.hog));
+	assert_int_equal(pthread_create(&d.w_tid, NULL, duel_waiter, &d), 0);
+	duel_await_round(&d, 0);  /* W spun, gave up, sleeps */
+	assert_int_equal(pthread_create(&d.hog_tid, NULL, duel_hog, &d), 0);
+	for (uint32_t r = 1; r <= DUEL_FINAL && !__atomic_load_n(&d.w_round, __ATOMIC_ACQUIRE); r++) {
+		/* Release: the hog and the hook read the round after these. */
+		__atomic_store_n(&seam.round, r, __ATOMIC_RELEASE);
+		__atomic_store_n(&d.command, r, __ATOMIC_RELEASE);
+		duel_await_round(&d, r);
+	}
+	assert_int_equal(pthread_join(d.w_tid, NULL), 0);
+	/* The hog finishes its rounds on its own once W is done. */
+	__atomic_store_n(&seam.round, DUEL_FINAL, __ATOMIC_RELEASE);
+	__atomic_store_n(&d.command, DUEL_FINAL, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(d.hog_tid, NULL), 0);
+	oracle_set_hook(NULL);
+	assert_int_equal(__atomic_load_n(&seam.timed_out, __ATOMIC_ACQUIRE), 0);
+	*handoffs = d.hog->ev.handoffs;
+	assert_int_equal(d.w->ev.acq_sleep, 1);
+	free(d.hog);
+	free(d.w);
+	test_lock_free(d.ops, d.lock);
+	return d.w_round;
+}
+
+static void handoff_bounds_a_losing_waiter(void **state)
+{
+	uint64_t handoffs;
+
+	(void)state;
+	/* Round 1: W wakes, loses, claims the handoff; round 2 hands it over. */
+	assert_int_equal(duel("kmutex-handoff", &handoffs), 2);
+	assert_int_equal(handoffs, 1);
+	/* The same duel without handoff: W loses every contested round and
+	 * gets the lock only when the hog stops. */
+	assert_int_equal(duel("kmutex-fix", &handoffs), DUEL_FINAL);
+	assert_int_equal(handoffs, 0);
+}
+
+/* ---- the rq-curr oracle ---- */
+
+struct pinned_call {
+	int cpu;
+	struct oracle_runstate *rs;
+	void (*fn)(struct oracle_runstate *rs);
+};
+
+static void *pinned_main(void *arg)
+{
+	struct pinned_call *p = arg;
+
+	p->fn(p->rs);
+	return NULL;
+}
+
+/* Runs fn(rs) in a new thread pinned to `cpu`; false if pinning failed. */
+static bool run_pinned(int cpu, struct oracle_runstate *rs, void (*fn)(struct oracle_runstate *rs))
+{
+	struct pinned_call call = { .cpu = cpu, .rs = rs, .fn = fn };
+	pthread_attr_t attr;
+	pthread_t tid;
+	cpu_set_t set;
+	int rc;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(pthread_attr_setaffinity_np(&attr, sizeof(set), &set), 0);
+	rc = pthread_create(&tid, &attr, pinned_main, &call);
+	pthread_attr_destroy(&attr);
+	if (rc == EINVAL || rc == EPERM)
+		return false;
+	assert_int_equal(rc, 0);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	return true;
+}
+
+static void go_to_sleep(struct oracle_runstate *rs)
+{
+	oracle_sleeping(rs, ORACLE_RQ_CURR);
+}
+
+static void rq_curr_sees_the_cpu_taken(void **state)
+{
+	struct oracle_runstate owner, other;
+	int cpu = sched_getcpu();
+
+	(void)state;
+	if (oracle_check(ORACLE_RQ_CURR) != 0 || cpu < 0)
+		skip();
+	oracle_thread_init(&owner);
+	oracle_thread_init(&other);
+	/* The owner ran lock code on CPU `cpu` (a thread pinned there). */
+	if (!run_pinned(cpu, &owner, oracle_on_cpu))
+		skip();
+	assert_true(oracle_owner_running(&owner, ORACLE_RQ_CURR));
+	/* Another lock user ran on that CPU since: the owner was preempted. */
+	assert_true(run_pinned(cpu, &other, oracle_on_cpu));
+	assert_false(oracle_owner_running(&owner, ORACLE_RQ_CURR));
+	assert_true(oracle_owner_running(&owner, ORACLE_RUNSTATE));
+	/* That thread went to sleep: the CPU is free again for all it knows. */
+	assert_true(run_pinned(cpu, &other, go_to_sleep));
+	assert_true(oracle_owner_running(&owner, ORACLE_RQ_CURR));
+	/* An owner asleep in a futex is not running, to either oracle. */
+	__atomic_store_n(&owner.sleeping, 1, __ATOMIC_RELAXED);
+	assert_false(oracle_owner_running(&owner, ORACLE_RUNSTATE));
+	assert_false(oracle_owner_running(&owner, ORACLE_RQ_CURR));
+}
+
+static void every_variant_excludes_with_rq_curr(void **state)
+{
+	static const char *const names[] = {
+		"kmutex-sleep", "kmutex-spin", "kmutex-fix", "kmutex-mcs", "kmutex-osq", "kmutex-handoff",
+	};
+
+	(void)state;
+	if (oracle_check(ORACLE_RQ_CURR) != 0)
+		skip();
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		static struct bench_config cfg;
+		struct bench_result res;
+		char err[512] = "";
+		int status;
+
+		cfg = (struct bench_config){
+			.lock = find(names[i]),
+			.workload = workload_find("counter"),
+			.threads = 8,
+			.duration_s = 0.3,
+			.cs_cycles = 200,
+			.think_cycles = 400,
+			.pin = "rr",
+			.lock_node = -1,
+			.lock_params = { .oracle = ORACLE_RQ_CURR },
+			.max_ops = 20000,
+			.quiet = true,
+		};
+		status = bench_run(&cfg, &res, err, sizeof(err));
+		if (status != EXIT_OK)
+			print_error("%s: %s\n", names[i], err);
+		assert_int_equal(status, EXIT_OK);
+		assert_true(res.acq.contended > 0);
+		print_message("# %s, rq-curr: %" PRIu64 " ops, %" PRIu64 " via spin, %" PRIu64 " via sleep\n",
+			      names[i], res.ops_all, res.ev.acq_spin, res.ev.acq_sleep);
+		bench_result_free(&res);
+	}
+}
+
+static void unknown_oracle_is_refused(void **state)
+{
+	const struct lock_ops *ops = find("kmutex-fix");
+	struct lock_params params = { .oracle = ORACLE_NR };
+	void *lock = aligned_alloc(CACHELINE_PAIR, ALIGN_UP(ops->size, CACHELINE_PAIR));
+
+	(void)state;
+	assert_non_null(lock);
+	assert_int_equal(ops->init(lock, &params), -EINVAL);
+	assert_int_equal(oracle_find("rq-curr"), ORACLE_RQ_CURR);
+	assert_int_equal(oracle_find("nope"), -1);
+	free(lock);
+}
+
+static const struct scenario scenarios[] = {
+	{ "kmutex-sleep", NEVER_SPINS },
+	{ "kmutex-spin", KEEPS_SPINNING },
+	{ "kmutex-fix", SLEEPS },
+	{ "kmutex-mcs", SLEEPS },
+	{ "kmutex-osq", SLEEPS },
+	{ "kmutex-handoff", KEEPS_SPINNING },
+	{ "kmutex-spin", TAKES_IT },
+	{ "kmutex-fix", TAKES_IT },
+	{ "kmutex-mcs", TAKES_IT },
+	{ "kmutex-osq", TAKES_IT },
+	{ "kmutex-handoff", TAKES_IT },
+};
+
+#define SCENARIO_TEST(i, what) \
+	{ what, owner_changes_while_spinning, NULL, NULL, (void *)&scenarios[i] }
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		SCENARIO_TEST(0, "A holds, B waits: kmutex-sleep never spins"),
+		SCENARIO_TEST(1, "B spins on A, C takes over: kmutex-spin spins on C"),
+		SCENARIO_TEST(2, "B spins on A, C takes over: kmutex-fix sleeps (owner changed)"),
+		SCENARIO_TEST(3, "B spins on A, C takes over: kmutex-mcs sleeps (owner changed)"),
+		SCENARIO_TEST(4, "B spins on A, C takes over: kmutex-osq sleeps (owner changed)"),
+		SCENARIO_TEST(5, "B spins on A, C takes over: kmutex-handoff spins on C"),
+		SCENARIO_TEST(6, "B spins on A, A releases: kmutex-spin takes it spinning"),
+		SCENARIO_TEST(7, "B spins on A, A releases: kmutex-fix takes it spinning"),
+		SCENARIO_TEST(8, "B spins on A, A releases: kmutex-mcs takes it spinning"),
+		SCENARIO_TEST(9, "B spins on A, A releases: kmutex-osq takes it spinning"),
+		SCENARIO_TEST(10, "B spins on A, A releases: kmutex-handoff takes it spinning"),
+		cmocka_unit_test(one_spinner_per_owner),
+		cmocka_unit_test(handoff_bounds_a_losing_waiter),
+		cmocka_unit_test(rq_curr_sees_the_cpu_taken),
+		cmocka_unit_test(every_variant_excludes_with_rq_curr),
+		cmocka_unit_test(unknown_oracle_is_refused),
+	};
+
+	alarm(TEST_ALARM_S);
+	return cmocka_run_group_tests_name("kmutex", tests, NULL, NULL);
+}

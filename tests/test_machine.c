@@ -1,0 +1,213 @@
+/*
+ * test_machine.c — the clock checks and the run metadata: TSC calibration
+ * against libcpuid's figure on this machine, the cross-CPU ping-pong (and
+ * that it catches an injected skew), the probe's time bound, and meta.csv's
+ * encoding.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../bench/harness.h"
+#include "../bench/machine.h"
+#include "../bench/result.h"
+#include "../bench/tsc.h"
+
+#define INJECTED_SKEW 10000000   /* cycles: ~4 ms at 2.6 GHz, far beyond any latency */
+
+/* The CPUs this process may use; returns how many. */
+static unsigned int usable_cpus(int *cpus, unsigned int max)
+{
+	cpu_set_t set;
+	unsigned int n = 0;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
+static void calibration_matches_libcpuid(void **state)
+{
+	struct machine_info m;
+	double hz;
+
+	(void)state;
+	machine_identify(&m, NULL, 0);
+	hz = tsc_calibrate_hz(MACHINE_CALIBRATION_S);
+	if (m.tsc_hz_cpuid <= 0) {
+		print_message("# libcpuid gives no TSC frequency here (no CPUID 15h/16h, no hypervisor "
+			      "timing leaf, no GHz in \"%s\", OS clock %d MHz not fixed); calibrated %.0f Hz\n",
+			      m.brand, m.cpu_mhz_os, hz);
+		skip();
+	}
+	if (fabs(hz - m.tsc_hz_cpuid) > MACHINE_TSC_TOLERANCE * m.tsc_hz_cpuid)
+		fail_msg("calibrated %.0f Hz, libcpuid (%s) %.0f Hz: more than %.0f%% apart", hz,
+			 m.tsc_hz_cpuid_source, m.tsc_hz_cpuid, 100 * MACHINE_TSC_TOLERANCE);
+}
+
+/* Two calibrations of the same clock agree far inside the 1% warning. */
+static void calibration_repeats(void **state)
+{
+	double a = tsc_calibrate_hz(0.01), b = tsc_calibrate_hz(0.01);
+
+	(void)state;
+	assert_true(a > 1e8 && a < 1e11);
+	if (fabs(a - b) > 0.001 * a)
+		fail_msg("two 10 ms calibrations: %.0f and %.0f Hz", a, b);
+}
+
+static void skew_check_measures_every_pair(void **state)
+{
+	int cpus[CPU_SETSIZE];
+	unsigned int n = usable_cpus(cpus, CPU_SETSIZE);
+	struct tsc_skew s;
+
+	(void)state;
+	if (n < 2)
+		skip();
+	assert_int_equal(tsc_skew_check(cpus, n, 0.02, 0, &s), 0);
+	assert_false(s.aborted);
+	assert_int_equal(s.cpus, n);
+	assert_int_equal(s.pairs, n - 1);
+	assert_int_equal(s.ref_cpu, cpus[0]);
+	assert_true(s.rounds >= 32u * s.pairs);
+	assert_true(s.bound > 0);
+	assert_true((uint64_t)llabs(s.worst_offset) < s.bound);
+	if (s.backwards)
+		fail_msg("this machine's TSCs are out of order across CPUs by up to %llu cycles",
+			 (unsigned long long)s.backwards_max);
+}
+
+/* A skew injected on the far CPU is reported with its size and sign. */
+static void skew_check_catches_a_skew(void **state)
+{
+	int cpus[CPU_SETSIZE];
+	unsigned int n = usable_cpus(cpus, 2);
+	struct tsc_skew s;
+
+	(void)state;
+	if (n < 2)
+		skip();
+	for (int sign = -1; sign <= 1; sign += 2) {
+		int64_t bias = sign * INJECTED_SKEW;
+
+		assert_int_equal(tsc_skew_check(cpus, 2, 0.005, bias, &s), 0);
+		assert_int_equal(s.pairs, 1);
+		assert_int_equal(s.backwards, 1);
+		assert_int_equal(s.worst_cpu, cpus[1]);
+		/* the estimate is the bias give or take the latency asymmetry */
+		if (llabs(s.worst_offset - bias) > INJECTED_SKEW / 100)
+			fail_msg("injected %lld cycles, estimated %lld", (long long)bias,
+				 (long long)s.worst_offset);
+		assert_true(s.bound > INJECTED_SKEW);
+		assert_true(s.backwards_max > INJECTED_SKEW - INJECTED_SKEW / 100);
+	}
+}
+
+static void skew_check_one_cpu(void **state)
+{
+	int cpus[] = { 0, 0, -1 };
+	struct tsc_skew s;
+
+	(void)state;
+	assert_int_equal(tsc_skew_check(cpus, 3, 0.01, 0, &s), 0);
+	assert_int_equal(s.cpus, 1);
+	assert_int_equal(s.pairs, 0);
+	assert_int_equal(s.bound, 0);
+}
+
+static void probe_is_bounded(void **state)
+{
+	int cpus[CPU_SETSIZE];
+	unsigned int n = usable_cpus(cpus, CPU_SETSIZE);
+	struct machine_info *m = malloc(sizeof(*m));
+
+	(void)state;
+	assert_non_null(m);
+	machine_probe(m, cpus, n);
+	/* nominal: 20 ms calibration + 40 ms ping-pong + identification;
+	 * the slack is for a loaded 2-CPU test machine */
+	if (m->probe_s > 0.15)
+		fail_msg("machine probe took %.3f s", m->probe_s);
+	assert_true(m->tsc_hz > 1e8);
+	assert_int_equal(m->skew.cpus, n);
+	assert_true(strlen(m->date_utc) == 20 && m->date_utc[19] == 'Z');
+	assert_true(strlen(m->commit) > 0);
+	free(m);
+}
+
+/* meta.csv: one comma per line, unique keys, the command line lossless. */
+static void meta_lines_are_key_value(void **state)
+{
+	struct bench_config cfg = { .pin = "list:0,0", .lock_node = -1,
+				    .cmdline = "lockbench --pin list:0,0 --dir '/tmp/a%b'" };
+	struct bench_result *res = calloc(1, sizeof(*res));
+	int order[] = { 0, 0 };
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	char keys[256][64];
+	unsigned int nkeys = 0, warnings = 0, warning_lines = 0;
+
+	(void)state;
+	assert_non_null(res);
+	assert_non_null(f);
+	res->cfg = &cfg;
+	res->pin_order = order;
+	res->pin_order_n = 2;
+	machine_identify(&res->machine, order, 2);
+	machine_write_meta(res, f);
+	fclose(f);
+	line = strtok_r(text, "\n", &save);
+	assert_string_equal(line, "key,value");
+	while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
+		char *comma = strchr(line, ',');
+
+		assert_non_null(comma);
+		if (strchr(comma + 1, ','))
+			fail_msg("two commas: %s", line);
+		assert_true(comma[1] != '\0');
+		*comma = '\0';
+		for (unsigned int k = 0; k < nkeys; k++)
+			if (strcmp(keys[k], line) == 0)
+				fail_msg("key %s twice", line);
+		assert_true(nkeys < 256);
+		snprintf(keys[nkeys++], sizeof(keys[0]), "%s", line);
+		if (strcmp(line, "cmdline") == 0)
+			assert_string_equal(comma + 1, "lockbench --pin list:0%2C0 --dir '/tmp/a%25b'");
+		if (strcmp(line, "pin_order") == 0)
+			assert_string_equal(comma + 1, "0 0");
+		if (strcmp(line, "warnings") == 0)
+			warnings = (unsigned int)atoi(comma + 1);
+		if (strncmp(line, "warning_", 8) == 0)
+			warning_lines++;
+	}
+	assert_int_equal(warnings, warning_lines);
+	free(text);
+	free(res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(calibration_matches_libcpuid),
+		cmocka_unit_test(calibration_repeats),
+		cmocka_unit_test(skew_check_measures_every_pair),
+		cmocka_unit_test(skew_check_catches_a_skew),
+		cmocka_unit_test(skew_check_one_cpu),
+		cmocka_unit_test(probe_is_bounded),
+		cmocka_unit_test(meta_lines_are_key_value),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,476 @@
+/*
+ * test_workloads.c — the file workloads (creat, fserver) through bench_run():
+ * under several locks with more threads than CPUs every operation made and
+ * removed its names and the directory is gone afterwards; injected ENOSPC,
+ * EMFILE and EACCES end the run with one line and leave nothing behind; a
+ * bad --dir is a usage error; verify() catches what it is there to catch.
+ * Each run gets a fresh parent directory, which must be empty at the end.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../bench/fileutil.h"
+#include "../bench/run.h"
+#include "../bench/workload.h"
+
+/* Bounded in time and in operations: spinlocks crawl when oversubscribed. */
+#define RUN_SECONDS 0.25
+#define WARMUP_SECONDS 0.05
+#define CREAT_MAX_OPS 5000u
+#define FSERVER_MAX_JOBS 10u
+
+struct run_case {
+	const char *lock;
+	const char *workload;
+};
+
+/* ---- fixtures ---- */
+
+static char parent[4096];  /* this test's --dir */
+
+static unsigned int more_threads_than_cpus(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus > 2 ? (unsigned int)cpus + 2 : 4;
+}
+
+static void parent_make(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(parent, sizeof(parent), "%s/lbtest-workloads-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	assert_non_null(mkdtemp(parent));
+}
+
+static long parent_entries(void)
+{
+	DIR *dir = opendir(parent);
+	struct dirent *e;
+	long n = 0;
+
+	assert_non_null(dir);
+	while ((e = readdir(dir)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(dir);
+	return n;
+}
+
+/* The workload left nothing in --dir; then --dir itself goes. */
+static void parent_check_empty_and_remove(void)
+{
+	assert_int_equal(parent_entries(), 0);
+	assert_int_equal(rmdir(parent), 0);
+}
+
+static struct bench_config config_for(const char *lock, const char *workload)
+{
+	struct bench_config cfg = {
+		.lock = lock_find(lock),
+		.workload = workload_find(workload),
+		.threads = more_threads_than_cpus(),
+		.duration_s = RUN_SECONDS,
+		.warmup_s = WARMUP_SECONDS,
+		.pin = "rr",
+		.lock_node = -1,
+		.dir = parent,
+		.file_size = 4096,
+		.pool_size = 16,
+		.seed = 1,
+		.quiet = true,
+	};
+
+	assert_non_null(cfg.workload);
+	cfg.max_ops = strcmp(workload, "fserver") ? CREAT_MAX_OPS : FSERVER_MAX_JOBS;
+	return cfg;
+}
+
+static uint64_t figure_u64(const struct bench_result *res, const char *key)
+{
+	for (unsigned int i = 0; i < res->extra.n; i++)
+		if (strcmp(res->extra.f[i].key, key) == 0)
+			return strtoull(res->extra.f[i].value, NULL, 10);
+	fail_msg("no figure '%s'", key);
+	return 0;
+}
+
+static double figure_double(const struct bench_result *res, const char *key)
+{
+	for (unsigned int i = 0; i < res->extra.n; i++)
+		if (strcmp(res->extra.f[i].key, key) == 0)
+			return strtod(res->extra.f[i].value, NULL);
+	fail_msg("no figure '%s'", key);
+	return 0;
+}
+
+/* ---- fault injection through fileutil's seam ---- */
+
+static enum fu_call fault_call;
+static unsigned long fault_after;   /* calls that succeed before the first failure */
+static int fault_errno;
+static unsigned long fault_seen;    /* matching calls so far, from any thread */
+
+/* Like a file system that fills up: once failing, every later call fails. */
+static int fault_hook(enum fu_call call)
+{
+	if (call != fault_call)
+		return 0;
+	/* Relaxed: a count; the test reads it after the join. */
+	return __atomic_add_fetch(&fault_seen, 1, __ATOMIC_RELAXED) > fault_after ? fault_errno : 0;
+}
+
+static void fault_arm(enum fu_call call, unsigned long after, int err)
+{
+	fault_call = call;
+	fault_after = after;
+	fault_errno = err;
+	fault_seen = 0;
+	fileutil_fault = fault_hook;
+}
+
+/* Runs cfg with the fault armed: it must fail with `status`, one line naming `want`. */
+static void expect_failure(struct bench_config *cfg, int status, const char *want)
+{
+	struct bench_result res;
+	char err[1024] = "";
+	int got = bench_run(cfg, &res, err, sizeof(err));
+
+	fileutil_fault = NULL;
+	print_message("# %s/%s: status %d: %s\n", cfg->workload->name, cfg->lock->name, got, err);
+	assert_int_equal(got, status);
+	assert_non_null(strstr(err, want));
+	assert_null(strchr(err, '\n'));
+	bench_result_free(&res);
+}
+
+/* ---- runs under several locks ---- */
+
+static void run_cleanly(void **state)
+{
+	const struct run_case *rc = *state;
+	struct bench_config cfg;
+	struct bench_result res;
+	char err[1024] = "";
+	int status;
+
+	if (!lock_find(rc->lock)) {
+		print_message("# lock %s is not registered: skipped\n", rc->lock);
+		skip();
+	}
+	parent_make();
+	cfg = config_for(rc->lock, rc->workload);
+	status = bench_run(&cfg, &res, err, sizeof(err));
+	if (status != EXIT_OK)
+		print_error("%s/%s: %s\n", rc->workload, rc->lock, err);
+	assert_int_equal(status, EXIT_OK);
+	print_message("# %s/%s, %u threads: %" PRIu64 " %s, %" PRIu64 " acquisitions\n", rc->workload,
+		      rc->lock, cfg.threads, res.ops_all, cfg.workload->unit, res.acq.count);
+	assert_true(res.ops_all > 0);
+	if (strcmp(rc->workload, "creat") == 0) {
+		/* Each operation: one file created, one removed, two acquisitions. */
+		assert_int_equal(figure_u64(&res, "files_created"), res.ops_all);
+		assert_int_equal(figure_u64(&res, "files_removed"), res.ops_all);
+		assert_int_equal(res.acq.count, 2 * res.ops);
+		assert_true(figure_double(&res, "op_cost_us_mean") > 0);
+	} else {
+		uint64_t names = figure_u64(&res, "names_per_job");
+
+		assert_true(names > 0);
+		assert_int_equal(figure_u64(&res, "files_created"), res.ops_all * names);
+		assert_int_equal(figure_u64(&res, "files_removed"), res.ops_all * names);
+		assert_true(figure_double(&res, "jobs_per_min") > 0 || res.ops == 0);
+	}
+	bench_result_free(&res);
+	parent_check_empty_and_remove();
+}
+
+/* ---- injected errors ---- */
+
+static void creat_enospc(void **state)
+{
+	struct bench_config cfg;
+
+	(void)state;
+	parent_make();
+	cfg = config_for("futex", "creat");
+	fault_arm(FU_CREATE, 200, ENOSPC);
+	expect_failure(&cfg, EXIT_RUNTIME, "creat: create c");
+	assert_true(fault_seen > 200);
+	parent_check_empty_and_remove();
+	parent_make();
+	cfg = config_for("futex", "creat");
+	fault_arm(FU_CREATE, 200, ENOSPC);
+	expect_failure(&cfg, EXIT_RUNTIME, strerror(ENOSPC));
+	parent_check_empty_and_remove();
+}
+
+static void creat_unlink_fails(void **state)
+{
+	struct bench_config cfg;
+
+	(void)state;
+	parent_make();
+	cfg = config_for("pthread", "creat");
+	/* The file stays behind when unlink fails: teardown must remove it. */
+	fault_arm(FU_UNLINK, 100, EACCES);
+	expect_failure(&cfg, EXIT_RUNTIME, "unlink");
+	parent_check_empty_and_remove();
+}
+
+static void fserver_enospc_while_running(void **state)
+{
+	struct bench_config cfg;
+
+	(void)state;
+	parent_make();
+	cfg = config_for("futex", "fserver");
+	/* The pool takes 16 writes at setup; the job's writes come after. */
+	fault_arm(FU_WRITE, 300, ENOSPC);
+	expect_failure(&cfg, EXIT_RUNTIME, strerror(ENOSPC));
+	parent_check_empty_and_remove();
+}
+
+static void fserver_enospc_in_setup(void **state)
+{
+	struct bench_config cfg;
+
+	(void)state;
+	parent_make();
+	cfg = config_for("futex", "fserver");
+	fault_arm(FU_WRITE, 3, ENOSPC);
+	expect_failure(&cfg, EXIT_RUNTIME, "cannot create pool-3");
+	parent_check_empty_and_remove();
+}
+
+static void fserver_emfile(void **state)
+{
+	struct bench_config cfg;
+
+	(void)state;
+	parent_make();
+	cfg = config_for("pthread", "fserver");
+	fault_arm(FU_OPEN, 50, EMFILE);
+	expect_failure(&cfg, EXIT_RUNTIME, strerror(EMFILE));
+	parent_check_empty_and_remove();
+}
+
+static void fserver_link_and_mkdir_fail(void **state)
+{
+	struct bench_config cfg;
+
+	(void)state;
+	parent_make();
+	cfg = config_for("futex", "fserver");
+	fault_arm(FU_LINK, 20, EMLINK);
+	expect_failure(&cfg, EXIT_RUNTIME, "link_test");
+	parent_check_empty_and_remove();
+	parent_make();
+	cfg = config_for("futex", "fserver");
+	fault_arm(FU_MKDIR, 20, EDQUOT);
+	expect_failure(&cfg, EXIT_RUNTIME, "dir_rtns_1");
+	parent_check_empty_and_remove();
+}
+
+/* ---- --dir ---- */
+
+static void dir_missing_is_usage(void **state)
+{
+	struct bench_config cfg;
+
+	(void)state;
+	parent_make();
+	cfg = config_for("pthread", "creat");
+	cfg.dir = "/nonexistent-lockbench-dir/below";
+	expect_failure(&cfg, EXIT_USAGE, "--dir: '/nonexistent-lockbench-dir/below'");
+	cfg = config_for("pthread", "fserver");
+	cfg.dir = "/nonexistent-lockbench-dir";
+	expect_failure(&cfg, EXIT_USAGE, strerror(ENOENT));
+	parent_check_empty_and_remove();
+}
+
+static void dir_not_a_directory_is_usage(void **state)
+{
+	struct bench_config cfg;
+	char file[4200];
+	int fd;
+
+	(void)state;
+	parent_make();
+	snprintf(file, sizeof(file), "%s/plain-file", parent);
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	cfg = config_for("pthread", "creat");
+	cfg.dir = file;
+	expect_failure(&cfg, EXIT_USAGE, strerror(ENOTDIR));
+	assert_int_equal(unlink(file), 0);
+	parent_check_empty_and_remove();
+}
+
+static void dir_unwritable_is_usage(void **state)
+{
+	struct bench_config cfg;
+
+	(void)state;
+	parent_make();
+	/* Root writes anywhere: the seam stands in for a read-only directory. */
+	cfg = config_for("pthread", "creat");
+	fault_arm(FU_MKDTEMP, 0, EACCES);
+	expect_failure(&cfg, EXIT_USAGE, strerror(EACCES));
+	cfg = config_for("pthread", "fserver");
+	fault_arm(FU_MKDTEMP, 0, EROFS);
+	expect_failure(&cfg, EXIT_USAGE, strerror(EROFS));
+	if (geteuid() != 0) {
+		assert_int_equal(chmod(parent, 0500), 0);
+		cfg = config_for("pthread", "creat");
+		expect_failure(&cfg, EXIT_USAGE, strerror(EACCES));
+		assert_int_equal(chmod(parent, 0700), 0);
+	}
+	parent_check_empty_and_remove();
+}
+
+static void fserver_pool_too_big_is_usage(void **state)
+{
+	struct bench_config cfg;
+
+	(void)state;
+	parent_make();
+	cfg = config_for("pthread", "fserver");
+	cfg.pool_size = 65536;
+	cfg.file_size = UINT64_C(1) << 30;
+	expect_failure(&cfg, EXIT_USAGE, "--pool-size x --file-size");
+	parent_check_empty_and_remove();
+}
+
+/* ---- verify() can fail ---- */
+
+static void *shared_new(const struct workload_ops *wl)
+{
+	void *shared = aligned_alloc(CACHELINE_PAIR, ALIGN_UP(wl->shared_size, CACHELINE_PAIR));
+
+	assert_non_null(shared);
+	memset(shared, 0, wl->shared_size);
+	return shared;
+}
+
+/* The workload's private directory: the one entry of the parent. */
+static void private_dir(char *buf, size_t len)
+{
+	DIR *dir = opendir(parent);
+	struct dirent *e;
+
+	assert_non_null(dir);
+	buf[0] = '\0';
+	while ((e = readdir(dir)) != NULL)
+		if (strncmp(e->d_name, "lockbench-", 10) == 0) {
+			int n = snprintf(buf, len, "%s/%s", parent, e->d_name);
+
+			assert_true(n > 0 && (size_t)n < len);
+		}
+	closedir(dir);
+	assert_true(buf[0] != '\0');
+}
+
+static void creat_verify_catches_leftovers(void **state)
+{
+	const struct workload_ops *wl = workload_find("creat");
+	struct bench_config cfg;
+	void *shared = shared_new(wl);
+	char err[1024] = "", dir[4200], path[4300];
+	int fd;
+
+	(void)state;
+	parent_make();
+	cfg = config_for("pthread", "creat");
+	assert_int_equal(wl->setup(shared, &cfg, err, sizeof(err)), WL_SETUP_OK);
+	assert_int_equal(wl->verify(shared, 0, err, sizeof(err)), 0);
+	assert_int_equal(wl->verify(shared, 3, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "3 operations"));
+	private_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/stray", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/stray-dir", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/stray-dir/inner", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(wl->verify(shared, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "2 entries left"));
+	/* Teardown removes what the run left, a subdirectory included. */
+	wl->teardown(shared, &cfg);
+	free(shared);
+	parent_check_empty_and_remove();
+}
+
+static void fserver_verify_catches_damaged_pool(void **state)
+{
+	const struct workload_ops *wl = workload_find("fserver");
+	struct bench_config cfg;
+	void *shared = shared_new(wl);
+	char err[1024] = "", dir[4200], path[4300];
+
+	(void)state;
+	parent_make();
+	cfg = config_for("pthread", "fserver");
+	assert_int_equal(wl->setup(shared, &cfg, err, sizeof(err)), WL_SETUP_OK);
+	assert_int_equal(wl->verify(shared, 0, err, sizeof(err)), 0);
+	assert_int_equal(wl->verify(shared, 1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "1 jobs should make and remove"));
+	private_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/pool-7", dir);
+	assert_int_equal(truncate(path, 100), 0);
+	assert_int_equal(wl->verify(shared, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pool-7"));
+	wl->teardown(shared, &cfg);
+	free(shared);
+	parent_check_empty_and_remove();
+}
+
+int main(void)
+{
+	static const struct run_case cases[] = {
+		{ "pthread", "creat" }, { "futex", "creat" }, { "tas", "creat" }, { "kmutex-fix", "creat" },
+		{ "pthread", "fserver" }, { "futex", "fserver" }, { "tas", "fserver" }, { "kmutex-fix", "fserver" },
+	};
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[0]),
+		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[1]),
+		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[2]),
+		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[3]),
+		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[4]),
+		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[5]),
+		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[6]),
+		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[7]),
+		cmocka_unit_test(creat_enospc),
+		cmocka_unit_test(creat_unlink_fails),
+		cmocka_unit_test(fserver_enospc_while_running),
+		cmocka_unit_test(fserver_enospc_in_setup),
+		cmocka_unit_test(fserver_emfile),
+		cmocka_unit_test(fserver_link_and_mkdir_fail),
+		cmocka_unit_test(dir_missing_is_usage),
+		cmocka_unit_test(dir_not_a_directory_is_usage),
+		cmocka_unit_test(dir_unwritable_is_usage),
+		cmocka_unit_test(fserver_pool_too_big_is_usage),
+		cmocka_unit_test(creat_verify_catches_leftovers),
+		cmocka_unit_test(fserver_verify_catches_damaged_pool),
+	};
+
+	return cmocka_run_group_tests_name("workloads", tests, NULL, NULL);
+}

@@ -1,0 +1,110 @@
+#!/bin/sh
+# workloads.t — the file workloads (creat, fserver) end to end: they print and
+# write their figures, leave nothing in --dir, also when SIGINT/SIGTERM stops
+# them (exit 130), and a missing or unusable --dir is exit status 2.
+LB=${LOCKBENCH:-bench/lockbench}
+tmp=$(mktemp -d) || exit 1
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+empty() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
+key() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
+
+# usage_error NAME EXPECTED-SUBSTRING ARGS...: exit 2, one stderr line containing it.
+usage_error() {
+	name=$1 want=$2
+	shift 2
+	"$LB" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$want" "$tmp/err"; then
+		ok "$name"
+	else
+		not_ok "$name (rc=$rc, stderr lines=$lines: $(head -c 200 "$tmp/err"))"
+	fi
+}
+
+# stopped NAME SIGNAL WORKLOAD: a long run, signalled after 0.5 s, exits 130 within
+# 10 s with one line on stderr and leaves its --dir empty.
+stopped() {
+	name=$1 sig=$2 wl=$3 dir="$tmp/sig-$2-$3"
+	mkdir "$dir"
+	"$LB" -l futex -w "$wl" -t 8 -d 60 --dir "$dir" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	sleep 0.5
+	made=$(ls -A "$dir")
+	kill -"$sig" "$pid"
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		wait "$pid"
+		not_ok "$name (still running 10 s after SIG$sig)"
+		return
+	fi
+	wait "$pid"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -eq 130 ] && [ -n "$made" ] && empty "$dir" && [ "$lines" -eq 1 ] &&
+	   grep -q "stopped by signal" "$tmp/err"; then
+		ok "$name"
+	else
+		not_ok "$name (rc=$rc, made='$made', left='$(ls -A "$dir")', stderr: $(head -c 200 "$tmp/err"))"
+	fi
+}
+
+echo "1..20"
+
+"$LB" --list >"$tmp/list" 2>&1
+check "--list shows creat and fserver" 'grep -q "^  creat " "$tmp/list" && grep -q "^  fserver " "$tmp/list"'
+
+mkdir "$tmp/c"
+"$LB" -l futex -w creat -t 4 -d 0.3 --warmup 0.05 --dir "$tmp/c" -o "$tmp/rc" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "creat runs (exit 0, nothing on stderr)" '[ $rc -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "creat prints ops/s and its histogram" 'grep -q "ops/s)" "$tmp/out" && grep -q "^@acq_cycles:" "$tmp/out"'
+check "creat prints test-mutex's figures" \
+	'grep -q "avg cost/op us" "$tmp/out" && grep -q "deviance/op us" "$tmp/out" && grep -q "cpu util %" "$tmp/out"'
+check "creat summary.csv has the workload keys" \
+	'[ -n "$(key "$tmp/rc" op_cost_us_mean)" ] && [ -n "$(key "$tmp/rc" op_deviance_us_mean)" ] && [ -n "$(key "$tmp/rc" cpu_utilisation_pct)" ]'
+check "creat: files created = removed = operations" \
+	'[ "$(key "$tmp/rc" files_created)" = "$(key "$tmp/rc" ops_all)" ] && [ "$(key "$tmp/rc" files_removed)" = "$(key "$tmp/rc" ops_all)" ]'
+check "creat leaves --dir empty" 'empty "$tmp/c"'
+
+mkdir "$tmp/f"
+"$LB" -l pthread -w fserver -t 4 -d 0.5 --warmup 0.05 --dir "$tmp/f" -o "$tmp/rf" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "fserver runs (exit 0, nothing on stderr)" '[ $rc -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "fserver prints jobs/min and its histogram" \
+	'grep -q "jobs/s)" "$tmp/out" && grep -q "jobs/min" "$tmp/out" && grep -q "^@acq_cycles:" "$tmp/out"'
+check "fserver summary.csv: unit jobs, jobs_per_min = 60 x ops_per_s" \
+	'[ "$(key "$tmp/rf" unit)" = jobs ] && awk -v j="$(key "$tmp/rf" jobs_per_min)" -v o="$(key "$tmp/rf" ops_per_s)" "BEGIN { d = j - 60 * o; exit !(d < 0.1 && d > -0.1) }"'
+check "fserver: names made = removed = jobs x names per job" \
+	'[ "$(key "$tmp/rf" files_created)" -eq $(( $(key "$tmp/rf" ops_all) * $(key "$tmp/rf" names_per_job) )) ] && [ "$(key "$tmp/rf" files_removed)" = "$(key "$tmp/rf" files_created)" ]'
+check "fserver leaves --dir empty" 'empty "$tmp/f"'
+
+stopped "creat: SIGINT exits 130 and leaves nothing" INT creat
+stopped "fserver: SIGINT exits 130 and leaves nothing" INT fserver
+stopped "creat: SIGTERM exits 130 and leaves nothing" TERM creat
+
+usage_error "--dir missing" "--dir: '$tmp/missing': No such file or directory" -w creat -t 1 -d 0.1 --dir "$tmp/missing"
+: >"$tmp/plain"
+usage_error "--dir is a file" "Not a directory" -w fserver -t 1 -d 0.1 --dir "$tmp/plain"
+had_tmpdir=${TMPDIR+set} old_tmpdir=${TMPDIR-}
+TMPDIR="$tmp/missing"
+export TMPDIR
+usage_error "\$TMPDIR missing, no --dir" "\$TMPDIR: '$tmp/missing'" -w creat -t 1 -d 0.1
+if [ -n "$had_tmpdir" ]; then TMPDIR=$old_tmpdir; else unset TMPDIR; fi
+if [ "$(id -u)" -eq 0 ]; then
+	ok "--dir unwritable # SKIP root writes anywhere (test_workloads injects EACCES instead)"
+else
+	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+	usage_error "--dir unwritable" "Permission denied" -w creat -t 1 -d 0.1 --dir "$tmp/ro"
+fi
+usage_error "fserver pool larger than half the free space" "--pool-size x --file-size" \
+	-w fserver -t 1 -d 0.1 --dir "$tmp/f" --pool-size 65536 --file-size 1073741824

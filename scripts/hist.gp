@@ -15,10 +15,13 @@ do for [c = 4:ncols] {
 }
 set title sprintf("Lock acquisition time, %s, %s threads\n%s", workload, threads, machine) noenhanced
 set xlabel "acquisition time, 2^{bin} TSC cycles"
-set ylabel "% of acquisitions"
+set ylabel "% of acquisitions (log scale: the tails carry the story)"
 set xrange [first - 0.5 : last + 0.5]
 set xtics 1
-set yrange [0:*]
+# Logarithmic, so a 0.1% tail of 2^26-cycle waits shows beside a 90% peak;
+# empty bins are left out rather than drawn at the floor.
+set logscale y 10
+set yrange [0.001:100]
 set x2range [first - 0.5 : last + 0.5]
 set x2label "lower bound of the bin, ns" offset 0,-0.5
 set tmargin 8
@@ -29,4 +32,4 @@ do for [b = int(first) : int(last) : (last - first > 16 ? 2 : 1)] {
 	set x2tics add (lbl b)
 }
 set style data linespoints
-plot for [c = 4:ncols] in using 1:c title columnhead(c) lw 2 pt 7 ps 0.8 noenhanced
+plot for [c = 4:ncols] in using 1:(column(c) > 0 ? column(c) : 1/0) title columnhead(c) lw 2 pt 7 ps 0.8 noenhanced

@@ -369,8 +369,14 @@ static double run_timed(struct bench_run *run)
 
 	run_wait(run, run->cfg->warmup_s);
 	t0 = now_s();
-	if (!run_should_stop(run))
-		__atomic_store_n(&run->phase, PHASE_MEASURE, __ATOMIC_RELAXED);
+	if (!run_should_stop(run)) {
+		int warmup = PHASE_WARMUP;
+
+		/* A CAS, not a store: a failing thread may set STOP meanwhile, and
+		 * that must not be overwritten.  Relaxed: the flag orders nothing. */
+		__atomic_compare_exchange_n(&run->phase, &warmup, PHASE_MEASURE, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	}
 	run_wait(run, run->cfg->duration_s);
 	t1 = now_s();
 	__atomic_store_n(&run->phase, PHASE_STOP, __ATOMIC_RELAXED);

@@ -4,10 +4,7 @@
 LB=${LOCKBENCH:-bench/lockbench}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 # usage_error NAME EXPECTED-SUBSTRING ARGS...: exit 2, exactly one stderr line containing it.
 usage_error() {

@@ -6,10 +6,7 @@ LB=${LOCKBENCH:-bench/lockbench}
 here=$(dirname "$0")
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 echo "1..6"
 "$LB" --topology >"$tmp/this" 2>"$tmp/err"

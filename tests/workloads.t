@@ -5,10 +5,7 @@
 LB=${LOCKBENCH:-bench/lockbench}
 tmp=$(mktemp -d) || exit 1
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+. "$(dirname "$0")/tap.sh"
 empty() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
 key() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
 

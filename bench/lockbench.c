@@ -19,6 +19,7 @@ static int run_and_report(const struct bench_config *cfg)
 	char err[1024];
 	int status;
 
+	bench_catch_stop_signals();
 	if (cfg->out_dir && outdir_open(&od, cfg->out_dir, err, sizeof(err)) != 0)
 		return fail_usage(err);
 	status = bench_run(cfg, &res, err, sizeof(err));

@@ -48,6 +48,15 @@ static void on_stop_signal(int sig)
 	stop_signal = sig;
 }
 
+void bench_catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -529,7 +538,6 @@ int bench_run(const struct bench_config *cfg, struct bench_result *res, char *er
 	pthread_cond_init(&run->gate_cond, NULL);
 	busy_calibrate();
 	res->timer_overhead = tsc_timer_overhead();
-	stop_signal = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);

@@ -17,4 +17,12 @@
 int bench_run(const struct bench_config *cfg, struct bench_result *res, char *err, size_t errlen);
 void bench_result_free(struct bench_result *res);
 
+/*
+ * Makes SIGINT/SIGTERM request a stop instead of killing the process, from
+ * now on: a signal that arrives before bench_run() (while the result
+ * directory is being staged, say) still stops the run cleanly.  bench_run()
+ * installs the same handlers for its own duration in any case.
+ */
+void bench_catch_stop_signals(void);
+
 #endif

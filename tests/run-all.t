@@ -52,7 +52,7 @@ before=$(for d in "$tmp"/r/runs/*; do stat -c '%n %i' "$d"; done)
 "$top/run-all" --resume "$tmp/r" >"$tmp/resume.out" 2>&1
 rc=$?
 after=$(for d in "$tmp"/r/runs/*; do stat -c '%n %i' "$d"; done)
-check "--resume completes (exit $rc)" '[ $rc -eq 0 ] && [ "$(ls "$tmp/r/runs" | wc -l)" -eq $total ]'
+check "--resume completes (exit $rc)" '[ $rc -eq 0 ] && [ "$(ls "$tmp"/r/runs/*/summary.csv | wc -l)" -eq $total ] && [ "$(ls "$tmp/r/runs" | wc -l)" -eq $total ]'
 check "--resume did not redo finished runs" \
 	'[ -z "$(echo "$before" | grep -vxF "$(echo "$after")")" ] && [ "$(grep -c "^\[" "$tmp/resume.out")" -eq $((total - finished)) ]'
 check "--resume wrote the report" '[ -s "$tmp/r/report.md" ]'

@@ -6,19 +6,6 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-# usage_error NAME EXPECTED-SUBSTRING ARGS...: exit 2, exactly one stderr line containing it.
-usage_error() {
-	name=$1 want=$2
-	shift 2
-	"$LB" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$want" "$tmp/err" && [ ! -s "$tmp/out" ]; then
-		ok "$name"
-	else
-		not_ok "$name (rc=$rc, stderr lines=$lines: $(head -c 200 "$tmp/err"))"
-	fi
-}
 
 echo "1..30"
 usage_error "unknown lock names the valid ones" "unknown lock 'nope' (valid: none pthread" -l nope

@@ -4,3 +4,19 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
 # check NAME SHELL-CONDITION
 check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+# usage_error NAME EXPECTED-SUBSTRING ARGS...: "$LB" ARGS exits 2 with exactly
+# one stderr line containing the substring and nothing on stdout.  Needs $LB
+# (the lockbench binary) and $tmp (a scratch directory).
+usage_error() {
+	name=$1 want=$2
+	shift 2
+	"$LB" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$want" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok "$name"
+	else
+		not_ok "$name (rc=$rc, stderr lines=$lines: $(head -c 200 "$tmp/err"))"
+	fi
+}

@@ -9,19 +9,6 @@ trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 empty() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
 key() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
 
-# usage_error NAME EXPECTED-SUBSTRING ARGS...: exit 2, one stderr line containing it.
-usage_error() {
-	name=$1 want=$2
-	shift 2
-	"$LB" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$want" "$tmp/err"; then
-		ok "$name"
-	else
-		not_ok "$name (rc=$rc, stderr lines=$lines: $(head -c 200 "$tmp/err"))"
-	fi
-}
 
 # stopped NAME SIGNAL WORKLOAD: a long run, signalled after 0.5 s, exits 130 within
 # 10 s with one line on stderr and leaves its --dir empty.

@@ -24,6 +24,13 @@ struct figures {
 void figure_add(struct figures *out, const char *key, const char *label,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* The workload's invariant, checked after the join (run.c). */
+enum invariant_status {
+	INVARIANT_NONE,    /* the workload has no verify() hook */
+	INVARIANT_OK,
+	INVARIANT_FAILED,  /* the run ends with EXIT_INVARIANT */
+};
+
 struct bench_result {
 	const struct bench_config *cfg;
 	struct bench_thread *const *threads;  /* cfg->threads of them */
@@ -43,6 +50,8 @@ struct bench_result {
 	int lock_node;               /* NUMA node of the lock and shared data (-1: first touch) */
 	int *pin_order;              /* the --pin policy's CPU order before wrapping (NULL: none) */
 	int pin_order_n;
+	int invariant;               /* enum invariant_status */
+	char invariant_msg[256];     /* verify()'s message when it failed */
 };
 
 #endif

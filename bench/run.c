@@ -444,9 +444,15 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 	if (run->failed)
 		return first_thread_error(threads, cfg->threads, err, errlen);
 	merge_results(res);
-	if (cfg->workload->verify &&
-	    cfg->workload->verify(run->wl_shared, res->ops_all, err, errlen) != 0)
+	if (!cfg->workload->verify)
+		return EXIT_OK;
+	if (cfg->workload->verify(run->wl_shared, res->ops_all, res->invariant_msg,
+				  sizeof(res->invariant_msg)) != 0) {
+		res->invariant = INVARIANT_FAILED;
+		snprintf(err, errlen, "%s", res->invariant_msg);
 		return EXIT_INVARIANT;
+	}
+	res->invariant = INVARIANT_OK;
 	return EXIT_OK;
 }
 

@@ -1,5 +1,6 @@
 # lockbench — `make` builds bench/lockbench; `make test` runs the tests;
-# `make bench` prints the overhead and uncontended-cost figures.
+# `make check` is what CI runs (tests, sanitizers, fuzzing); `make bench`
+# prints the overhead and uncontended-cost figures.
 
 CC      ?= cc
 PKGS    := hwloc numa libcpuid
@@ -23,10 +24,10 @@ BENCH_BIN := $(BUILD)/scripts/uncontended
 ANALYSIS_SRC := $(filter-out analysis/compare.c,$(sort $(wildcard analysis/*.c)))
 COMPARE   ?= analysis/lbcompare
 
-.PHONY: all test bench deps clean tsan asan fuzz
+.PHONY: all test bench deps clean tsan asan fuzz check
 all: $(BIN) $(COMPARE)
 
-$(BUILD)/%.o: %.c $(wildcard locks/*.h bench/*.h locks/*.def bench/*.def)
+$(BUILD)/%.o: %.c $(wildcard locks/*.h bench/*.h locks/*.def bench/*.def tests/locks/*.def)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -49,6 +50,18 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(BUILD)/bench/lockbench.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The test build's lockbench: the registry with tests/locks/ appended (each a
+# deliberately broken lock, to prove a check can fail).  Its registry object
+# comes before the library, so the library's own registry.o is never linked.
+TEST_LB     := $(BUILD)/tests/lockbench-test
+TEST_LB_OBJ := $(BUILD)/tests/registry-test.o \
+	$(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/locks/*.c)))
+$(BUILD)/tests/registry-test.o: locks/registry.c $(wildcard locks/*.h locks/*.def tests/locks/*.def)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DLOCKBENCH_TEST_LOCKS -c -o $@ $<
+$(TEST_LB): $(BUILD)/bench/lockbench.o $(TEST_LB_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(COMPARE): analysis/compare.c $(ANALYSIS_SRC) $(wildcard analysis/*.h)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ analysis/compare.c $(ANALYSIS_SRC) -lm
 
@@ -66,8 +79,8 @@ deps:
 	@scripts/deps.sh
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TEST_BIN)
-	LOCKBENCH=$(BIN) LBCOMPARE=$(COMPARE) CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
+	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB)
+	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
@@ -104,6 +117,15 @@ fuzz:
 			|| { tail -n 40 $(FUZZ_DIR)/fuzz_$$t.log; exit 1; }; \
 		grep -E '^stat::number_of_executed_units' $(FUZZ_DIR)/fuzz_$$t.log; \
 	done; echo "fuzz: 0 crashes"
+
+# What CI runs (.ci/run): the tests, the same tests under each sanitizer, and
+# short fuzz runs.  About 5 minutes on 2 cores.
+CHECK_FUZZ_SECONDS ?= 20
+check:
+	+@$(MAKE) --no-print-directory test
+	+@$(MAKE) --no-print-directory tsan
+	+@$(MAKE) --no-print-directory asan
+	+@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD) $(BIN) $(COMPARE) build-tsan build-asan $(FUZZ_DIR)

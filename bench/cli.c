@@ -70,7 +70,8 @@ void cli_usage(FILE *out)
 		"      --spin-budget CYC   kmutex optimistic-spin budget in TSC cycles (0: lock default)\n"
 		"      --oracle NAME       kmutex owner-running oracle: runstate (default), rq-curr\n"
 		"      --lock-node N       NUMA node of the lock and shared data (default: first thread's)\n"
-		"      --watchdog SECONDS  value checked, not yet enforced (watchdog: issue 7)\n"
+		"      --watchdog SECONDS  abort (exit 4) after this long without a lock acquisition\n"
+		"                          (default: the larger of 5 and --duration)\n"
 		"      --dir DIR           parent of file workloads' temporary directory (default $TMPDIR or /tmp)\n"
 		"      --file-size BYTES   file size for fserver (default 4096)\n"
 		"      --pool-size N       shared file pool for fserver (default 16)\n"
@@ -82,7 +83,7 @@ void cli_usage(FILE *out)
 		"      --topology          print the machine and each placement policy's CPU order\n"
 		"  -h, --help              this text\n"
 		"exit status: 0 ok, 1 runtime error, 2 bad usage, 3 invariant failed (lost updates),\n"
-		"             130 interrupted (4 is reserved for the watchdog)\n",
+		"             4 watchdog (no progress: the run was aborted), 130 interrupted\n",
 		MAX_THREADS, PLACEMENT_DEFAULT, placement_help);
 }
 
@@ -116,7 +117,7 @@ static int parse_u64(const char *opt, const char *text, uint64_t min, uint64_t m
 
 	errno = 0;
 	v = strtoull(text, &end, 10);
-	if (text[0] == '-' || text[0] == '+' || text[0] == '\0' || *end != '\0' || errno ||
+	if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno ||
 	    v < min || v > max)
 		return fail(err, errlen, "%s: '%s' is not an integer in [%" PRIu64 ", %" PRIu64 "]",
 			    opt, text, min, max);
@@ -133,7 +134,8 @@ static int parse_seconds(const char *opt, const char *text, double min, double m
 
 	errno = 0;
 	v = strtod(text, &end);
-	if (text[0] == '\0' || *end != '\0' || errno || !isfinite(v) || v < min || v > max)
+	if (text[0] == '\0' || text[strspn(text, "+-.0123456789eE")] != '\0' || *end != '\0' || errno ||
+	    !isfinite(v) || v < min || v > max)
 		return fail(err, errlen, "%s: '%s' is not a number of seconds in [%g, %g]",
 			    opt, text, min, max);
 	*out = v;
@@ -330,6 +332,11 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":l:w:t:d:o:h", long_options, NULL)) != -1) {
+		/* glibc: optopt is the option's value for a known long option given
+		 * a value it does not take, 0 for an unknown one. */
+		if (opt == '?' && optopt && strncmp(argv[optind - 1], "--", 2) == 0)
+			return fail(err, errlen, "option '%.*s' takes no value", (int)strcspn(argv[optind - 1], "="),
+				    argv[optind - 1]);
 		if (opt == '?')
 			return fail(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
 		if (opt == ':')

@@ -80,18 +80,32 @@ struct bench_thread {
 	int cpu;                       /* pinned CPU, -1 when unpinned */
 	uint64_t cs_loops, think_loops;
 	struct thread_usage usage;
+	/* For the watchdog (run.c), which reads them from the main thread while
+	 * this one runs: written only here, with relaxed atomic stores. */
+	uint64_t acquired;             /* acquisitions, warm-up included, never reset */
+	uint64_t waiting_since;        /* TSC when the pending lock() began; 0: none pending */
 	int err;                       /* 0, or the errno that stopped this thread */
 	char errmsg[160];
 	pthread_t tid;
 } cacheline_aligned;
 
-/* Timed acquisition: from just before lock() to just after it returns. */
+/*
+ * Timed acquisition: from just before lock() to just after it returns.  The
+ * watchdog's two words are this thread's own, on its own line: relaxed
+ * stores, plain movs on x86, ordered against nothing — the watchdog needs
+ * only to see them eventually, and reads them a few times a second.
+ */
 static inline void bench_lock(struct bench_thread *t)
 {
 	uint64_t t0 = tsc_begin();
-	bool contended = t->lock_ops->lock(t->lock, t->lt);
-	uint64_t acq_cycles = tsc_end() - t0;
+	bool contended;
+	uint64_t acq_cycles;
 
+	__atomic_store_n(&t->waiting_since, t0, __ATOMIC_RELAXED);
+	contended = t->lock_ops->lock(t->lock, t->lt);
+	acq_cycles = tsc_end() - t0;
+	__atomic_store_n(&t->waiting_since, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->acquired, t->acquired + 1, __ATOMIC_RELAXED);
 	hist_record(&t->acq, acq_cycles, contended);
 }
 

@@ -357,17 +357,9 @@ static void check_clock(struct machine_info *m)
 		warn(m, "cross-CPU TSC check could not run on %u CPU(s)", m->skew.unreachable);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned int nthreads)
 {
-	double t0 = now_s();
+	double t0 = mono_now_s();
 	unsigned int n;
 	int *cpus = run_cpus(cpu_of_thread, nthreads, &n);
 
@@ -380,7 +372,7 @@ void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned in
 		m->skew_status = errno ? errno : EIO;
 	check_clock(m);
 	free(cpus);
-	m->probe_s = now_s() - t0;
+	m->probe_s = mono_now_s() - t0;
 	for (unsigned int i = 0; i < m->nwarn; i++)
 		fprintf(stderr, "lockbench: WARNING: %s\n", m->warn[i]);
 }

@@ -140,6 +140,17 @@ static void print_events(const struct bench_result *res, FILE *out)
 		ev->futex_waits, ev->futex_wakes, ev->handoffs);
 }
 
+/* One line of counts, then one per check, every check always: a check that
+ * is missing from the list could be mistaken for one that passed. */
+static void print_checks(const struct checks *k, FILE *out)
+{
+	fprintf(out, "  checks          %u ok, %u WARN, %u skipped\n", k->count[CHECK_OK],
+		k->count[CHECK_WARN], k->count[CHECK_SKIPPED]);
+	for (int i = 0; i < CHECKS_NR; i++)
+		fprintf(out, "    %-8s %-19s %s\n", check_status_name[k->c[i].status], check_name[i],
+			k->c[i].detail);
+}
+
 void report_print(const struct bench_result *res, FILE *out)
 {
 	const struct bench_config *cfg = res->cfg;
@@ -166,6 +177,7 @@ void report_print(const struct bench_result *res, FILE *out)
 		print_events(res, out);
 	for (unsigned int i = 0; i < res->extra.n; i++)
 		fprintf(out, "  %-15s %s\n", res->extra.f[i].label, res->extra.f[i].value);
+	print_checks(&res->checks, out);
 	print_hist(h, "acq_cycles", res->tsc_hz, out);
 }
 
@@ -228,6 +240,7 @@ static void write_summary(const struct bench_result *res, FILE *f)
 		fprintf(f, "spin_exit_%s,%" PRIu64 "\n", spin_exit_name[r], ev->spin_exit[r]);
 	fprintf(f, "spin_cycles,%" PRIu64 "\nfutex_waits,%" PRIu64 "\nfutex_wakes,%" PRIu64 "\nhandoffs,%" PRIu64 "\n",
 		ev->spin_cycles, ev->futex_waits, ev->futex_wakes, ev->handoffs);
+	fprintf(f, "checks_warned,%u\n", res->checks.count[CHECK_WARN]);
 	for (unsigned int i = 0; i < res->extra.n; i++)
 		fprintf(f, "%s,%s\n", res->extra.f[i].key, res->extra.f[i].value);
 }
@@ -260,6 +273,15 @@ static void write_threads(const struct bench_result *res, FILE *f)
 	}
 }
 
+static void write_checks(const struct bench_result *res, FILE *f)
+{
+	const struct checks *k = &res->checks;
+
+	fprintf(f, "check,status,detail\n");
+	for (int i = 0; i < CHECKS_NR; i++)
+		fprintf(f, "%s,%s,%s\n", check_name[i], check_status_name[k->c[i].status], k->c[i].detail);
+}
+
 static void write_cmdline(const struct bench_result *res, FILE *f)
 {
 	fprintf(f, "%s\n", res->cfg->cmdline ? res->cfg->cmdline : "");
@@ -270,6 +292,7 @@ int report_write(const struct bench_result *res, const struct outdir *od, char *
 	if (write_file(od, "summary.csv", write_summary, res, err, errlen) ||
 	    write_file(od, "hist.csv", write_hist, res, err, errlen) ||
 	    write_file(od, "threads.csv", write_threads, res, err, errlen) ||
+	    write_file(od, "checks.csv", write_checks, res, err, errlen) ||
 	    write_file(od, "cmdline.txt", write_cmdline, res, err, errlen) ||
 	    write_file(od, "meta.csv", machine_write_meta, res, err, errlen))
 		return -1;

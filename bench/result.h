@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "checks.h"
 #include "harness.h"
 #include "machine.h"
 
@@ -52,6 +53,7 @@ struct bench_result {
 	int pin_order_n;
 	int invariant;               /* enum invariant_status */
 	char invariant_msg[256];     /* verify()'s message when it failed */
+	struct checks checks;        /* the self-checks (checks.h), after the join */
 };
 
 #endif

@@ -19,10 +19,17 @@
 #include "placement.h"
 #include "run.h"
 #include "tsc.h"
+#include "watchdog.h"
 #include "workload.h"
 
 #define THREAD_STACK_BYTES (1u << 20)
 #define WAIT_SLICE_S 0.01
+/* After a stop signal, how long the threads get to leave their loops before
+ * the run is abandoned with them still inside a lock that never lets go. */
+#define SIGNAL_GRACE_S 1.0
+/* After the watchdog fires: threads that are not stuck finish their current
+ * operation, so the workload's files can be removed under nobody's feet. */
+#define WATCHDOG_GRACE_S 0.5
 
 struct bench_run {
 	/* Written three times a run, read by every thread once per op: alone on
@@ -39,7 +46,19 @@ struct bench_run {
 	pthread_cond_t gate_cond;
 	unsigned int gate_ready;        /* threads waiting at the gate */
 	int gate_state;                 /* 0 closed, 1 open, -1 aborted */
+	/* The main thread's alone. */
+	struct watchdog wd;
+	bool watching;                  /* wd started */
+	bool abandoned;                 /* threads left running: nothing they use is freed */
 } __attribute__((aligned(CACHELINE_PAIR)));
+
+/* The run whose threads were left running (run_abandon), if any. */
+static struct bench_run *abandoned_run;
+
+bool bench_run_abandoned(void)
+{
+	return abandoned_run != NULL;
+}
 
 static volatile sig_atomic_t stop_signal;
 
@@ -55,14 +74,6 @@ void bench_catch_stop_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int bench_fail(struct bench_thread *t, int err, const char *fmt, ...)
@@ -198,30 +209,73 @@ static void *thread_main(void *arg)
 
 /* ---- the main thread ---- */
 
+static unsigned int threads_done(struct bench_run *run)
+{
+	return __atomic_load_n(&run->threads_done, __ATOMIC_RELAXED);
+}
+
+static bool watchdog_fired(struct bench_run *run)
+{
+	return run->watching && watchdog_poll(&run->wd, threads_done(run));
+}
+
 static bool run_should_stop(struct bench_run *run)
 {
 	return stop_signal ||
 	       __atomic_load_n(&run->phase, __ATOMIC_RELAXED) == PHASE_STOP ||
-	       __atomic_load_n(&run->threads_done, __ATOMIC_RELAXED) == run->cfg->threads;
+	       threads_done(run) == run->cfg->threads ||
+	       watchdog_fired(run);
+}
+
+static void nap(double seconds)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)(seconds * 1e9) };
+
+	nanosleep(&ts, NULL);
 }
 
 /* Sleeps `seconds` in short slices; returns early when the run must stop. */
 static void run_wait(struct bench_run *run, double seconds)
 {
-	double end = now_s() + seconds;
+	double end = mono_now_s() + seconds;
 
 	while (!run_should_stop(run)) {
-		double left = end - now_s();
-		struct timespec ts;
+		double left = end - mono_now_s();
 
 		if (left <= 0)
 			return;
-		if (left > WAIT_SLICE_S)
-			left = WAIT_SLICE_S;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(left * 1e9);
-		nanosleep(&ts, NULL);
+		nap(left < WAIT_SLICE_S ? left : WAIT_SLICE_S);
 	}
+}
+
+/*
+ * Waits for the workers to leave their loops (the phase is STOP); false when
+ * some have not: the watchdog fired, or a stop signal's grace ran out.  Those
+ * are inside a lock that does not let them go, and cannot be joined.
+ */
+static bool threads_leave(struct bench_run *run, unsigned int created)
+{
+	double signalled_s = 0;
+
+	while (threads_done(run) < created) {
+		if (watchdog_fired(run))
+			return false;
+		if (stop_signal && signalled_s == 0)
+			signalled_s = mono_now_s();
+		else if (stop_signal && mono_now_s() - signalled_s > SIGNAL_GRACE_S)
+			return false;
+		nap(WAIT_SLICE_S);
+	}
+	return true;
+}
+
+/* Gives threads that are not stuck `seconds` to finish their operation. */
+static void threads_grace(struct bench_run *run, unsigned int created, double seconds)
+{
+	double end = mono_now_s() + seconds;
+
+	while (threads_done(run) < created && mono_now_s() < end)
+		nap(WAIT_SLICE_S);
 }
 
 static void gate_set(struct bench_run *run, int state)
@@ -377,7 +431,7 @@ static double run_timed(struct bench_run *run)
 	double t0, t1;
 
 	run_wait(run, run->cfg->warmup_s);
-	t0 = now_s();
+	t0 = mono_now_s();
 	if (!run_should_stop(run)) {
 		int warmup = PHASE_WARMUP;
 
@@ -387,7 +441,7 @@ static double run_timed(struct bench_run *run)
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	}
 	run_wait(run, run->cfg->duration_s);
-	t1 = now_s();
+	t1 = mono_now_s();
 	__atomic_store_n(&run->phase, PHASE_STOP, __ATOMIC_RELAXED);
 	return t1 - t0;
 }
@@ -401,6 +455,36 @@ static int first_thread_error(struct bench_thread **threads, unsigned int n, cha
 		}
 	snprintf(err, errlen, "a worker thread failed");
 	return EXIT_RUNTIME;
+}
+
+/*
+ * Some threads never left their loops: say why, give the others a moment to
+ * finish, and leave the stuck ones running — joining them would hang, and
+ * freeing what they use would crash them.  The process exits next.
+ */
+static int run_abandon(struct bench_run *run, struct bench_thread **threads, unsigned int created,
+		       double tsc_hz, char *err, size_t errlen)
+{
+	const struct bench_config *cfg = run->cfg;
+	int status = EXIT_SIGNAL;
+
+	__atomic_store_n(&run->phase, PHASE_STOP, __ATOMIC_RELAXED);
+	if (run->wd.fired_s > 0) {
+		watchdog_report(&run->wd, cfg, run->lock, tsc_hz, stderr, err, errlen);
+		threads_grace(run, created, WATCHDOG_GRACE_S);
+		status = EXIT_WATCHDOG;
+	} else {
+		snprintf(err, errlen, "stopped by signal %d; %u of %u threads did not leave lock %s "
+			 "within %.0f s; nothing written", (int)stop_signal, created - threads_done(run),
+			 created, cfg->lock->name, SIGNAL_GRACE_S);
+	}
+	/* Detached, so that the threads that did finish are not reported as
+	 * leaked (ThreadSanitizer), and nobody waits for the rest. */
+	for (unsigned int i = 0; i < created; i++)
+		pthread_detach(threads[i]->tid);
+	run->abandoned = true;
+	abandoned_run = run;
+	return status;
 }
 
 /* Runs the threads over an initialised lock and workload. */
@@ -428,10 +512,17 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 	if (created < cfg->threads) {
 		gate_set(run, -1);
 		status = EXIT_RUNTIME;
+	} else if (watchdog_start(&run->wd, watchdog_limit(cfg), threads, created) != 0) {
+		gate_set(run, -1);
+		snprintf(err, errlen, "out of memory for the watchdog");
+		status = EXIT_RUNTIME;
 	} else {
+		run->watching = true;
 		gate_set(run, 1);
 		res->measured_s = run_timed(run);
 	}
+	if (!threads_leave(run, created))
+		return run_abandon(run, threads, created, res->tsc_hz, err, errlen);
 	for (unsigned int i = 0; i < created; i++)
 		pthread_join(threads[i]->tid, NULL);
 	res->threads = threads;
@@ -487,7 +578,8 @@ static void run_cleanup(struct bench_run *run)
 
 	if (cfg->workload->teardown)
 		cfg->workload->teardown(run->wl_shared, cfg);
-	cfg->lock->destroy(run->lock);
+	if (!run->abandoned)
+		cfg->lock->destroy(run->lock);
 }
 
 /*
@@ -556,11 +648,18 @@ int bench_run(const struct bench_config *cfg, struct bench_result *res, char *er
 	sigaction(SIGTERM, &old_term, NULL);
 	if (status == EXIT_OK && cfg->workload->figures)
 		cfg->workload->figures(res, &res->extra);
+	/* After an invariant failure too: the figures are merged, and the
+	 * checks are where the failure shows beside everything else. */
+	if (status == EXIT_OK || status == EXIT_INVARIANT)
+		checks_evaluate(res);
+	free(cpu_of_thread);
+	if (run->abandoned)
+		return status;
+	watchdog_free(&run->wd);
 	pthread_cond_destroy(&run->gate_cond);
 	pthread_mutex_destroy(&run->gate_mutex);
 	mem_free(run->wl_shared, cfg->workload->shared_size);
 	mem_free(run->lock, cfg->lock->size);
 	mem_free(run, sizeof(*run));
-	free(cpu_of_thread);
 	return status;
 }

@@ -2,6 +2,7 @@
 #ifndef LOCKBENCH_RUN_H
 #define LOCKBENCH_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "harness.h"
@@ -16,6 +17,14 @@
  */
 int bench_run(const struct bench_config *cfg, struct bench_result *res, char *err, size_t errlen);
 void bench_result_free(struct bench_result *res);
+
+/*
+ * True after a bench_run() that returned with threads still running: they
+ * never left a lock that does not let them go (EXIT_WATCHDOG, or EXIT_SIGNAL
+ * after the signal's grace).  Nothing they use was freed; the caller must
+ * end the process with _exit(), since exit handlers would run under them.
+ */
+bool bench_run_abandoned(void);
 
 /*
  * Makes SIGINT/SIGTERM request a stop instead of killing the process, from

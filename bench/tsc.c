@@ -47,6 +47,11 @@ static int64_t clock_ns(clockid_t id)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+double mono_now_s(void)
+{
+	return (double)clock_ns(CLOCK_MONOTONIC) * 1e-9;
+}
+
 /* ---- calibration ---- */
 
 struct clock_pair {

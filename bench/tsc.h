@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* CLOCK_MONOTONIC in seconds: for deadlines and lengths of runs. */
+double mono_now_s(void);
+
 /* Median cycles of an empty tsc_begin()/tsc_end() interval: the floor under
  * every recorded acquisition time. */
 uint64_t tsc_timer_overhead(void);

@@ -1,33 +1,55 @@
 #!/bin/sh
 # cli.t — lockbench's command line: bad input is one line on stderr and exit
-# status 2; a good run writes the documented result files, whole.
+# status 2 (every case in bad-options.tsv, and every option --help shows has
+# cases there); a good run writes the documented result files, whole.
 LB=${LOCKBENCH:-bench/lockbench}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
+table=$(dirname "$0")/bad-options.tsv
+rows=$(grep -cv -e '^#' -e '^$' "$table")
+echo "1..$((rows + 12))"
 
-echo "1..30"
-usage_error "unknown lock names the valid ones" "unknown lock 'nope' (valid: none pthread" -l nope
-usage_error "unknown workload" "unknown workload 'nope'" -w nope
-usage_error "threads not a number" "--threads: 'abc' is not an integer" -t abc
-usage_error "threads zero" "--threads: '0'" -t 0
-usage_error "threads negative" "--threads: '-1'" -t -1
-usage_error "threads trailing junk" "--threads: '4x'" -t 4x
-usage_error "threads too many" "--threads: '99999999'" -t 99999999
-usage_error "duration zero" "--duration: '0'" -d 0
-usage_error "duration negative" "--duration: '-1'" -d -1
-usage_error "duration nan" "--duration: 'nan'" -d nan
-usage_error "duration inf" "--duration: 'inf'" -d inf
-usage_error "cs not a number" "--cs: '1e3'" --cs 1e3
-usage_error "think overflow" "--think: '99999999999999999999999'" --think 99999999999999999999999
-usage_error "spin budget negative" "--spin-budget: '-5'" --spin-budget -5
-usage_error "seed junk" "--seed: 'x'" --seed x
-usage_error "unknown option" "unknown option '--bogus'" --bogus
-usage_error "missing value" "option '-t' needs a value" -t
-usage_error "stray argument" "unexpected argument 'extra'" extra
-usage_error "unknown pin policy" "--pin: unknown policy 'sideways'" --pin sideways -t 1 -d 0.01
-usage_error "unwritable --out" "--out: cannot create" -o /proc/lockbench-cannot-exist/x -t 1 -d 0.01
+# Every row of bad-options.tsv: NAME, MESSAGE, ARGS (shell words) separated by
+# tabs.  $covered collects each row's first argument: a long option without
+# its =VALUE, a short option without an attached value.
+covered=' '
+while IFS= read -r line <&3; do
+	case $line in '' | '#'*) continue ;; esac
+	set -f
+	IFS='	'
+	# shellcheck disable=SC2086 # split on tabs, no globbing
+	set -- $line
+	unset IFS
+	if [ $# -ne 3 ] || ! (eval "set -- $3") 2>/dev/null; then
+		set +f
+		not_ok "bad-options.tsv: not NAME<tab>MESSAGE<tab>ARGS (shell words): $line"
+		continue
+	fi
+	name=$1 want=$2
+	eval "set -- $3"
+	set +f
+	case $1 in
+	--*) covered="$covered${1%%=*} " ;;
+	-?*) covered="$covered${1%"${1#??}"} " ;;
+	esac
+	usage_error "$name" "$want" "$@"
+done 3<"$table"
+
+# The options --help shows (its "-l, --lock NAME" and "--cs CYCLES" lines),
+# each of which must start some row: a new option needs its bad values.
+"$LB" --help >"$tmp/opts" 2>/dev/null
+longs=$(awk '$1 ~ /^-[a-z],$/ { $1 = $2 } $1 ~ /^--[a-z]/ { sub(/[^a-z0-9-].*/, "", $1); print $1 }' "$tmp/opts")
+shorts=$(awk '$1 ~ /^-[a-z],$/ { print substr($1, 1, 2) }' "$tmp/opts")
+missing=
+for o in $longs $shorts; do
+	case $covered in *" $o "*) ;; *) missing="$missing $o" ;; esac
+done
+nlong=$(echo "$longs" | wc -l)
+check "--help shows the long options ($nlong found)" '[ "$nlong" -ge 20 ]'
+check "every option --help shows has rows in bad-options.tsv${missing:+ (missing:$missing)}" \
+	'[ -n "$shorts" ] && [ -z "$missing" ]'
 
 "$LB" --list >"$tmp/list" 2>&1
 check "--list exits 0 and lists locks and workloads" \

@@ -1,0 +1,35 @@
+#!/bin/sh
+# results.t — nothing lost: a full disk while result files are written, or a
+# signal during a run, leaves complete result directories or none, never a
+# partial one, and says so in one line.
+LB=${LOCKBENCH:-bench/lockbench}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+nothing_in() { [ -z "$(ls -A "$1")" ]; }
+
+echo "1..6"
+
+# A file-size limit of 0 makes every write fail with EFBIG, as a full disk
+# fails with ENOSPC; SIGXFSZ ignored so the write returns the error.  stderr
+# goes through a pipe: a file would be refused too.
+mkdir "$tmp/full"
+msg=$( (trap '' XFSZ; ulimit -f 0; "$LB" -l tas -t 2 -d 0.05 --warmup 0 --quiet -o "$tmp/full/r" 2>&1; echo "rc=$?") | cat)
+check "a failed result write is exit status 1" 'echo "$msg" | grep -q "^rc=1$"'
+check "with one line naming the file" \
+	'[ "$(echo "$msg" | wc -l)" -eq 2 ] && echo "$msg" | grep -q "^lockbench: cannot write .*summary.csv: File too large$"'
+check "and leaves no directory, partial or whole" 'nothing_in "$tmp/full"'
+
+mkdir "$tmp/sig"
+"$LB" -l futex -t 4 -d 30 -o "$tmp/sig/r" >"$tmp/sig.out" 2>"$tmp/sig.err" &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+wait $pid
+rc=$?
+check "a run stopped by SIGTERM is exit status 130 (rc=$rc)" '[ $rc -eq 130 ]'
+check "and writes nothing" 'nothing_in "$tmp/sig"'
+
+"$LB" -l tas -t 2 -d 0.05 --warmup 0 --quiet -o "$tmp/sig/r" 2>"$tmp/ok.err"
+check "the next run there is whole" \
+	'[ $? -eq 0 ] && [ -s "$tmp/sig/r/summary.csv" ] && [ -s "$tmp/sig/r/meta.csv" ] && [ "$(ls "$tmp/sig")" = r ]'

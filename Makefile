@@ -127,5 +127,16 @@ check:
 	+@$(MAKE) --no-print-directory asan
 	+@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 
+# The soak (not in CI; minutes): every lock x every workload, oversubscribed,
+# each run checked (scripts/soak.sh; SOAK_* settings from the environment).
+# SOAK_BUILD=tsan runs it against make tsan's build-tsan/lockbench instead.
+.PHONY: soak
+soak: deps
+	@case "$(SOAK_BUILD)" in "" | tsan) ;; \
+	*) echo "make soak: SOAK_BUILD='$(SOAK_BUILD)': only tsan (or nothing)" >&2; exit 2 ;; esac
+	+@$(MAKE) --no-print-directory all $(if $(filter tsan,$(SOAK_BUILD)),BUILD=build-tsan \
+		BIN=build-tsan/lockbench COMPARE=build-tsan/lbcompare SANITIZER=tsan SANFLAGS=-fsanitize=thread)
+	LOCKBENCH="$${LOCKBENCH:-$(if $(filter tsan,$(SOAK_BUILD)),build-tsan/lockbench,$(BIN))}" scripts/soak.sh
+
 clean:
 	rm -rf $(BUILD) $(BIN) $(COMPARE) build-tsan build-asan $(FUZZ_DIR)

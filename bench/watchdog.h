@@ -4,9 +4,9 @@
  *
  * Progress is any thread completing an acquisition, or leaving its loop.
  * Acquisitions rather than operations, because one operation may take many
- * (an fserver job is ~600 locked calls, and a job can take minutes with a
+ * (an fserver job is ~1,500 locked calls, and a job can take minutes with a
  * FIFO spinlock oversubscribed) and a lock that still hands itself on is not
- * stuck.  The main thread polls from its wait loops; workers pay two relaxed
+ * stuck.  The main thread polls from its wait loops; workers pay three relaxed
  * stores to their own line per acquisition (bench_lock() in harness.h).
  */
 #ifndef LOCKBENCH_WATCHDOG_H

@@ -1,6 +1,7 @@
 # lockbench — `make` builds bench/lockbench; `make test` runs the tests;
-# `make check` is what CI runs (tests, sanitizers, fuzzing); `make bench`
-# prints the overhead and uncontended-cost figures.
+# `make tsan` and `make asan` run them under the sanitizers, `make fuzz`
+# fuzzes the parsers (.ci/run runs all four); `make bench` prints the
+# overhead and uncontended-cost figures.
 
 CC      ?= cc
 PKGS    := hwloc numa libcpuid
@@ -24,7 +25,7 @@ BENCH_BIN := $(BUILD)/scripts/uncontended
 ANALYSIS_SRC := $(filter-out analysis/compare.c,$(sort $(wildcard analysis/*.c)))
 COMPARE   ?= analysis/lbcompare
 
-.PHONY: all test bench deps clean tsan asan fuzz check
+.PHONY: all test bench deps clean tsan asan fuzz
 all: $(BIN) $(COMPARE)
 
 $(BUILD)/%.o: %.c $(wildcard locks/*.h bench/*.h locks/*.def bench/*.def tests/locks/*.def)
@@ -117,15 +118,6 @@ fuzz:
 			|| { tail -n 40 $(FUZZ_DIR)/fuzz_$$t.log; exit 1; }; \
 		grep -E '^stat::number_of_executed_units' $(FUZZ_DIR)/fuzz_$$t.log; \
 	done; echo "fuzz: 0 crashes"
-
-# What CI runs (.ci/run): the tests, the same tests under each sanitizer, and
-# short fuzz runs.  About 5 minutes on 2 cores.
-CHECK_FUZZ_SECONDS ?= 20
-check:
-	+@$(MAKE) --no-print-directory test
-	+@$(MAKE) --no-print-directory tsan
-	+@$(MAKE) --no-print-directory asan
-	+@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 
 # The soak (not in CI; minutes): every lock x every workload, oversubscribed,
 # each run checked (scripts/soak.sh; SOAK_* settings from the environment).

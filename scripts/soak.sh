@@ -64,20 +64,15 @@ LIMIT=${SOAK_LIMIT:-$(awk -v s="$S" -v w="$W" 'BEGIN { print 4 * s + w + 60 }')}
 check_seconds SOAK_LIMIT "$LIMIT"
 
 # The registry is the only list: a section of `lockbench --list`.
+. "$top/scripts/registry.sh"
 list=$("$LB" --list) || die "$LB --list failed"
-registry() { # locks | workloads
-	printf '%s\n' "$list" | awk -v want="$1:" '/^[a-z]+:$/ { on = ($0 == want); next } on { print $1 }'
+registry() { # SECTION [TEXT]
+	printf '%s\n' "$list" | registry_names "$@" | tr '\n' ' ' | sed 's/ $//'
 }
-ALL_LOCKS=$(registry locks | tr '\n' ' ' | sed 's/ $//')
-ALL_WORKLOADS=$(registry workloads | tr '\n' ' ' | sed 's/ $//')
+ALL_LOCKS=$(registry locks)
+ALL_WORKLOADS=$(registry workloads)
 # Locks that exclude nothing by design: their registry line says so.
-NO_EXCLUSION=$(printf '%s\n' "$list" |
-	awk '/^[a-z]+:$/ { on = ($0 == "locks:"); next } on && /loses updates/ { print $1 }' | tr '\n' ' ')
-
-in_list() { # WORD "LIST"
-	case " $2 " in *" $1 "*) return 0 ;; esac
-	return 1
-}
+NO_EXCLUSION=$(registry locks "loses updates")
 pick() { # NAME VALUE "ALLOWED": VALUE (comma/space list) checked against ALLOWED
 	for w in $(printf '%s' "$2" | tr , ' '); do
 		in_list "$w" "$3" || die "$1: unknown name '$w' (valid: $3)"

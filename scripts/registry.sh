@@ -1,0 +1,18 @@
+# registry.sh — sourced by run-all and scripts/soak.sh: names from the
+# registry as `lockbench --list` prints it, the only list of locks and
+# workloads there is.
+
+# registry_names SECTION [TEXT]: reads `lockbench --list` on stdin and prints
+# the names in SECTION (locks or workloads), one per line; with TEXT, only
+# those whose description contains it.
+registry_names() {
+	awk -v want="$1:" -v text="${2:-}" '
+		/^[a-z]+:$/ { on = ($0 == want); next }
+		on && (text == "" || index($0, text)) { print $1 }'
+}
+
+# in_list WORD LIST: WORD is one of the space-separated LIST.
+in_list() {
+	case " $2 " in *" $1 "*) return 0 ;; esac
+	return 1
+}

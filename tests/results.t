@@ -6,7 +6,6 @@ LB=${LOCKBENCH:-bench/lockbench}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-nothing_in() { [ -z "$(ls -A "$1")" ]; }
 
 echo "1..6"
 
@@ -18,7 +17,7 @@ msg=$( (trap '' XFSZ; ulimit -f 0; "$LB" -l tas -t 2 -d 0.05 --warmup 0 --quiet 
 check "a failed result write is exit status 1" 'echo "$msg" | grep -q "^rc=1$"'
 check "with one line naming the file" \
 	'[ "$(echo "$msg" | wc -l)" -eq 2 ] && echo "$msg" | grep -q "^lockbench: cannot write .*summary.csv: File too large$"'
-check "and leaves no directory, partial or whole" 'nothing_in "$tmp/full"'
+check "and leaves no directory, partial or whole" 'empty "$tmp/full"'
 
 mkdir "$tmp/sig"
 "$LB" -l futex -t 4 -d 30 -o "$tmp/sig/r" >"$tmp/sig.out" 2>"$tmp/sig.err" &
@@ -28,7 +27,7 @@ kill -TERM $pid
 wait $pid
 rc=$?
 check "a run stopped by SIGTERM is exit status 130 (rc=$rc)" '[ $rc -eq 130 ]'
-check "and writes nothing" 'nothing_in "$tmp/sig"'
+check "and writes nothing" 'empty "$tmp/sig"'
 
 "$LB" -l tas -t 2 -d 0.05 --warmup 0 --quiet -o "$tmp/sig/r" 2>"$tmp/ok.err"
 check "the next run there is whole" \

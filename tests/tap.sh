@@ -20,3 +20,7 @@ usage_error() {
 		not_ok "$name (rc=$rc, stderr lines=$lines: $(head -c 200 "$tmp/err"))"
 	fi
 }
+
+# empty DIR: DIR exists and holds nothing (what a workload or a failed run
+# must leave behind).
+empty() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }

@@ -10,7 +10,6 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 BROKEN=broken-lost-unlock
-empty() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
 # timed NAME ARGS...: runs "$LBT" ARGS; sets rc and secs (wall, whole seconds)
 timed() {
 	name=$1

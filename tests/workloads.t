@@ -6,7 +6,6 @@ LB=${LOCKBENCH:-bench/lockbench}
 tmp=$(mktemp -d) || exit 1
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-empty() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
 key() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
 
 

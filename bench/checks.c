@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -126,8 +125,7 @@ static void check_tsc_frequency(const struct bench_result *res, struct check *c)
 		verdict(c, CHECK_SKIPPED, "libcpuid has no TSC frequency for this CPU");
 		return;
 	}
-	/* Written so that a NaN (a calibration gone wrong) warns too. */
-	verdict(c, fabs(m->tsc_hz_diff) <= MACHINE_TSC_TOLERANCE ? CHECK_OK : CHECK_WARN,
+	verdict(c, machine_tsc_rate_agrees(m) ? CHECK_OK : CHECK_WARN,
 		"calibrated %.4f GHz vs %.4f GHz by libcpuid (%s): %+.2f%% (tolerance %.0f%%)",
 		m->tsc_hz / 1e9, m->tsc_hz_cpuid / 1e9, m->tsc_hz_cpuid_source,
 		100 * m->tsc_hz_diff, 100 * MACHINE_TSC_TOLERANCE);

@@ -333,6 +333,12 @@ void machine_identify(struct machine_info *m, const int *cpus, unsigned int n)
 
 /* ---- the clock ---- */
 
+/* Written so that a NaN (a calibration gone wrong) disagrees too. */
+bool machine_tsc_rate_agrees(const struct machine_info *m)
+{
+	return fabs(m->tsc_hz_diff) <= MACHINE_TSC_TOLERANCE;
+}
+
 static void check_clock(struct machine_info *m)
 {
 	if (m->cpuid_ok && !m->tsc_invariant)
@@ -340,7 +346,7 @@ static void check_clock(struct machine_info *m)
 			"P-states or stop in deep C-states, so cycle counts are not time");
 	if (m->tsc_hz_cpuid > 0) {
 		m->tsc_hz_diff = (m->tsc_hz - m->tsc_hz_cpuid) / m->tsc_hz_cpuid;
-		if (fabs(m->tsc_hz_diff) > MACHINE_TSC_TOLERANCE)
+		if (!machine_tsc_rate_agrees(m))
 			warn(m, "TSC rate: calibrated %.4f GHz but libcpuid says %.4f GHz (%s), %+.2f%% apart "
 				"(tolerance %.0f%%)", m->tsc_hz / 1e9, m->tsc_hz_cpuid / 1e9,
 			     m->tsc_hz_cpuid_source, 100 * m->tsc_hz_diff, 100 * MACHINE_TSC_TOLERANCE);

@@ -64,6 +64,11 @@ void machine_identify(struct machine_info *m, const int *cpus, unsigned int n);
  * MACHINE_SKEW_BUDGET_S. */
 void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned int nthreads);
 
+/* The calibrated TSC rate is within MACHINE_TSC_TOLERANCE of libcpuid's
+ * (meaningful when tsc_hz_cpuid > 0): the probe's warning and the
+ * tsc_frequency self-check both ask this. */
+bool machine_tsc_rate_agrees(const struct machine_info *m);
+
 /* The summary's clock lines, and every warning again. */
 void machine_print_summary(const struct machine_info *m, FILE *out);
 

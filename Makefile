@@ -14,6 +14,24 @@ LDFLAGS += $(SANFLAGS)
 
 BUILD   ?= build
 BIN     ?= bench/lockbench
+
+# The BPF layer (locks/bpf/*.bpf.c): CO-RE objects compiled against a
+# vmlinux.h generated at build time from this machine's kernel BTF (never
+# committed), embedded as libbpf skeletons.  Built when clang, bpftool and
+# libbpf are here (scripts/deps.sh installs them); without them lockbench
+# still builds, and the sched oracle says why it is unavailable.
+BPFTOOL    ?= $(firstword $(shell command -v bpftool /usr/sbin/bpftool 2>/dev/null))
+BPF_CLANG  ?= clang
+LLVM_STRIP ?= $(firstword $(shell command -v llvm-strip llvm-strip-14 2>/dev/null))
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+BPF_SRC   := $(sort $(wildcard locks/bpf/*.bpf.c))
+BPF_OK    := $(shell command -v $(BPF_CLANG) >/dev/null 2>&1 && [ -n "$(BPFTOOL)" ] && \
+	pkg-config --exists libbpf 2>/dev/null && [ -r $(VMLINUX_BTF) ] && echo yes)
+ifeq ($(BPF_OK),yes)
+BPF_SKEL  := $(patsubst locks/bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRC))
+CFLAGS    += -DLOCKBENCH_BPF -I$(BUILD)/bpf
+LDLIBS    += $(shell pkg-config --libs --static libbpf 2>/dev/null)
+endif
 LOCK_SRC  := $(sort $(wildcard locks/*.c))
 BENCH_SRC := $(filter-out bench/lockbench.c,$(sort $(wildcard bench/*.c)))
 LIB_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(LOCK_SRC) $(BENCH_SRC))
@@ -28,9 +46,22 @@ COMPARE   ?= analysis/lbcompare
 .PHONY: all test bench deps clean tsan asan fuzz
 all: $(BIN) $(COMPARE)
 
-$(BUILD)/%.o: %.c $(wildcard locks/*.h bench/*.h locks/*.def bench/*.def tests/locks/*.def)
+$(BUILD)/%.o: %.c $(wildcard locks/*.h locks/bpf/*.h bench/*.h locks/*.def bench/*.def tests/locks/*.def)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# vmlinux.h, then each program's object (debug info stripped: the skeleton
+# embeds it, ~2 MB -> ~30 KB) and its skeleton; the loader that includes a
+# skeleton is rebuilt when it changes.
+$(BUILD)/bpf/vmlinux.h:
+	@mkdir -p $(dir $@)
+	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+$(BUILD)/bpf/%.bpf.o: locks/bpf/%.bpf.c $(BUILD)/bpf/vmlinux.h $(wildcard locks/bpf/*.h)
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/bpf -Ilocks/bpf -c $< -o $@
+	$(if $(LLVM_STRIP),$(LLVM_STRIP) -g $@)
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $(subst .,_,$*)_bpf > $@.tmp && mv $@.tmp $@
+$(BUILD)/locks/oracle_sched.o: $(BPF_SKEL)
 
 # The commit this build came from ("-dirty" with uncommitted changes to tracked
 # files, "unknown" outside git), compiled into machine.o for meta.csv.  The
@@ -50,6 +81,7 @@ $(LIB): $(LIB_OBJ)
 
 $(BIN): $(BUILD)/bench/lockbench.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(if $(BPF_OK),,@echo "lockbench: built without BPF (needs clang, bpftool, libbpf-dev and $(VMLINUX_BTF)): the sched oracle is unavailable")
 
 # The test build's lockbench: the registry with tests/locks/ appended (each a
 # deliberately broken lock, to prove a check can fail).  Its registry object

@@ -6,16 +6,24 @@
  *
  * With --csv, also writes into OUTDIR the files the gnuplot scripts read
  * (documented in results/README.md, "Derived files"):
- *   hist-<workload>-t<threads>.csv     bin,lower_cycles,lower_ns,<lock>...  (% of acquisitions)
- *   phases-<workload>-t<threads>.csv   lock,fast_pct,spin_pct,sleep_pct
+ *   hist-<workload>-t<threads>.csv            bin,lower_cycles,lower_ns,<lock>...  (% of acquisitions)
+ *   hist-contended-<workload>-t<threads>.csv  the same, % of contended acquisitions (when every
+ *                                             variant's runs have hist_contended.csv)
+ *   phases-<workload>-t<threads>.csv   lock,fast_pct,spin_pct,nosleep_pct,sleep_pct
  *   sweep-<workload>-<figure>.csv      threads,<lock>...  (medians; figure ops_per_s or cpu_us_per_op)
  *
- * Each DIR is one run (summary.csv + hist.csv), or a directory whose
- * immediate subdirectories are runs.  Runs group by (workload, threads);
- * within a group, each lock is a variant, the first one met the baseline for
- * ratios, and repeated runs of a variant are repetitions: figures are their
- * median, with min..max beside it, and histograms are summed.  Reads only the
- * files documented in results/README.md.
+ * Each DIR is one run (summary.csv + hist.csv [+ hist_contended.csv]), or a
+ * directory whose immediate subdirectories are runs.  Runs group by
+ * (workload, threads); within a group, each lock is a variant, the first one
+ * met the baseline for ratios, and repeated runs of a variant are
+ * repetitions: figures are their median, with min..max beside it, and
+ * histograms are summed.  The patch counted contended acquisitions only, so
+ * the patch-shaped figures (#contentions, their mean acquisition time, the
+ * "acq time = 2^bin cycles" table) are the contended ones; the
+ * all-acquisitions figures follow them.  Where a group holds both kmutex-spin
+ * (2.6.34) and kmutex-fix (the patch) on creat or fserver, the seed's own
+ * published figures are printed beside this machine's.  Reads only the files
+ * documented in results/README.md.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -38,6 +46,9 @@ struct variant {
 	unsigned int nreps;
 	uint64_t hist[RESULT_BINS];
 	uint64_t hist_total;
+	bool contended_ok;       /* every repetition has hist_contended.csv */
+	uint64_t hist_contended[RESULT_BINS];
+	uint64_t hist_contended_total;
 };
 
 struct group {
@@ -185,11 +196,23 @@ static int group_run(struct result_run *run)
 	}
 	if (v->nreps >= sizeof(v->reps) / sizeof(v->reps[0]))
 		return set_err("too many repetitions of %s", lock);
+	v->contended_ok = (v->nreps == 0 || v->contended_ok) && run->has_contended;
 	v->reps[v->nreps++] = run;
-	for (int b = 0; b < RESULT_BINS; b++)
+	for (int b = 0; b < RESULT_BINS; b++) {
 		v->hist[b] += run->hist[b];
+		v->hist_contended[b] += run->hist_contended[b];
+	}
 	v->hist_total += run->hist_total;
+	v->hist_contended_total += run->hist_contended_total;
 	return 0;
+}
+
+static const struct variant *find_variant(const struct group *g, const char *lock)
+{
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (strcmp(g->v[i].lock, lock) == 0)
+			return &g->v[i];
+	return NULL;
 }
 
 /* ---- figures: median and spread over repetitions ---- */
@@ -229,7 +252,17 @@ struct column {
 	double scale;
 	const char *fmt;
 	bool no_ratio;    /* event counts: a ratio between locks means little */
+	bool optional;    /* a key older runs lack: "n/a" there, not an error */
 };
+
+/* Whether every repetition of v wrote `key`. */
+static bool has_key(const struct variant *v, const char *key)
+{
+	for (unsigned int i = 0; i < v->nreps; i++)
+		if (!result_get(v->reps[i], key))
+			return false;
+	return true;
+}
 
 static void print_stat(const struct stat3 *s, const struct stat3 *base, unsigned int nreps,
 		       const struct column *col)
@@ -249,16 +282,46 @@ static void print_stat(const struct stat3 *s, const struct stat3 *base, unsigned
 	}
 	if (col->no_ratio)
 		return;
-	if (base->median != 0)
-		printf(" %6.2fx", s->median / base->median);
+	if (base->median != 0)  /* whole numbers from 1000x on, to keep the column's width */
+		printf(" %6.*fx", s->median / base->median >= 999.995 ? 0 : 2, s->median / base->median);
 	else
 		printf(" %7s", "-");
 }
 
+/* The cells of a figure the variant's runs do not have. */
+static void print_unavailable(unsigned int nreps, const struct column *col)
+{
+	printf("  %14s", "n/a");
+	if (nreps > 1)
+		printf(" %-24s", "");
+	if (!col->no_ratio)
+		printf(" %7s", "-");
+}
+
+/* One cell: the variant's figure and its ratio to the baseline's (no ratio
+ * when the baseline lacks the figure).  Where the variant's runs lack an
+ * optional key, "n/a" and *unavailable set.  0, or -1 with err set. */
+static int print_cell(const struct group *g, unsigned int i, unsigned int nreps, const struct column *col,
+		      bool *unavailable)
+{
+	struct stat3 s, base = { 0, 0, 0 };
+
+	if (col->optional && !has_key(&g->v[i], col->key)) {
+		print_unavailable(nreps, col);
+		*unavailable = true;
+		return 0;
+	}
+	if (figure(&g->v[i], col->key, col->scale, &s) ||
+	    ((!col->optional || has_key(&g->v[0], col->key)) && figure(&g->v[0], col->key, col->scale, &base)))
+		return -1;
+	print_stat(&s, &base, nreps, col);
+	return 0;
+}
 
 static int print_block(const struct group *g, const struct column *cols, unsigned int ncols)
 {
 	unsigned int nreps = 0;
+	bool unavailable = false;
 
 	for (unsigned int i = 0; i < g->nv; i++)
 		nreps = g->v[i].nreps > nreps ? g->v[i].nreps : nreps;
@@ -273,16 +336,13 @@ static int print_block(const struct group *g, const struct column *cols, unsigne
 	printf("\n");
 	for (unsigned int i = 0; i < g->nv; i++) {
 		printf("%-18s", g->v[i].lock);
-		for (unsigned int c = 0; c < ncols; c++) {
-			struct stat3 s, base;
-
-			if (figure(&g->v[i], cols[c].key, cols[c].scale, &s) ||
-			    figure(&g->v[0], cols[c].key, cols[c].scale, &base))
+		for (unsigned int c = 0; c < ncols; c++)
+			if (print_cell(g, i, nreps, &cols[c], &unavailable))
 				return -1;
-			print_stat(&s, &base, nreps, &cols[c]);
-		}
 		printf("\n");
 	}
+	if (unavailable)
+		printf("(n/a: those runs were written by a lockbench that did not record the figure)\n");
 	printf("\n");
 	return 0;
 }
@@ -290,35 +350,51 @@ static int print_block(const struct group *g, const struct column *cols, unsigne
 static int print_throughput(const struct group *g)
 {
 	bool jobs = strcmp(g->unit, "jobs") == 0;
-	struct column col = { jobs ? "Jobs/min" : "Ops/sec", "ops_per_s", jobs ? 60 : 1, "%.0f", false };
-
-	return print_block(g, &col, 1);
-}
-
-static int print_contention(const struct group *g)
-{
-	static const struct column cols[] = {
-		{ "#contentions", "contentions", 1, "%.0f", false },
-		{ "acq cycles", "acq_cycles_mean", 1, "%.0f", false },
-		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false },
+	struct column cols[] = {
+		{ jobs ? "Jobs/min" : "Ops/sec", "ops_per_s", jobs ? 60 : 1, "%.0f", false, false },
+		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false, false },
 	};
 
-	return print_block(g, cols, 3);
+	return print_block(g, cols, 2);
+}
+
+/* The patch's "#contentions" and "Time to acquire mutex": contended
+ * acquisitions only; then the same over every acquisition, fast path
+ * included, which is what lockbench's plain acq_cycles figures cover. */
+static int print_contention(const struct group *g)
+{
+	static const struct column contended[] = {
+		{ "#contentions", "contentions", 1, "%.0f", false, false },
+		{ "mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true },
+	};
+	static const struct column all[] = {
+		{ "acquisitions", "acquisitions", 1, "%.0f", false, false },
+		{ "mean cycles", "acq_cycles_mean", 1, "%.0f", false, false },
+	};
+
+	printf("Contended acquisitions only, as the patch counted (#contentions; mean acquisition cycles):\n");
+	if (print_block(g, contended, 2))
+		return -1;
+	printf("All acquisitions, fast path included:\n");
+	return print_block(g, all, 2);
 }
 
 /* True when some run of the group recorded spin/sleep events. */
 static bool group_has_phases(const struct group *g)
 {
-	for (unsigned int i = 0; i < g->nv; i++)
-		for (unsigned int r = 0; r < g->v[i].nreps; r++) {
-			double fast = 0, spin = 0, sleep = 0;
+	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
 
-			result_number(g->v[i].reps[r], "acq_fast", &fast, err, sizeof(err));
-			result_number(g->v[i].reps[r], "acq_spin", &spin, err, sizeof(err));
-			result_number(g->v[i].reps[r], "acq_sleep", &sleep, err, sizeof(err));
-			if (fast + spin + sleep > 0)
-				return true;
-		}
+	for (unsigned int i = 0; i < g->nv; i++)
+		for (unsigned int r = 0; r < g->v[i].nreps; r++)
+			for (size_t k = 0; k < sizeof(phases) / sizeof(phases[0]); k++) {
+				double n = 0;
+
+				result_number(g->v[i].reps[r], phases[k], &n, err, sizeof(err));
+				if (n > 0) {
+					err[0] = '\0';
+					return true;
+				}
+			}
 	err[0] = '\0';
 	return false;
 }
@@ -326,40 +402,70 @@ static bool group_has_phases(const struct group *g)
 static int print_phases(const struct group *g)
 {
 	static const struct column cols[] = {
-		{ "acq fast", "acq_fast", 1, "%.0f", true },
-		{ "acq spin", "acq_spin", 1, "%.0f", true },
-		{ "acq sleep", "acq_sleep", 1, "%.0f", true },
-		{ "futex waits", "futex_waits", 1, "%.0f", true },
-		{ "spin cycles", "spin_cycles", 1, "%.3g", true },
+		{ "acq fast", "acq_fast", 1, "%.0f", true, false },
+		{ "acq spin", "acq_spin", 1, "%.0f", true, false },
+		{ "acq nosleep", "acq_nosleep", 1, "%.0f", true, true },
+		{ "acq sleep", "acq_sleep", 1, "%.0f", true, false },
+		{ "futex waits", "futex_waits", 1, "%.0f", true, false },
+		{ "spin cycles", "spin_cycles", 1, "%.3g", true, false },
 	};
 	static const struct column exits[] = {
-		{ "acquired", "spin_exit_acquired", 1, "%.0f", true },
-		{ "owner changed", "spin_exit_owner_changed", 1, "%.0f", true },
-		{ "owner asleep", "spin_exit_owner_not_running", 1, "%.0f", true },
-		{ "budget spent", "spin_exit_budget", 1, "%.0f", true },
-		{ "left queue", "spin_exit_queue_gave_up", 1, "%.0f", true },
+		{ "acquired", "spin_exit_acquired", 1, "%.0f", true, false },
+		{ "owner changed", "spin_exit_owner_changed", 1, "%.0f", true, false },
+		{ "owner asleep", "spin_exit_owner_not_running", 1, "%.0f", true, false },
+		{ "need resched", "spin_exit_need_resched", 1, "%.0f", true, true },
+		{ "budget spent", "spin_exit_budget", 1, "%.0f", true, false },
+		{ "left queue", "spin_exit_queue_gave_up", 1, "%.0f", true, false },
 	};
 
 	if (!group_has_phases(g))
 		return 0;
-	printf("How acquisitions were obtained (locks without spin/sleep phases show 0):\n");
-	if (print_block(g, cols, 5))
+	printf("How acquisitions were obtained (nosleep: on the sleep path without sleeping; locks without\n"
+	       "spin/sleep phases show 0):\n");
+	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0])))
 		return -1;
 	printf("Why spin phases ended:\n");
-	return print_block(g, exits, 5);
+	return print_block(g, exits, sizeof(exits) / sizeof(exits[0]));
 }
 
-static void print_hist(const struct group *g)
+/* One of a variant's two histograms: every acquisition, or the contended ones. */
+struct hist_view {
+	const uint64_t *bins;
+	uint64_t total;
+	bool ok;                 /* false: the runs have no such histogram */
+};
+
+static struct hist_view hist_of(const struct variant *v, bool contended)
+{
+	if (contended)
+		return (struct hist_view){ v->hist_contended, v->hist_contended_total, v->contended_ok };
+	return (struct hist_view){ v->hist, v->hist_total, true };
+}
+
+static void print_hist(const struct group *g, bool contended)
 {
 	int first = -1, last = -1;
+	bool any = false;
 
-	for (int b = 0; b < RESULT_BINS; b++)
-		for (unsigned int i = 0; i < g->nv; i++)
-			if (g->v[i].hist[b]) {
-				first = first < 0 ? b : first;
-				last = b;
+	for (unsigned int i = 0; i < g->nv; i++) {
+		struct hist_view h = hist_of(&g->v[i], contended);
+
+		any |= h.ok;
+		for (int b = 0; h.ok && b < RESULT_BINS; b++)
+			if (h.bins[b]) {
+				first = first < 0 || b < first ? b : first;
+				last = b > last ? b : last;
 			}
-	printf("Mutex acquisition time distribution (acq time = 2^bin cycles):\n");
+	}
+	if (contended)
+		printf("Mutex acquisition time distribution, contended acquisitions only, as the patch counted\n"
+		       "(acq time = 2^bin cycles):\n");
+	else
+		printf("Mutex acquisition time distribution, all acquisitions, fast path included (acq time = 2^bin cycles):\n");
+	if (!any) {
+		printf("n/a: these runs have no hist_contended.csv (written by a lockbench that did not record it)\n\n");
+		return;
+	}
 	printf("      ");
 	for (unsigned int i = 0; i < g->nv; i++)
 		printf("  %-26s", g->v[i].lock);
@@ -370,23 +476,157 @@ static void print_hist(const struct group *g)
 	for (int b = first; first >= 0 && b <= last; b++) {
 		printf("%-6d", b);
 		for (unsigned int i = 0; i < g->nv; i++) {
-			const struct variant *v = &g->v[i];
-			double pct = v->hist_total ? 100.0 * (double)v->hist[b] / (double)v->hist_total : 0;
+			struct hist_view h = hist_of(&g->v[i], contended);
+			double pct = h.total ? 100.0 * (double)h.bins[b] / (double)h.total : 0;
 
-			printf("  %-14llu %6.2f%%    ", (unsigned long long)v->hist[b], pct);
+			if (h.ok)
+				printf("  %-14llu %6.2f%%    ", (unsigned long long)h.bins[b], pct);
+			else
+				printf("  %-14s %7s    ", "n/a", "");
 		}
 		printf("\n");
 	}
 	printf("\n");
 }
 
+/* ---- the seed's own figures beside this machine's ---- */
+
+/*
+ * Published in the seed patch (shared/seeds/001-patch-mutex-prevent-
+ * optimistic-spinning-from-spinning-longer-t.patch: Tim Chen, "mutex: prevent
+ * optimistic spinning from spinning longer than neccessary", lkml, 18 Aug
+ * 2010), 2.6.34 before and after the fix, on an 8-socket, 64-core Nehalem-EX.
+ * Cited facts, not measurements of ours: printed only beside this machine's
+ * kmutex-spin -> kmutex-fix, so a reader can see at once how the two compare.
+ * The contentions, the acquisition time and the histogram are from AIM7
+ * fserver.  "Time to acquire mutex (cycles)" is what the patch calls the
+ * average acquisition time ("reduced by 48%").  Its histogram's rows add up
+ * to 72,971 and 49,209 (against 72,973 and 49,210 contentions), so it covers
+ * contended acquisitions only; the percentages are as published (the 2.6.34
+ * column's do not all match its counts: 63,902 of 72,971 is 87.57%, printed
+ * 87.69%).
+ */
+#define SEED_FIRST_BIN 11
+#define SEED_BINS 20 /* bins 11..30 */
+static const struct {
+	double creat_ops[2];        /* ./mutex-test V 256 10: 256 threads, ops/sec */
+	double fserver_jobs[2];     /* AIM7 fserver, jobs/min */
+	double contentions[2];      /* fserver, #contentions */
+	double acq_cycles[2];       /* fserver, "Time to acquire mutex (cycles)" */
+	double pct[2][SEED_BINS];   /* fserver, % of contended acquisitions in bins 11..30 */
+} seed = {
+	.creat_ops = { 62864, 197200 },
+	.fserver_jobs = { 91657, 149325 },
+	.contentions = { 72973, 49210 },
+	.acq_cycles = { 44765791, 23067129 },
+	.pct = {
+		{ 0.00, 0.01, 0.02, 0.12, 0.54, 0.97, 1.12, 1.08, 0.80, 0.59,
+		  0.43, 0.35, 0.44, 0.84, 4.29, 87.69, 0.85, 0.00, 0.00, 0.00 },
+		{ 0.24, 1.61, 4.18, 6.86, 9.82, 9.94, 9.48, 10.46, 12.70, 13.96,
+		  3.68, 4.68, 1.86, 0.47, 0.19, 0.25, 0.58, 7.19, 1.83, 0.00 },
+	},
+};
+
+/* "before -> after, ratio" (or the change in percent). */
+static void change_text(char *buf, size_t len, double before, double after, bool percent)
+{
+	int n = snprintf(buf, len, "%.0f -> %.0f", before, after);
+
+	if (before <= 0 || n < 0 || (size_t)n >= len)
+		return;
+	if (percent)
+		snprintf(buf + n, len - (size_t)n, ", %+.1f%%", 100 * (after / before - 1));
+	else
+		snprintf(buf + n, len - (size_t)n, ", %.2fx", after / before);
+}
+
+/* One row: the seed's change and the same figure's median change here. */
+static int seed_row(const char *label, const double seed_fig[2], const struct variant *spin,
+		    const struct variant *fix, const char *key, double scale, bool percent)
+{
+	char theirs[96], ours[96];
+	struct stat3 before, after;
+
+	change_text(theirs, sizeof(theirs), seed_fig[0], seed_fig[1], percent);
+	if (!has_key(spin, key) || !has_key(fix, key))
+		snprintf(ours, sizeof(ours), "n/a (runs without %s)", key);
+	else if (figure(spin, key, scale, &before) || figure(fix, key, scale, &after))
+		return -1;
+	else
+		change_text(ours, sizeof(ours), before.median, after.median, percent);
+	printf("%-27s %-36s %s\n", label, theirs, ours);
+	return 0;
+}
+
+/* The seed's histogram, in %, beside this machine's contended ones. */
+static void seed_hist(const struct variant *spin, const struct variant *fix)
+{
+	const struct variant *v[2] = { spin, fix };
+	int first = SEED_FIRST_BIN, last = SEED_FIRST_BIN + SEED_BINS - 1;
+
+	if (!spin->contended_ok || !fix->contended_ok) {
+		printf("Histogram: n/a here (runs without hist_contended.csv).\n\n");
+		return;
+	}
+	for (int k = 0; k < 2; k++)
+		for (int b = 0; b < RESULT_BINS; b++)
+			if (v[k]->hist_contended[b]) {
+				first = b < first ? b : first;
+				last = b > last ? b : last;
+			}
+	printf("%% of contended acquisitions (acq time = 2^bin cycles; -: not in the patch's table):\n");
+	printf("%-6s %13s %13s %13s %13s\n", "bin", "seed 2.6.34", "seed fix", spin->lock, fix->lock);
+	for (int b = first; b <= last; b++) {
+		int sb = b - SEED_FIRST_BIN;
+
+		printf("%-6d", b);
+		for (int k = 0; k < 2; k++)
+			if (sb >= 0 && sb < SEED_BINS)
+				printf(" %12.2f%%", seed.pct[k][sb]);
+			else
+				printf(" %13s", "-");
+		for (int k = 0; k < 2; k++)
+			printf(" %12.2f%%", v[k]->hist_contended_total ?
+				100.0 * (double)v[k]->hist_contended[b] / (double)v[k]->hist_contended_total : 0);
+		printf("\n");
+	}
+	printf("\n");
+}
+
+/* For creat and fserver groups holding both kmutex-spin (2.6.34) and
+ * kmutex-fix (the patch). */
+static int print_seed(const struct group *g)
+{
+	const struct variant *spin = find_variant(g, "kmutex-spin"), *fix = find_variant(g, "kmutex-fix");
+	bool creat = strcmp(g->workload, "creat") == 0, fserver = strcmp(g->workload, "fserver") == 0;
+
+	if (!spin || !fix || !(creat || fserver))
+		return 0;
+	printf("The seed beside this machine: Tim Chen's patch measured 2.6.34 -> 2.6.36 (the fix) on 64 cores%s;\n"
+	       "here kmutex-spin -> kmutex-fix, %u threads (medians):\n", creat ? ", 256 threads" : "", g->threads);
+	printf("%-27s %-36s %s\n", "", creat ? "seed (mutex-test V 256 10)" : "seed (AIM7 fserver)", "this machine");
+	if (creat) {
+		if (seed_row("Ops/sec", seed.creat_ops, spin, fix, "ops_per_s", 1, false))
+			return -1;
+		printf("(#contentions, acquisition time and histogram: the seed gave them for fserver only)\n\n");
+		return 0;
+	}
+	if (seed_row("Jobs/min", seed.fserver_jobs, spin, fix, "ops_per_s", 60, false) ||
+	    seed_row("#contentions", seed.contentions, spin, fix, "contentions", 1, true) ||
+	    seed_row("mean acq cycles, contended", seed.acq_cycles, spin, fix, "contended_acq_cycles_mean", 1, true))
+		return -1;
+	seed_hist(spin, fix);
+	return 0;
+}
+
 static int print_group(const struct group *g)
 {
 	printf("== workload %s, %u threads: %u variant%s, baseline %s ==\n\n", g->workload, g->threads,
 	       g->nv, g->nv == 1 ? "" : "s", g->v[0].lock);
-	if (print_throughput(g) || print_contention(g) || print_phases(g))
+	if (print_seed(g) || print_throughput(g) || print_contention(g) || print_phases(g))
 		return -1;
-	print_hist(g);
+	print_hist(g, true);
+	print_hist(g, false);
 	return 0;
 }
 
@@ -432,13 +672,25 @@ static double group_tsc_hz(const struct group *g)
 	return v[n / 2];
 }
 
-static int csv_hist(const struct group *g, const char *dir)
+/* The group's histograms in % of each variant's acquisitions (all of them,
+ * or the contended ones: hist-contended-*.csv, written only when every
+ * variant's runs have them and some contended at all, so that a chart of it
+ * has something to show). */
+static int csv_hist(const struct group *g, const char *dir, bool contended)
 {
 	char name[256], path[1400];
 	double hz = group_tsc_hz(g);
+	uint64_t total = 0;
 	FILE *f;
 
-	snprintf(name, sizeof(name), "hist-%s-t%u.csv", g->workload, g->threads);
+	for (unsigned int i = 0; i < g->nv; i++) {
+		if (!hist_of(&g->v[i], contended).ok)
+			return 0;
+		total += hist_of(&g->v[i], contended).total;
+	}
+	if (!total)
+		return 0;
+	snprintf(name, sizeof(name), "hist-%s%s-t%u.csv", contended ? "contended-" : "", g->workload, g->threads);
 	if (!(f = csv_open(dir, name, path, sizeof(path))))
 		return -1;
 	fprintf(f, "bin,lower_cycles,lower_ns");
@@ -449,35 +701,56 @@ static int csv_hist(const struct group *g, const char *dir)
 		double lower = b ? ldexp(1.0, b) : 0;
 
 		fprintf(f, "%d,%.0f,%.3f", b, lower, hz > 0 ? lower * 1e9 / hz : 0);
-		for (unsigned int i = 0; i < g->nv; i++)
-			fprintf(f, ",%.4f", g->v[i].hist_total ?
-				100.0 * (double)g->v[i].hist[b] / (double)g->v[i].hist_total : 0);
+		for (unsigned int i = 0; i < g->nv; i++) {
+			struct hist_view h = hist_of(&g->v[i], contended);
+
+			fprintf(f, ",%.4f", h.total ? 100.0 * (double)h.bins[b] / (double)h.total : 0);
+		}
 		fprintf(f, "\n");
 	}
 	return csv_close(f, path);
 }
 
+/* The median of a phase count; 0 where the runs predate the phase (their
+ * other phases add up to the acquisitions without it). */
+static int phase_median(const struct variant *v, const char *key, double *out)
+{
+	struct stat3 s;
+
+	*out = 0;
+	if (!has_key(v, key))
+		return 0;
+	if (figure(v, key, 1, &s))
+		return -1;
+	*out = s.median;
+	return 0;
+}
+
 static int csv_phases(const struct group *g, const char *dir)
 {
+	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
+	enum { NPHASES = sizeof(phases) / sizeof(phases[0]) };
 	char name[256], path[1400];
 	FILE *f;
 
 	snprintf(name, sizeof(name), "phases-%s-t%u.csv", g->workload, g->threads);
 	if (!(f = csv_open(dir, name, path, sizeof(path))))
 		return -1;
-	fprintf(f, "lock,fast_pct,spin_pct,sleep_pct\n");
+	fprintf(f, "lock,fast_pct,spin_pct,nosleep_pct,sleep_pct\n");
 	for (unsigned int i = 0; i < g->nv; i++) {
-		struct stat3 fast, spin, sleep;
-		double total;
+		double n[NPHASES], total = 0;
 
-		if (figure(&g->v[i], "acq_fast", 1, &fast) || figure(&g->v[i], "acq_spin", 1, &spin) ||
-		    figure(&g->v[i], "acq_sleep", 1, &sleep)) {
-			fclose(f);
-			return -1;
+		for (int k = 0; k < NPHASES; k++) {
+			if (phase_median(&g->v[i], phases[k], &n[k])) {
+				fclose(f);
+				return -1;
+			}
+			total += n[k];
 		}
-		total = fast.median + spin.median + sleep.median;
-		fprintf(f, "%s,%.3f,%.3f,%.3f\n", g->v[i].lock, total ? 100 * fast.median / total : 0,
-			total ? 100 * spin.median / total : 0, total ? 100 * sleep.median / total : 0);
+		fprintf(f, "%s", g->v[i].lock);
+		for (int k = 0; k < NPHASES; k++)
+			fprintf(f, ",%.3f", total ? 100 * n[k] / total : 0);
+		fprintf(f, "\n");
 	}
 	return csv_close(f, path);
 }
@@ -500,14 +773,6 @@ static unsigned int workload_locks(const char *workload, const char **locks, uns
 		}
 	}
 	return n;
-}
-
-static const struct variant *find_variant(const struct group *g, const char *lock)
-{
-	for (unsigned int i = 0; i < g->nv; i++)
-		if (strcmp(g->v[i].lock, lock) == 0)
-			return &g->v[i];
-	return NULL;
 }
 
 static int cmp_group_threads(const void *a, const void *b)
@@ -563,7 +828,8 @@ static int write_csvs(const char *dir)
 	for (unsigned int i = 0; i < ngroups; i++) {
 		bool first_of_workload = true;
 
-		if (csv_hist(&groups[i], dir) || csv_phases(&groups[i], dir))
+		if (csv_hist(&groups[i], dir, false) || csv_hist(&groups[i], dir, true) ||
+		    csv_phases(&groups[i], dir))
 			return -1;
 		for (unsigned int j = 0; j < i; j++)
 			if (strcmp(groups[j].workload, groups[i].workload) == 0)

@@ -47,34 +47,57 @@ static void verdict(struct check *c, int status, const char *fmt, ...)
 			*p = ' ';
 }
 
+/* The contended histogram holds exactly the acquisitions counted as
+ * contentions, each in the bin it has in the all-acquisitions histogram:
+ * -1, or the first bin where it holds more than that one. */
+static int contended_bin_excess(const struct bench_result *res, uint64_t *bins)
+{
+	int excess = -1;
+
+	*bins = 0;
+	for (int b = 0; b < HIST_BINS; b++) {
+		*bins += res->acq_contended.bins[b];
+		if (excess < 0 && res->acq_contended.bins[b] > res->acq.bins[b])
+			excess = b;
+	}
+	return excess;
+}
+
 static void check_hist_total(const struct bench_result *res, struct check *c)
 {
-	const struct hist *h = &res->acq;
-	uint64_t bins = 0, threads = 0;
+	const struct hist *h = &res->acq, *hc = &res->acq_contended;
+	uint64_t bins = 0, threads = 0, cbins;
+	int excess = contended_bin_excess(res, &cbins);
 
 	for (int b = 0; b < HIST_BINS; b++)
 		bins += h->bins[b];
 	for (unsigned int i = 0; i < res->cfg->threads; i++)
 		threads += res->threads[i]->acq.count;
-	if (bins == h->count && threads == h->count)
-		verdict(c, CHECK_OK, "%" PRIu64 " acquisitions: bins = histogram count = per-thread sum",
-			h->count);
-	else
+	if (bins != h->count || threads != h->count)
 		verdict(c, CHECK_WARN, "bins sum to %" PRIu64 " but histogram count is %" PRIu64
 			" and threads sum to %" PRIu64, bins, h->count, threads);
+	else if (cbins != hc->count || hc->count != h->contended)
+		verdict(c, CHECK_WARN, "contended histogram: bins sum to %" PRIu64 " and its count is %" PRIu64
+			" but contentions = %" PRIu64, cbins, hc->count, h->contended);
+	else if (excess >= 0)
+		verdict(c, CHECK_WARN, "contended histogram holds %" PRIu64 " in bin %d; all acquisitions only %" PRIu64,
+			hc->bins[excess], excess, h->bins[excess]);
+	else
+		verdict(c, CHECK_OK, "%" PRIu64 " acquisitions: bins = histogram count = per-thread sum;"
+			" %" PRIu64 " contended: contended bins = contentions", h->count, h->contended);
 }
 
 static void check_phases(const struct bench_result *res, struct check *c)
 {
 	const struct lock_events *ev = &res->ev;
-	uint64_t sum = ev->acq_fast + ev->acq_spin + ev->acq_sleep;
+	uint64_t sum = ev->acq_fast + ev->acq_spin + ev->acq_nosleep + ev->acq_sleep;
 
 	if (!(res->cfg->lock->flags & LOCK_F_PHASES))
 		verdict(c, CHECK_SKIPPED, "lock %s records no acquisition phases", res->cfg->lock->name);
 	else if (sum == res->acq.count)
-		verdict(c, CHECK_OK, "fast + spin + sleep = %" PRIu64 " = acquisitions", sum);
+		verdict(c, CHECK_OK, "fast + spin + without sleeping + sleep = %" PRIu64 " = acquisitions", sum);
 	else
-		verdict(c, CHECK_WARN, "fast + spin + sleep = %" PRIu64 " but acquisitions = %" PRIu64,
+		verdict(c, CHECK_WARN, "fast + spin + without sleeping + sleep = %" PRIu64 " but acquisitions = %" PRIu64,
 			sum, res->acq.count);
 }
 

@@ -18,8 +18,8 @@
 #define CHECKS_TIMER_MAX_CYCLES 1000
 
 enum check_id {
-	CHECK_HIST_TOTAL,     /* bins, histogram count and per-thread counts agree */
-	CHECK_PHASES,         /* acq_fast + acq_spin + acq_sleep = acquisitions (LOCK_F_PHASES) */
+	CHECK_HIST_TOTAL,     /* bins, histogram count and per-thread counts agree; contended histogram = contentions */
+	CHECK_PHASES,         /* acq_fast + acq_spin + acq_nosleep + acq_sleep = acquisitions (LOCK_F_PHASES) */
 	CHECK_INVARIANT,      /* the workload's verify() */
 	CHECK_TIMER,          /* timer overhead plausible */
 	CHECK_TSC_INVARIANT,  /* CPUID says the TSC is invariant */

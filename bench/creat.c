@@ -13,7 +13,10 @@
  * to the directory's descriptor.  The copy of test-mutex.c posted on lkml
  * times creat+close of a file it unlinks only at exit; its usage line and
  * Documentation/mutex-design.txt describe creat+unlink+close, which is what
- * this does.
+ * this does.  At the stop an operation is never left with its file made: a
+ * thread whose creat lock() returns only after the run stopped unlocks at
+ * once and abandons the operation (WL_OP_ABANDONED: one acquisition, not
+ * counted in ops), so no thread queues twice after --duration.
  *
  * Besides the histograms it reports what test-mutex printed:
  *  - ops/s: the summary's rate;
@@ -91,12 +94,25 @@ static int creat_fail(struct bench_thread *t, int err, const char *what)
 			  cs->dir.path);
 }
 
-/* lock; create the thread's file; unlock: the descriptor, or -1 with *err. */
+/* What locked_create() returns when the run stopped while it waited. */
+#define CREATE_STOPPED (-2)
+
+/*
+ * lock; create the thread's file; unlock: the descriptor, or -1 with *err.
+ * A thread that gets the lock only after the run stopped (a FIFO lock under
+ * oversubscription can keep it queued for seconds) creates nothing, so it
+ * need not queue again for the unlink: CREATE_STOPPED, and the op is
+ * abandoned.  Once created, the file is always unlinked under the lock.
+ */
 static int locked_create(struct bench_thread *t, struct creat_thread *ct, int *err)
 {
 	int fd;
 
 	bench_lock(t);
+	if (bench_stopping(t)) {
+		bench_unlock(t);
+		return CREATE_STOPPED;
+	}
 	busy_loops(t->cs_loops);
 	fd = fu_create(ct->dirfd, ct->name);
 	*err = errno;
@@ -125,6 +141,8 @@ static int creat_op(struct bench_thread *t)
 	cost_window_follow(ct, t);
 	t0 = tsc_begin();
 	fd = locked_create(t, ct, &err);
+	if (fd == CREATE_STOPPED)
+		return WL_OP_ABANDONED;
 	if (fd < 0)
 		return creat_fail(t, err, "create");
 	ct->created++;
@@ -134,7 +152,7 @@ static int creat_op(struct bench_thread *t)
 		return creat_fail(t, err, "unlink");
 	ct->removed++;
 	cost_record(ct, tsc_end() - t0);
-	return 0;
+	return WL_OP_DONE;
 }
 
 static void creat_thread_teardown(struct bench_thread *t)
@@ -236,6 +254,8 @@ const struct workload_ops workload_ops_creat = {
 	.unit = "ops",
 	.shared_size = sizeof(struct creat_shared),
 	.thread_size = sizeof(struct creat_thread),
+	.fds_shared = WDIR_FDS,
+	.fds_per_thread = 1,        /* its file, between creat and close */
 	.setup = creat_setup,
 	.thread_setup = creat_thread_setup,
 	.op = creat_op,

@@ -10,7 +10,10 @@
  * - files are created with O_EXCL|O_NOFOLLOW and opened with O_NOFOLLOW;
  * - wdir_remove() empties the directory (one level of subdirectories, never
  *   following a link) and removes it: the workloads' teardown calls it on
- *   success, error and SIGINT/SIGTERM alike.
+ *   success, error and SIGINT/SIGTERM alike;
+ * - a process that dies by SIGKILL or a crash cannot do that, so the
+ *   directory carries an owner stamp, and the next run sweeps --dir for the
+ *   directories of owners that are gone (orphans, below).
  *
  * The fu_*() wrappers are the calls that can fail for lack of space,
  * descriptors or permission (ENOSPC, EMFILE, EACCES...).  They pass through a
@@ -61,7 +64,8 @@ static inline int fu_injected(enum fu_call call)
 	return err;
 }
 
-/* The workload's private directory. */
+/* The workload's private directory.  WDIR_FDS: the descriptors it holds. */
+#define WDIR_FDS 2
 struct wdir {
 	int parent_fd;           /* --dir: the directory ours is removed from */
 	int fd;                  /* ours: every call is relative to it */
@@ -70,7 +74,9 @@ struct wdir {
 };
 
 /*
- * Makes "lockbench-<tag>-XXXXXX" under cfg->dir (else $TMPDIR, else /tmp).
+ * Makes "lockbench-<tag>-XXXXXX" under cfg->dir (else $TMPDIR, else /tmp),
+ * with an owner stamp in it if one can be written, after sweeping that
+ * parent of orphans.
  * Returns 0; WL_SETUP_USAGE when that parent is missing, not a directory or
  * not writable; WL_SETUP_ERROR on other failures.  On failure a one-line
  * message is in err and nothing is left behind.
@@ -80,7 +86,8 @@ int wdir_create(struct wdir *d, const struct bench_config *cfg, const char *tag,
 /* Empties and removes the directory and closes its descriptors; harmless
  * after a failed wdir_create() or a previous wdir_remove(). */
 void wdir_remove(struct wdir *d);
-/* Entries in the directory, "." and ".." aside; -1 with errno on failure. */
+/* Entries in the directory, ".", ".." and the owner stamp aside; -1 with
+ * errno on failure. */
 long wdir_entries(const struct wdir *d);
 
 /* Creates `name` for writing: O_EXCL|O_NOFOLLOW, mode 0600. */
@@ -131,6 +138,29 @@ static inline int fu_unlink(int dirfd, const char *name, int flags)
 		return -1;
 	return unlinkat(dirfd, name, flags);
 }
+
+/*
+ * Orphans.  A directory lockbench makes for a run (the workload's, and the
+ * staging directory of -o) holds FU_OWNER_FILE, one line naming the process
+ * that made it: "PID START BOOT", START its start time in clock ticks after
+ * boot (/proc/PID/stat field 22: a pid reused later has another) and BOOT
+ * the boot it ran in (/proc/sys/kernel/random/boot_id, "-" if unknown).
+ */
+#define FU_OWNER_FILE ".lockbench-owner"
+
+/* Writes this process's stamp into the directory open at dirfd: 0, or -1
+ * with errno. */
+int fu_owner_stamp(int dirfd);
+/*
+ * Removes every directory of `parent` (open at parent_fd, or named by
+ * parent) whose name matches the fnmatch() `pattern` and that is this user's,
+ * not a link, and stamped by a process that is gone: dead, or its pid now
+ * another process's, or of an earlier boot.  Never a directory without a
+ * readable stamp, another user's, or a live process's.  Best effort: returns
+ * how many it removed.
+ */
+int fu_sweep_orphans_at(int parent_fd, const char *pattern);
+int fu_sweep_orphans(const char *parent, const char *pattern);
 
 /* CPUs this process may run on: the denominator of "CPU utilisation". */
 unsigned int fu_cpus_allowed(void);

@@ -33,9 +33,18 @@
  *    (stream / datagram) instead of loopback TCP/UDP: nothing leaves the
  *    process; signal_test raises SIGUSR1 at the calling thread.
  *
+ * Stop: a job is ~1,500 locked calls, which an oversubscribed FIFO spinlock
+ * can stretch to minutes, so a job does not run to its end after the run has
+ * stopped.  It checks bench_stopping() before every test and after every
+ * locked call that leaves nothing made: a test that made a name removes it
+ * first (one more locked call, like closing what it opened), a disk test
+ * closes its descriptors, and the job returns WL_OP_ABANDONED, uncounted.
+ * Pool writes need no undoing: they never change a file's size.
+ *
  * Invariant (verify): every name a job makes (files, links, directories) is
- * removed again: made == removed == jobs x names per job, and afterwards the
- * directory holds exactly the pool, every pool file still --file-size long.
+ * removed again: made == removed == jobs x names per job for the jobs done,
+ * abandoned jobs removed every name they made, and afterwards the directory
+ * holds exactly the pool, every pool file still --file-size long.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -97,7 +106,9 @@ struct fserver_shared {
 	unsigned int names_per_job;
 	bool handler_installed;
 	struct sigaction old_usr1;
-	uint64_t made, removed;         /* summed by thread_teardown, read after the join */
+	/* Names made and removed, summed by thread_teardown, read after the join. */
+	uint64_t made, removed;                     /* by the jobs done */
+	uint64_t abandoned_made, abandoned_removed; /* by jobs abandoned at the stop */
 };
 
 /* Written only by its thread; read by figures() after the join. */
@@ -111,8 +122,10 @@ struct fs_thread {
 	int dirfd;
 	int stream[2], dgram[2];
 	unsigned int blocks;            /* IO_BLOCK blocks per pool file */
-	uint64_t made, removed;         /* whole run: for verify() */
-	uint64_t timed_jobs, job_cycles;
+	uint64_t made, removed;         /* by jobs done, whole run: for verify() */
+	uint64_t abandoned_made, abandoned_removed;  /* by the job abandoned at the stop */
+	uint64_t job_made, job_removed; /* by the job in progress */
+	uint64_t timed_jobs, job_cycles, job_acq;  /* jobs done in the measured interval */
 	uint64_t sink;                  /* compute results land here */
 	const char *test;               /* the test running: for messages */
 	char file[24], link[24], subdir[24], absent[24];
@@ -141,6 +154,13 @@ static int fs_fail(struct bench_thread *t, struct fs_thread *ft, int err, const 
 {
 	return bench_fail(t, err, "fserver %s: %s %s: %s (in %s)", ft->test, what, name,
 			  strerror(err), ft->fs->dir.path);
+}
+
+/* Where a test may give its job up: nothing it made is left, nothing but a
+ * disk test's descriptors (closed by disk_test()) is open. */
+static int stop_point(const struct bench_thread *t)
+{
+	return bench_stopping(t) ? WL_OP_ABANDONED : WL_OP_DONE;
 }
 
 /* One system call inside the lock under test; errno survives the unlock. */
@@ -394,12 +414,15 @@ static int t_creat_clo(struct bench_thread *t, struct fs_thread *ft)
 
 		if (fd < 0)
 			return fs_fail(t, ft, errno, "create", ft->file);
-		ft->made++;
+		ft->job_made++;
 		if (close_checked(t, ft, fd, ft->file))
 			return -1;
+		/* No stop point before: the unlink is what a stop would do. */
 		if (LOCKED(t, fu_unlink(ft->dirfd, ft->file, 0)) != 0)
 			return fs_fail(t, ft, errno, "unlink", ft->file);
-		ft->removed++;
+		ft->job_removed++;
+		if (stop_point(t))
+			return WL_OP_ABANDONED;
 	}
 	return 0;
 }
@@ -423,17 +446,20 @@ static int t_dir_rtns_1(struct bench_thread *t, struct fs_thread *ft)
 
 	if (LOCKED(t, fu_mkdir(ft->dirfd, ft->subdir)) != 0)
 		return fs_fail(t, ft, errno, "mkdir", ft->subdir);
-	ft->made++;
-	seen = LOCKED(t, read_whole_dir(ft->dir));
-	if (seen < 0)
-		return fs_fail(t, ft, errno, "readdir", ".");
-	/* The pool, ".", ".." and our subdirectory are always there. */
-	if (seen < (long)ft->fs->pool_size + 3)
-		return fs_fail(t, ft, ENOENT, "readdir (pool files missing)", ".");
+	ft->job_made++;
+	/* Stopped: straight to the rmdir, which removes what the test made. */
+	if (!bench_stopping(t)) {
+		seen = LOCKED(t, read_whole_dir(ft->dir));
+		if (seen < 0)
+			return fs_fail(t, ft, errno, "readdir", ".");
+		/* The pool, ".", ".." and our subdirectory are always there. */
+		if (seen < (long)ft->fs->pool_size + 3)
+			return fs_fail(t, ft, ENOENT, "readdir (pool files missing)", ".");
+	}
 	if (LOCKED(t, fu_unlink(ft->dirfd, ft->subdir, AT_REMOVEDIR)) != 0)
 		return fs_fail(t, ft, errno, "rmdir", ft->subdir);
-	ft->removed++;
-	return 0;
+	ft->job_removed++;
+	return stop_point(t);
 }
 
 static int t_link_test(struct bench_thread *t, struct fs_thread *ft)
@@ -444,10 +470,12 @@ static int t_link_test(struct bench_thread *t, struct fs_thread *ft)
 		pool_name(pool, sizeof(pool), rng_below(&ft->rng, ft->fs->pool_size));
 		if (LOCKED(t, fu_link(ft->dirfd, pool, ft->link)) != 0)
 			return fs_fail(t, ft, errno, "link to", pool);
-		ft->made++;
+		ft->job_made++;
 		if (LOCKED(t, fu_unlink(ft->dirfd, ft->link, 0)) != 0)
 			return fs_fail(t, ft, errno, "unlink", ft->link);
-		ft->removed++;
+		ft->job_removed++;
+		if (stop_point(t))
+			return WL_OP_ABANDONED;
 	}
 	return 0;
 }
@@ -461,10 +489,14 @@ static int t_disk_src(struct bench_thread *t, struct fs_thread *ft)
 		pool_name(pool, sizeof(pool), rng_below(&ft->rng, ft->fs->pool_size));
 		if (LOCKED(t, fstatat(ft->dirfd, pool, &st, AT_SYMLINK_NOFOLLOW)) != 0)
 			return fs_fail(t, ft, errno, "look up", pool);
+		if (stop_point(t))
+			return WL_OP_ABANDONED;
 		if (LOCKED(t, fstatat(ft->dirfd, ft->absent, &st, AT_SYMLINK_NOFOLLOW)) == 0)
 			return fs_fail(t, ft, EEXIST, "look up", ft->absent);
 		if (errno != ENOENT)
 			return fs_fail(t, ft, errno, "look up", ft->absent);
+		if (stop_point(t))
+			return WL_OP_ABANDONED;
 	}
 	return 0;
 }
@@ -498,12 +530,14 @@ static int disk_block(struct bench_thread *t, struct fs_thread *ft, struct disk_
 
 		if (n != (ssize_t)len)
 			return fs_fail(t, ft, n < 0 ? errno : EIO, "read", p->src_name);
+		if (stop_point(t))
+			return WL_OP_ABANDONED;
 	} else {
 		ft->io[0] = (char)block;
 	}
 	if (p->kind != DISK_READ && LOCKED(t, fu_pwrite_all(p->dst, ft->io, len, off)) != 0)
 		return fs_fail(t, ft, errno, "write", p->dst_name);
-	return 0;
+	return stop_point(t);
 }
 
 static int disk_open(struct bench_thread *t, struct fs_thread *ft, struct disk_pass *p)
@@ -517,22 +551,25 @@ static int disk_open(struct bench_thread *t, struct fs_thread *ft, struct disk_p
 		p->src = LOCKED(t, fu_open(ft->dirfd, p->src_name, O_RDONLY));
 		if (p->src < 0)
 			return fs_fail(t, ft, errno, "open", p->src_name);
+		if (stop_point(t))
+			return WL_OP_ABANDONED;
 	}
 	if (p->kind != DISK_READ) {
 		p->dst = LOCKED(t, fu_open(ft->dirfd, p->dst_name, O_WRONLY));
 		if (p->dst < 0)
 			return fs_fail(t, ft, errno, "open", p->dst_name);
 	}
-	return 0;
+	return stop_point(t);
 }
 
 static int disk_walk(struct bench_thread *t, struct fs_thread *ft, struct disk_pass *p)
 {
 	for (unsigned int i = 0; i < ft->blocks; i++) {
 		unsigned int block = p->random ? rng_below(&ft->rng, ft->blocks) : i;
+		int rc = disk_block(t, ft, p, block);
 
-		if (disk_block(t, ft, p, block))
-			return -1;
+		if (rc != 0)
+			return rc;  /* failed, or abandoned: no fdatasync either */
 	}
 	if (p->sync && LOCKED(t, fu_fdatasync(p->dst)) != 0)
 		return fs_fail(t, ft, errno, "fdatasync", p->dst_name);
@@ -547,10 +584,11 @@ static int disk_test(struct bench_thread *t, struct fs_thread *ft, enum disk_kin
 
 	if (rc == 0)
 		rc = disk_walk(t, ft, &p);
-	/* Close both whatever happened; the first failure's message stays. */
-	if (p.src >= 0 && close(p.src) != 0 && rc == 0)
+	/* Close both whatever happened, abandoned too; the first failure's
+	 * message stays. */
+	if (p.src >= 0 && close(p.src) != 0 && rc != WL_OP_FAILED)
 		rc = fs_fail(t, ft, errno, "close", p.src_name);
-	if (p.dst >= 0 && close(p.dst) != 0 && rc == 0)
+	if (p.dst >= 0 && close(p.dst) != 0 && rc != WL_OP_FAILED)
 		rc = fs_fail(t, ft, errno, "close", p.dst_name);
 	return rc;
 }
@@ -627,32 +665,52 @@ static void mix_shuffle(struct fs_thread *ft, unsigned int slots)
 }
 
 /* The harness zeroes t->ops when the measured interval starts; the job time
- * figure follows it, so it covers exactly the jobs counted. */
+ * and acquisition figures follow it, so they cover exactly the jobs counted. */
 static void job_window_follow(struct fs_thread *ft, const struct bench_thread *t)
 {
 	if (ft->timed_jobs != t->ops)
-		ft->timed_jobs = ft->job_cycles = 0;
+		ft->timed_jobs = ft->job_cycles = ft->job_acq = 0;
+}
+
+/* The run stopped mid-job: its names (all removed again) are kept apart from
+ * the jobs done, which the invariant counts. */
+static int job_abandon(struct fs_thread *ft)
+{
+	ft->abandoned_made += ft->job_made;
+	ft->abandoned_removed += ft->job_removed;
+	return WL_OP_ABANDONED;
 }
 
 static int fserver_op(struct bench_thread *t)
 {
 	struct fs_thread *ft = t->wl;
 	unsigned int slots = ft->fs->slots;
-	uint64_t t0;
+	/* The harness resets the histogram only between ops: a job's own count. */
+	uint64_t t0, acq0 = t->acq.count;
 
 	job_window_follow(ft, t);
+	ft->job_made = ft->job_removed = 0;
 	t0 = tsc_begin();
 	mix_shuffle(ft, slots);
 	for (unsigned int i = 0; i < slots; i++) {
 		const struct fs_test *test = &mix[ft->order[i]];
+		int rc;
 
+		if (bench_stopping(t))
+			return job_abandon(ft);
 		ft->test = test->name;
-		if (test->run(t, ft) != 0)
-			return -1;
+		rc = test->run(t, ft);
+		if (rc == WL_OP_ABANDONED)
+			return job_abandon(ft);
+		if (rc != 0)
+			return WL_OP_FAILED;
 	}
+	ft->made += ft->job_made;
+	ft->removed += ft->job_removed;
 	ft->job_cycles += tsc_end() - t0;
+	ft->job_acq += t->acq.count - acq0;
 	ft->timed_jobs++;
-	return 0;
+	return WL_OP_DONE;
 }
 
 /* ---- per-thread state ---- */
@@ -758,6 +816,8 @@ static void fs_thread_teardown(struct bench_thread *t)
 	/* Relaxed: verify() reads the sums after the join, which orders them. */
 	__atomic_fetch_add(&fs->made, ft->made, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&fs->removed, ft->removed, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&fs->abandoned_made, ft->abandoned_made, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&fs->abandoned_removed, ft->abandoned_removed, __ATOMIC_RELAXED);
 	fs_thread_release(ft);
 }
 
@@ -908,6 +968,11 @@ static int fserver_verify(void *shared, uint64_t ops_all, char *err, size_t errl
 			 ops_all, expected, fs->made, fs->removed);
 		return -1;
 	}
+	if (fs->abandoned_made != fs->abandoned_removed) {
+		snprintf(err, errlen, "fserver invariant FAILED: jobs abandoned at the stop made %" PRIu64
+			 " names but removed %" PRIu64, fs->abandoned_made, fs->abandoned_removed);
+		return -1;
+	}
 	if (entries != (long)fs->pool_size) {
 		snprintf(err, errlen, "fserver invariant FAILED: %ld entries in %s after the run, "
 			 "the pool is %u", entries, fs->dir.path, fs->pool_size);
@@ -919,7 +984,7 @@ static int fserver_verify(void *shared, uint64_t ops_all, char *err, size_t errl
 static void fserver_figures(const struct bench_result *res, struct figures *out)
 {
 	const struct fserver_shared *fs = NULL;
-	uint64_t jobs = 0, cycles = 0, made = 0, removed = 0;
+	uint64_t jobs = 0, cycles = 0, acq = 0, made = 0, removed = 0;
 	double cpu_s = res->usage.user_s + res->usage.sys_s;
 	double capacity_s = res->measured_s * fu_cpus_allowed();
 
@@ -934,13 +999,14 @@ static void fserver_figures(const struct bench_result *res, struct figures *out)
 		if (ft->timed_jobs == t->ops) {
 			jobs += ft->timed_jobs;
 			cycles += ft->job_cycles;
+			acq += ft->job_acq;
 		}
 	}
 	figure_add(out, "jobs_per_min", "jobs/min", "%.1f", res->ops_per_s * 60.0);
 	figure_add(out, "job_ms_mean", "avg job ms", "%.3f",
 		   jobs && res->tsc_hz > 0 ? (double)cycles / (double)jobs / res->tsc_hz * 1e3 : 0);
-	figure_add(out, "acq_per_job", "acq per job", "%.1f",
-		   res->ops ? (double)res->acq.count / (double)res->ops : 0);
+	/* Jobs done only: `acquisitions` also holds the abandoned jobs' calls. */
+	figure_add(out, "acq_per_job", "acq per job", "%.1f", jobs ? (double)acq / (double)jobs : 0);
 	figure_add(out, "cpu_utilisation_pct", "cpu util %", "%.1f",
 		   capacity_s > 0 ? 100.0 * cpu_s / capacity_s : 0);
 	figure_add(out, "names_per_job", "names per job", "%u", fs ? fs->names_per_job : 0);
@@ -954,6 +1020,9 @@ const struct workload_ops workload_ops_fserver = {
 	.unit = "jobs",
 	.shared_size = sizeof(struct fserver_shared),
 	.thread_size = sizeof(struct fs_thread),
+	.fds_shared = WDIR_FDS,
+	/* Its directory stream and two socketpairs, and a disk test's two files. */
+	.fds_per_thread = 7,
 	.setup = fserver_setup,
 	.thread_setup = fs_thread_setup,
 	.op = fserver_op,

@@ -67,8 +67,10 @@ struct bench_run;
 /* One per worker thread, cache-line aligned, on the thread's NUMA node. */
 struct bench_thread {
 	struct hist acq;               /* acquisition times, cycles */
+	struct hist acq_contended;     /* the contended ones only: what the seed patch counted */
 	uint64_t ops;                  /* operations in the measured interval */
 	uint64_t ops_all;              /* operations including warm-up: for invariants */
+	uint64_t ops_abandoned;        /* operations left unfinished at the stop (WL_OP_ABANDONED) */
 	const struct lock_ops *lock_ops;
 	void *lock;
 	struct lock_thread *lt;        /* this thread's lock_thread for `lock` */
@@ -76,6 +78,7 @@ struct bench_thread {
 	void *wl_shared;               /* the workload's shared state */
 	const struct bench_config *cfg;
 	struct bench_run *run;
+	const int *phase;              /* the run's enum bench_phase: for bench_stopping() */
 	unsigned int id;
 	int cpu;                       /* pinned CPU, -1 when unpinned */
 	uint64_t cs_loops, think_loops;
@@ -107,11 +110,28 @@ static inline void bench_lock(struct bench_thread *t)
 	__atomic_store_n(&t->waiting_since, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->acquired, t->acquired + 1, __ATOMIC_RELAXED);
 	hist_record(&t->acq, acq_cycles, contended);
+	/* After tsc_end(): the branch and the second record are outside every
+	 * timed interval, and touch only this thread's own cache lines. */
+	if (contended)
+		hist_record(&t->acq_contended, acq_cycles, true);
 }
 
 static inline void bench_unlock(struct bench_thread *t)
 {
 	t->lock_ops->unlock(t->lock, t->lt);
+}
+
+/*
+ * True once the run has stopped: a workload whose operation takes many locked
+ * calls asks between them, and gives the operation up (WL_OP_ABANDONED,
+ * workload.h) rather than finish it long after --duration.  A relaxed load of
+ * a word written three times a run: it orders nothing, and a stop seen one
+ * call late costs only that call.  Without a run (a test calling op()
+ * directly) it is never true.
+ */
+static inline bool bench_stopping(const struct bench_thread *t)
+{
+	return t->phase && __atomic_load_n(t->phase, __ATOMIC_RELAXED) == PHASE_STOP;
 }
 
 /*

@@ -13,6 +13,24 @@ static int fail_usage(const char *msg)
 	return EXIT_USAGE;
 }
 
+static int stopped(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "stopped by signal %d; nothing written", bench_stop_signal());
+	return EXIT_SIGNAL;
+}
+
+/* The result files, whole or not at all: a stop signal that comes while
+ * they are written means none (the rename is the last step). */
+static int write_results(const struct bench_result *res, struct outdir *od, char *err, size_t errlen)
+{
+	if (report_write(res, od, err, errlen) != 0)
+		return EXIT_RUNTIME;
+	bench_test_point("write", 0);
+	if (bench_stop_signal())
+		return stopped(err, errlen);
+	return outdir_commit(od, err, errlen) != 0 ? EXIT_RUNTIME : EXIT_OK;
+}
+
 static int run_and_report(const struct bench_config *cfg)
 {
 	struct bench_result res;
@@ -27,13 +45,13 @@ static int run_and_report(const struct bench_config *cfg)
 	/* A failed invariant still shows its figures: they say how badly. */
 	if ((status == EXIT_OK || status == EXIT_INVARIANT) && !cfg->quiet)
 		report_print(&res, stdout);
-	if (status == EXIT_OK) {
-		if (cfg->out_dir && (report_write(&res, &od, err, sizeof(err)) != 0 ||
-				     outdir_commit(&od, err, sizeof(err)) != 0))
-			status = EXIT_RUNTIME;
-		else if (cfg->out_dir && !cfg->quiet)
-			printf("results: %s\n", od.final);
-	}
+	/* A stop that came while the summary was printed. */
+	if (status == EXIT_OK && bench_stop_signal())
+		status = stopped(err, sizeof(err));
+	if (status == EXIT_OK && cfg->out_dir)
+		status = write_results(&res, &od, err, sizeof(err));
+	if (status == EXIT_OK && cfg->out_dir && !cfg->quiet)
+		printf("results: %s\n", od.final);
 	if (status != EXIT_OK)
 		fprintf(stderr, "lockbench: %s\n", err);
 	if (cfg->out_dir)

@@ -15,6 +15,7 @@
 #include <ftw.h>
 
 #include "../locks/oracle.h"
+#include "fileutil.h"
 #include "report.h"
 #include "workload.h"
 
@@ -119,16 +120,34 @@ void report_print_hist(const struct hist *h, const char *name, FILE *out)
 	print_hist(h, name, 0, out);
 }
 
+/* The oracle the lock used and the budget that follows from it. */
+static void print_spin_settings(const struct bench_result *res, FILE *out)
+{
+	uint64_t budget = oracle_spin_budget(res->oracle, res->cfg->lock_params.spin_budget_cycles);
+
+	if (res->oracle < 0)
+		return;
+	fprintf(out, "  spin settings   oracle %s", oracle_name[res->oracle]);
+	if (res->cfg->lock_params.oracle != res->oracle)
+		fprintf(out, " (%s)", oracle_name[res->cfg->lock_params.oracle]);
+	if (budget)
+		fprintf(out, ", budget %" PRIu64 " cycles%s\n", budget,
+			res->cfg->lock_params.spin_budget_cycles ? "" : " (userspace default)");
+	else
+		fprintf(out, ", no budget: need_resched() and the owner's CPU end spins\n");
+	if (res->oracle_fallback[0])
+		fprintf(out, "  oracle note     sched unavailable: %s\n", res->oracle_fallback);
+}
+
 static void print_events(const struct bench_result *res, FILE *out)
 {
 	const struct lock_events *ev = &res->ev;
-	uint64_t acquisitions = ev->acq_fast + ev->acq_spin + ev->acq_sleep;
+	uint64_t acquisitions = ev->acq_fast + ev->acq_spin + ev->acq_nosleep + ev->acq_sleep;
 
-	fprintf(out, "  spin settings   budget %" PRIu64 " cycles (0: the lock's default), oracle %s\n",
-		res->cfg->lock_params.spin_budget_cycles, oracle_name[res->cfg->lock_params.oracle]);
-	fprintf(out, "  acquired via    fast %" PRIu64 ", spin %" PRIu64 ", sleep %" PRIu64
-		"; %.4f futex waits per acquisition\n",
-		ev->acq_fast, ev->acq_spin, ev->acq_sleep,
+	print_spin_settings(res, out);
+	fprintf(out, "  acquired via    fast %" PRIu64 ", spin %" PRIu64 ", without sleeping %" PRIu64
+		", sleep %" PRIu64 "; %.4f futex waits per acquisition\n",
+		ev->acq_fast, ev->acq_spin, ev->acq_nosleep, ev->acq_sleep,
 		safe_div((double)ev->futex_waits, (double)acquisitions));
 	fprintf(out, "  spin exits     ");
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
@@ -151,6 +170,19 @@ static void print_checks(const struct checks *k, FILE *out)
 			k->c[i].detail);
 }
 
+/* The contended acquisitions alone: what the seed patch's histogram and mean
+ * covered (the line above includes the fast path). */
+static void print_contended(const struct hist *hc, FILE *out)
+{
+	if (!hc->count) {
+		fprintf(out, "  contended acq   none (every acquisition took the lock at its first attempt)\n");
+		return;
+	}
+	fprintf(out, "  contended acq   mean %.0f, min %" PRIu64 ", max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n",
+		(double)hc->sum / (double)hc->count, hc->min, hc->max, hist_quantile_bin(hc, 0.5),
+		hist_quantile_bin(hc, 0.99));
+}
+
 void report_print(const struct bench_result *res, FILE *out)
 {
 	const struct bench_config *cfg = res->cfg;
@@ -159,12 +191,14 @@ void report_print(const struct bench_result *res, FILE *out)
 
 	fprintf(out, "lockbench: lock %s, workload %s, %u threads (pin %s), %.2f s measured after %.2f s warm-up\n",
 		cfg->lock->name, cfg->workload->name, cfg->threads, cfg->pin, res->measured_s, cfg->warmup_s);
-	fprintf(out, "  %-14s %" PRIu64 " (%.1f %s/s)\n", unit, res->ops, res->ops_per_s, unit);
+	fprintf(out, "  %-14s %" PRIu64 " (%.1f %s/s); %" PRIu64 " abandoned at the stop\n", unit,
+		res->ops, res->ops_per_s, unit, res->ops_abandoned);
 	fprintf(out, "  acquisitions    %" PRIu64 ", contentions %" PRIu64 " (%.1f%%)\n",
 		h->count, h->contended, 100.0 * safe_div((double)h->contended, (double)h->count));
 	fprintf(out, "  acq cycles      mean %.0f, min %" PRIu64 ", max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n",
 		safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max,
 		hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
+	print_contended(&res->acq_contended, out);
 	fprintf(out, "  fairness        %s per thread min %" PRIu64 ", max %" PRIu64 ", cv %.3f\n",
 		unit, res->ops_min, res->ops_max, res->ops_cv);
 	fprintf(out, "  cpu             user %.2f s, sys %.2f s, %.3f us per %s; csw vol %" PRIu64 ", invol %" PRIu64 "\n",
@@ -207,6 +241,34 @@ static int write_file(const struct outdir *od, const char *name, file_writer wri
 	return 0;
 }
 
+/* Which oracle ran, what was asked, the budget in force, and why sched
+ * could not load (commas would split the CSV value: they become ';'). */
+static void write_oracle(const struct bench_result *res, FILE *f)
+{
+	const struct bench_config *cfg = res->cfg;
+	char fallback[sizeof(res->oracle_fallback)];
+
+	snprintf(fallback, sizeof(fallback), "%s", res->oracle_fallback[0] ? res->oracle_fallback : "-");
+	for (char *c = fallback; *c; c++)
+		if (*c == ',' || *c == '\n' || *c == '\r')
+			*c = ';';
+	fprintf(f, "oracle,%s\noracle_requested,%s\nspin_budget_effective_cycles,%" PRIu64 "\noracle_fallback,%s\n",
+		res->oracle < 0 ? "none" : oracle_name[res->oracle], oracle_name[cfg->lock_params.oracle],
+		res->oracle < 0 ? 0 : oracle_spin_budget(res->oracle, cfg->lock_params.spin_budget_cycles),
+		fallback);
+}
+
+/* The contended acquisitions' figures (their count is `contentions`). */
+static void write_contended(const struct hist *hc, FILE *f)
+{
+	fprintf(f, "contended_acq_cycles_sum,%" PRIu64 "\ncontended_acq_cycles_mean,%.3f\n", hc->sum,
+		safe_div((double)hc->sum, (double)hc->count));
+	fprintf(f, "contended_acq_cycles_min,%" PRIu64 "\ncontended_acq_cycles_max,%" PRIu64 "\n",
+		hc->count ? hc->min : 0, hc->max);
+	fprintf(f, "contended_acq_bin_p50,%u\ncontended_acq_bin_p99,%u\n", hist_quantile_bin(hc, 0.5),
+		hist_quantile_bin(hc, 0.99));
+}
+
 static void write_summary(const struct bench_result *res, FILE *f)
 {
 	const struct bench_config *cfg = res->cfg;
@@ -221,21 +283,23 @@ static void write_summary(const struct bench_result *res, FILE *f)
 		cfg->duration_s, cfg->warmup_s, res->measured_s);
 	fprintf(f, "cs_cycles,%" PRIu64 "\nthink_cycles,%" PRIu64 "\nspin_budget_cycles,%" PRIu64 "\nseed,%" PRIu64 "\n",
 		cfg->cs_cycles, cfg->think_cycles, cfg->lock_params.spin_budget_cycles, cfg->seed);
-	fprintf(f, "oracle,%s\n", oracle_name[cfg->lock_params.oracle]);
+	write_oracle(res, f);
 	fprintf(f, "ops,%" PRIu64 "\nops_all,%" PRIu64 "\nops_per_s,%.3f\n", res->ops, res->ops_all, res->ops_per_s);
+	fprintf(f, "ops_abandoned,%" PRIu64 "\n", res->ops_abandoned);
 	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\nacq_cycles_sum,%" PRIu64 "\n",
 		h->count, h->contended, h->sum);
 	fprintf(f, "acq_cycles_mean,%.3f\nacq_cycles_min,%" PRIu64 "\nacq_cycles_max,%" PRIu64 "\n",
 		safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max);
 	fprintf(f, "acq_bin_p50,%u\nacq_bin_p99,%u\n", hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
+	write_contended(&res->acq_contended, f);
 	fprintf(f, "ops_thread_min,%" PRIu64 "\nops_thread_max,%" PRIu64 "\nops_thread_cv,%.6f\n",
 		res->ops_min, res->ops_max, res->ops_cv);
 	fprintf(f, "cpu_user_s,%.6f\ncpu_sys_s,%.6f\ncpu_us_per_op,%.6f\n",
 		res->usage.user_s, res->usage.sys_s, cpu_us_per_op(res));
 	fprintf(f, "csw_voluntary,%" PRIu64 "\ncsw_involuntary,%" PRIu64 "\n", res->usage.vol_csw, res->usage.invol_csw);
 	fprintf(f, "timer_overhead_cycles,%" PRIu64 "\ntsc_hz,%.0f\n", res->timer_overhead, res->tsc_hz);
-	fprintf(f, "acq_fast,%" PRIu64 "\nacq_spin,%" PRIu64 "\nacq_sleep,%" PRIu64 "\n",
-		ev->acq_fast, ev->acq_spin, ev->acq_sleep);
+	fprintf(f, "acq_fast,%" PRIu64 "\nacq_spin,%" PRIu64 "\nacq_nosleep,%" PRIu64 "\nacq_sleep,%" PRIu64 "\n",
+		ev->acq_fast, ev->acq_spin, ev->acq_nosleep, ev->acq_sleep);
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
 		fprintf(f, "spin_exit_%s,%" PRIu64 "\n", spin_exit_name[r], ev->spin_exit[r]);
 	fprintf(f, "spin_cycles,%" PRIu64 "\nfutex_waits,%" PRIu64 "\nfutex_wakes,%" PRIu64 "\nhandoffs,%" PRIu64 "\n",
@@ -245,31 +309,40 @@ static void write_summary(const struct bench_result *res, FILE *f)
 		fprintf(f, "%s,%s\n", res->extra.f[i].key, res->extra.f[i].value);
 }
 
-static void write_hist(const struct bench_result *res, FILE *f)
+static void write_hist_of(const struct hist *h, FILE *f)
 {
-	const struct hist *h = &res->acq;
-
 	fprintf(f, "bin,lower_cycles,count,percent\n");
 	for (unsigned int b = 0; b < HIST_BINS; b++)
 		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%.4f\n", b, hist_bin_lower(b), h->bins[b],
 			100.0 * safe_div((double)h->bins[b], (double)h->count));
 }
 
+static void write_hist(const struct bench_result *res, FILE *f)
+{
+	write_hist_of(&res->acq, f);
+}
+
+static void write_hist_contended(const struct bench_result *res, FILE *f)
+{
+	write_hist_of(&res->acq_contended, f);
+}
+
 static void write_threads(const struct bench_result *res, FILE *f)
 {
 	fprintf(f, "thread,cpu,ops,acquisitions,contentions,acq_cycles_sum,acq_cycles_max,"
 		   "cpu_user_s,cpu_sys_s,csw_voluntary,csw_involuntary,"
-		   "acq_fast,acq_spin,acq_sleep,spin_cycles,futex_waits\n");
+		   "acq_fast,acq_spin,acq_sleep,spin_cycles,futex_waits,acq_nosleep\n");
 	for (unsigned int i = 0; i < res->cfg->threads; i++) {
 		const struct bench_thread *t = res->threads[i];
 		const struct lock_events *ev = &t->lt->ev;
 
 		fprintf(f, "%u,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			   ",%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			   ",%" PRIu64 ",%" PRIu64 "\n",
+			   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 			t->id, t->cpu, t->ops, t->acq.count, t->acq.contended, t->acq.sum, t->acq.max,
 			t->usage.user_s, t->usage.sys_s, t->usage.vol_csw, t->usage.invol_csw,
-			ev->acq_fast, ev->acq_spin, ev->acq_sleep, ev->spin_cycles, ev->futex_waits);
+			ev->acq_fast, ev->acq_spin, ev->acq_sleep, ev->spin_cycles, ev->futex_waits,
+			ev->acq_nosleep);
 	}
 }
 
@@ -291,6 +364,7 @@ int report_write(const struct bench_result *res, const struct outdir *od, char *
 {
 	if (write_file(od, "summary.csv", write_summary, res, err, errlen) ||
 	    write_file(od, "hist.csv", write_hist, res, err, errlen) ||
+	    write_file(od, "hist_contended.csv", write_hist_contended, res, err, errlen) ||
 	    write_file(od, "threads.csv", write_threads, res, err, errlen) ||
 	    write_file(od, "checks.csv", write_checks, res, err, errlen) ||
 	    write_file(od, "cmdline.txt", write_cmdline, res, err, errlen) ||
@@ -320,6 +394,35 @@ static int mkdir_parents(const char *path)
 	return 0;
 }
 
+/* The staging directories beside `target` (its own and its siblings') that
+ * a killed or crashed lockbench left: what the glob matches is all mkdtemp
+ * ever makes from "<target>.partial-XXXXXX". */
+static void sweep_partials(const char *target)
+{
+	char parent[PATH_MAX];
+	const char *slash = strrchr(target, '/');
+
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == target)
+		snprintf(parent, sizeof(parent), "/");
+	else
+		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - target), target);
+	fu_sweep_orphans(parent, "*.partial-??????");
+}
+
+/* The owner stamp (fileutil.h) that makes an abandoned staging directory
+ * recognisable to the next run's sweep. */
+static void stamp_staging(const char *staging)
+{
+	int fd = open(staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	fu_owner_stamp(fd);
+	close(fd);
+}
+
 int outdir_open(struct outdir *od, const char *target, char *err, size_t errlen)
 {
 	size_t len = strlen(target);
@@ -333,12 +436,23 @@ int outdir_open(struct outdir *od, const char *target, char *err, size_t errlen)
 	}
 	memcpy(od->target, target, len);
 	snprintf(od->staging, sizeof(od->staging), "%s.partial-XXXXXX", od->target);
-	if (mkdir_parents(od->staging) != 0 || !mkdtemp(od->staging)) {
+	if (mkdir_parents(od->staging) != 0) {
 		snprintf(err, errlen, "--out: cannot create a directory beside '%s': %s", od->target,
 			 strerror(errno));
 		od->staging[0] = '\0';
 		return -1;
 	}
+	sweep_partials(od->target);
+	if (!mkdtemp(od->staging)) {
+		snprintf(err, errlen, "--out: cannot create a directory beside '%s': %s", od->target,
+			 strerror(errno));
+		od->staging[0] = '\0';
+		return -1;
+	}
+	/* Best effort: without it (a full disk), a staging directory that a
+	 * SIGKILL leaves is never swept, and the result files' own writes
+	 * report the disk. */
+	stamp_staging(od->staging);
 	return 0;
 }
 
@@ -359,6 +473,16 @@ void outdir_abort(struct outdir *od)
 
 int outdir_commit(struct outdir *od, char *err, size_t errlen)
 {
+	char stamp[sizeof(od->staging) + sizeof(FU_OWNER_FILE) + 1];
+
+	/* The stamp marks a directory still being written: not a result file.
+	 * Dying between here and the rename leaves a staging directory without
+	 * it, which no sweep removes: a leftover, never a loss. */
+	snprintf(stamp, sizeof(stamp), "%s/%s", od->staging, FU_OWNER_FILE);
+	if (unlink(stamp) != 0 && errno != ENOENT) {
+		snprintf(err, errlen, "cannot remove %s: %s", stamp, strerror(errno));
+		return -1;
+	}
 	for (int n = 1; n < 1000; n++) {
 		if (n == 1)
 			snprintf(od->final, sizeof(od->final), "%s", od->target);

@@ -36,9 +36,11 @@ struct bench_result {
 	const struct bench_config *cfg;
 	struct bench_thread *const *threads;  /* cfg->threads of them */
 	struct hist acq;             /* every thread's acquisitions, merged */
+	struct hist acq_contended;   /* the contended ones only (acq.contended of them) */
 	struct lock_events ev;       /* every thread's lock events, merged */
 	uint64_t ops;                /* measured interval */
 	uint64_t ops_all;            /* warm-up included */
+	uint64_t ops_abandoned;      /* left unfinished at the stop (WL_OP_ABANDONED): in neither */
 	double measured_s;           /* length of the measured interval */
 	double ops_per_s;
 	uint64_t ops_min, ops_max;   /* per-thread fairness */
@@ -54,6 +56,8 @@ struct bench_result {
 	int invariant;               /* enum invariant_status */
 	char invariant_msg[256];     /* verify()'s message when it failed */
 	struct checks checks;        /* the self-checks (checks.h), after the join */
+	int oracle;                  /* the oracle the lock used (locks/oracle.h); -1: it asks none */
+	char oracle_fallback[200];   /* why sched could not load, when auto fell back; else "" */
 };
 
 #endif

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -15,9 +16,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "../locks/oracle.h"
 #include "memory.h"
 #include "placement.h"
 #include "run.h"
+#include "syslimits.h"
 #include "tsc.h"
 #include "watchdog.h"
 #include "workload.h"
@@ -43,7 +46,8 @@ struct bench_run {
 	const int *cpu_of_thread;       /* placement_plan()'s answer */
 	int lock_node;                  /* --lock-node, resolved (-1: first touch) */
 	pthread_mutex_t gate_mutex;
-	pthread_cond_t gate_cond;
+	pthread_cond_t gate_cond;       /* the workers wait here for the gate */
+	pthread_cond_t ready_cond;      /* the main thread waits here for the workers */
 	unsigned int gate_ready;        /* threads waiting at the gate */
 	int gate_state;                 /* 0 closed, 1 open, -1 aborted */
 	/* The main thread's alone. */
@@ -65,6 +69,18 @@ static volatile sig_atomic_t stop_signal;
 static void on_stop_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+int bench_stop_signal(void)
+{
+	return stop_signal;
+}
+
+int (*bench_test_hook)(const char *phase, unsigned int n);
+
+int bench_test_point(const char *phase, unsigned int n)
+{
+	return bench_test_hook ? bench_test_hook(phase, n) : 0;
 }
 
 void bench_catch_stop_signals(void)
@@ -122,6 +138,7 @@ static void usage_now(struct thread_usage *u)
 static void thread_measure_start(struct bench_thread *t)
 {
 	hist_reset(&t->acq);
+	hist_reset(&t->acq_contended);
 	memset(&t->lt->ev, 0, sizeof(t->lt->ev));
 	t->ops = 0;
 	usage_now(&t->usage);
@@ -145,7 +162,9 @@ static bool gate_wait(struct bench_run *run)
 
 	pthread_mutex_lock(&run->gate_mutex);
 	run->gate_ready++;
-	pthread_cond_broadcast(&run->gate_cond);
+	/* Only the main thread waits on ready_cond: waking every worker at each
+	 * arrival made starting 20,000 threads quadratic. */
+	pthread_cond_signal(&run->ready_cond);
 	while (run->gate_state == 0)
 		pthread_cond_wait(&run->gate_cond, &run->gate_mutex);
 	state = run->gate_state;
@@ -160,9 +179,13 @@ static void thread_loop(struct bench_thread *t)
 	uint64_t max_ops = t->cfg->max_ops;
 	bool measuring = false;
 
+	/* Here rather than at allocation: only a running loop has a phase to
+	 * stop on; a test calling op() directly has none. */
+	t->phase = &run->phase;
 	for (;;) {
 		/* Relaxed: the flag orders nothing; results travel through join. */
 		int phase = __atomic_load_n(&run->phase, __ATOMIC_RELAXED);
+		int status;
 
 		if (phase == PHASE_STOP || (max_ops && t->ops_all >= max_ops))
 			break;
@@ -170,7 +193,13 @@ static void thread_loop(struct bench_thread *t)
 			measuring = true;
 			thread_measure_start(t);
 		}
-		if (wl->op(t) != 0) {
+		status = wl->op(t);
+		if (status == WL_OP_ABANDONED) {
+			/* Only after the stop, so it is this thread's last op. */
+			t->ops_abandoned++;
+			break;
+		}
+		if (status != WL_OP_DONE) {
 			__atomic_store_n(&run->failed, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&run->phase, PHASE_STOP, __ATOMIC_RELAXED);
 			break;
@@ -184,23 +213,36 @@ static void thread_loop(struct bench_thread *t)
 	thread_measure_end(t);
 }
 
+/* The lock's and the workload's per-thread setup; false (the run failed,
+ * the reason in t->errmsg) if the workload's failed. */
+static bool thread_prepare(struct bench_thread *t)
+{
+	const struct workload_ops *wl = t->cfg->workload;
+	int injected = bench_test_point("setup", t->id);
+
+	if (t->lock_ops->thread_init)
+		t->lock_ops->thread_init(t->lock, t->lt);
+	if (injected)
+		bench_fail(t, injected, "thread %u: setup: %s (test hook)", t->id, strerror(injected));
+	if (injected || (wl->thread_setup && wl->thread_setup(t) != 0)) {
+		/* Before this thread reaches the gate: the main thread, which
+		 * waits for all of them there, sees it and never opens it. */
+		__atomic_store_n(&t->run->failed, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->run->phase, PHASE_STOP, __ATOMIC_RELAXED);
+		return false;
+	}
+	return true;
+}
+
 static void *thread_main(void *arg)
 {
 	struct bench_thread *t = arg;
 	const struct workload_ops *wl = t->cfg->workload;
-	bool ready = true;
+	bool ready = thread_prepare(t);
 
-	if (t->lock_ops->thread_init)
-		t->lock_ops->thread_init(t->lock, t->lt);
-	if (wl->thread_setup && wl->thread_setup(t) != 0)
-		ready = false;
+	/* A thread whose setup failed still arrives: the gate counts it. */
 	if (gate_wait(t->run) && ready)
 		thread_loop(t);
-	else if (!ready) {
-		/* Stop the others now rather than after the whole duration. */
-		__atomic_store_n(&t->run->failed, 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->run->phase, PHASE_STOP, __ATOMIC_RELAXED);
-	}
 	if (ready && wl->thread_teardown)
 		wl->thread_teardown(t);
 	__atomic_fetch_add(&t->run->threads_done, 1, __ATOMIC_RELAXED);
@@ -286,12 +328,58 @@ static void gate_set(struct bench_run *run, int state)
 	pthread_mutex_unlock(&run->gate_mutex);
 }
 
-static void gate_await_ready(struct bench_run *run, unsigned int created)
+/*
+ * Waits for the `created` workers to reach the gate — every one that was
+ * created arrives, its setup failed or not — in slices, until a stop signal
+ * (when `stoppable`) or limit_s; true when all have arrived.
+ */
+static bool gate_await(struct bench_run *run, unsigned int created, bool stoppable, double limit_s)
 {
+	double end = mono_now_s() + limit_s;
+	bool all;
+
 	pthread_mutex_lock(&run->gate_mutex);
-	while (run->gate_ready < created)
-		pthread_cond_wait(&run->gate_cond, &run->gate_mutex);
+	while (run->gate_ready < created && !(stoppable && stop_signal) && mono_now_s() < end) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += (long)(WAIT_SLICE_S * 1e9);
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&run->ready_cond, &run->gate_mutex, &until);
+	}
+	all = run->gate_ready >= created;
 	pthread_mutex_unlock(&run->gate_mutex);
+	return all;
+}
+
+/* All the workers at the gate, unless a stop signal came first. */
+static bool gate_await_ready(struct bench_run *run, unsigned int created)
+{
+	return gate_await(run, created, true, INFINITY) && !stop_signal;
+}
+
+/* The condition variables time out on CLOCK_MONOTONIC: a wall-clock step
+ * must not stretch a wait slice. */
+static void gate_init(struct bench_run *run)
+{
+	pthread_condattr_t attr;
+
+	pthread_mutex_init(&run->gate_mutex, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&run->gate_cond, NULL);
+	pthread_cond_init(&run->ready_cond, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
+static void gate_destroy(struct bench_run *run)
+{
+	pthread_cond_destroy(&run->ready_cond);
+	pthread_cond_destroy(&run->gate_cond);
+	pthread_mutex_destroy(&run->gate_mutex);
 }
 
 static struct bench_thread *thread_alloc(const struct bench_config *cfg, struct bench_run *run,
@@ -319,6 +407,7 @@ static struct bench_thread *thread_alloc(const struct bench_config *cfg, struct 
 	t->cs_loops = busy_loops_for(cfg->cs_cycles);
 	t->think_loops = busy_loops_for(cfg->think_cycles);
 	hist_reset(&t->acq);
+	hist_reset(&t->acq_contended);
 	return t;
 }
 
@@ -348,6 +437,7 @@ static void merge_events(struct lock_events *dst, const struct lock_events *src)
 {
 	dst->acq_fast += src->acq_fast;
 	dst->acq_spin += src->acq_spin;
+	dst->acq_nosleep += src->acq_nosleep;
 	dst->acq_sleep += src->acq_sleep;
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
 		dst->spin_exit[r] += src->spin_exit[r];
@@ -363,14 +453,17 @@ static void merge_results(struct bench_result *res)
 	double mean, var = 0;
 
 	hist_reset(&res->acq);
+	hist_reset(&res->acq_contended);
 	res->ops_min = UINT64_MAX;
 	for (unsigned int i = 0; i < n; i++) {
 		const struct bench_thread *t = res->threads[i];
 
 		hist_merge(&res->acq, &t->acq);
+		hist_merge(&res->acq_contended, &t->acq_contended);
 		merge_events(&res->ev, &t->lt->ev);
 		res->ops += t->ops;
 		res->ops_all += t->ops_all;
+		res->ops_abandoned += t->ops_abandoned;
 		res->ops_min = t->ops < res->ops_min ? t->ops : res->ops_min;
 		res->ops_max = t->ops > res->ops_max ? t->ops : res->ops_max;
 		res->usage.user_s += t->usage.user_s;
@@ -388,41 +481,107 @@ static void merge_results(struct bench_result *res)
 	res->ops_per_s = res->measured_s > 0 ? (double)res->ops / res->measured_s : 0;
 }
 
-/* Creates the workers; returns how many were created (all, unless err is set). */
-static unsigned int threads_start(struct bench_run *run, struct bench_thread **threads,
-				  const int *cpu_of_thread, char *err, size_t errlen)
+/* Why threads_start() stopped short of cfg->threads. */
+enum start_status { START_OK, START_FAILED, START_STOPPED };
+
+/* Creates worker i, its signal mask without SIGINT/SIGTERM (only the main
+ * thread takes them); 0 or an errno. */
+static int thread_create(struct bench_thread *t, pthread_attr_t *attr)
+{
+	sigset_t block, old;
+	int rc = bench_test_point("start", t->id);
+
+	if (rc)
+		return rc;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	/* Blocked around the create alone, which copies the mask: between two
+	 * creates a stop signal reaches this thread's handler at once. */
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	rc = pthread_create(&t->tid, attr, thread_main, t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+static int thread_pin(pthread_attr_t *attr, int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+static void start_failed(const struct bench_config *cfg, unsigned int i, int rc, char *err, size_t errlen)
+{
+	char limits[600];
+
+	if (rc == EAGAIN || rc == ENOMEM) {
+		limits_describe(limits, sizeof(limits));
+		snprintf(err, errlen, "cannot start thread %u of %u: %s (%s)", i + 1, cfg->threads,
+			 strerror(rc), limits);
+	} else {
+		snprintf(err, errlen, "cannot start thread %u of %u: %s", i + 1, cfg->threads, strerror(rc));
+	}
+}
+
+static void no_memory(const struct bench_config *cfg, unsigned int i, int cpu, char *err, size_t errlen)
+{
+	int node = mem_node_of_cpu(cpu);
+
+	if (node >= 0)
+		snprintf(err, errlen, "cannot start thread %u of %u: no memory for its records on NUMA node %d "
+			 "(CPU %d)", i + 1, cfg->threads, node, cpu);
+	else
+		snprintf(err, errlen, "cannot start thread %u of %u: no memory for its records", i + 1,
+			 cfg->threads);
+}
+
+/*
+ * Creates the workers, stopping at the first that cannot be placed or
+ * created, or at a stop signal; *created says how many run (threads[0..n)
+ * all non-NULL).  On START_FAILED err says why.
+ */
+static enum start_status threads_start(struct bench_run *run, struct bench_thread **threads,
+				       unsigned int *created, char *err, size_t errlen)
 {
 	const struct bench_config *cfg = run->cfg;
 	pthread_attr_t attr;
 	unsigned int i;
 	int rc = pthread_attr_init(&attr);
 
+	*created = 0;
 	if (!rc)
 		rc = pthread_attr_setstacksize(&attr, THREAD_STACK_BYTES);
-	for (i = 0; !rc && i < cfg->threads; i++) {
-		threads[i] = thread_alloc(cfg, run, i, cpu_of_thread[i]);
-		if (!threads[i]) {
-			rc = ENOMEM;
-			break;
-		}
-		if (cpu_of_thread[i] >= 0) {
-			cpu_set_t set;
+	for (i = 0; !rc && i < cfg->threads && !stop_signal; i++) {
+		int cpu = run->cpu_of_thread[i];
 
-			CPU_ZERO(&set);
-			CPU_SET(cpu_of_thread[i], &set);
-			rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		rc = bench_test_point("place", i);
+		threads[i] = rc ? NULL : thread_alloc(cfg, run, i, cpu);
+		if (!threads[i]) {
+			no_memory(cfg, i, cpu, err, errlen);
+			pthread_attr_destroy(&attr);
+			return START_FAILED;
 		}
+		rc = thread_pin(&attr, cpu);
 		if (!rc)
-			rc = pthread_create(&threads[i]->tid, &attr, thread_main, threads[i]);
+			rc = thread_create(threads[i], &attr);
 		if (rc) {
 			thread_free(cfg, threads[i]);
 			threads[i] = NULL;
+			break;
 		}
+		*created = i + 1;
 	}
 	pthread_attr_destroy(&attr);
-	if (rc)
-		snprintf(err, errlen, "cannot start thread %u of %u: %s", i + 1, cfg->threads, strerror(rc));
-	return rc ? i : cfg->threads;
+	if (rc) {
+		start_failed(cfg, i, rc, err, errlen);
+		return START_FAILED;
+	}
+	return *created < cfg->threads ? START_STOPPED : START_OK;
 }
 
 /* Warm-up, then the measured interval; returns its length in seconds. */
@@ -439,6 +598,7 @@ static double run_timed(struct bench_run *run)
 		 * that must not be overwritten.  Relaxed: the flag orders nothing. */
 		__atomic_compare_exchange_n(&run->phase, &warmup, PHASE_MEASURE, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		bench_test_point("measure", 0);
 	}
 	run_wait(run, run->cfg->duration_s);
 	t1 = mono_now_s();
@@ -455,6 +615,38 @@ static int first_thread_error(struct bench_thread **threads, unsigned int n, cha
 		}
 	snprintf(err, errlen, "a worker thread failed");
 	return EXIT_RUNTIME;
+}
+
+/* Detached, so that threads that did finish are not reported as leaked
+ * (ThreadSanitizer), and nobody waits for the rest; nothing they use is
+ * freed, and the caller ends the process with _exit() (run.h). */
+static void threads_leave_running(struct bench_run *run, struct bench_thread **threads,
+				  unsigned int created)
+{
+	for (unsigned int i = 0; i < created; i++)
+		pthread_detach(threads[i]->tid);
+	run->abandoned = true;
+	abandoned_run = run;
+}
+
+static int stopped_by_signal(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "stopped by signal %d; nothing written", (int)stop_signal);
+	return EXIT_SIGNAL;
+}
+
+/*
+ * A stop signal, and every worker has left its loop (or never entered it):
+ * not joined one by one — at 20,000 threads that took 3 s here, most of the
+ * time from the signal to the exit — but left for the process's exit to
+ * end.  Each has done with the lock and the workload (threads_done counts
+ * it after its teardown), or waits at the closed gate, having done its setup.
+ */
+static int run_stop_now(struct bench_run *run, struct bench_thread **threads, unsigned int created,
+			char *err, size_t errlen)
+{
+	threads_leave_running(run, threads, created);
+	return stopped_by_signal(err, errlen);
 }
 
 /*
@@ -474,17 +666,50 @@ static int run_abandon(struct bench_run *run, struct bench_thread **threads, uns
 		threads_grace(run, created, WATCHDOG_GRACE_S);
 		status = EXIT_WATCHDOG;
 	} else {
+		unsigned int inside = created - threads_done(run);
+
+		/* The last ones left between the grace's end and here. */
+		if (inside == 0)
+			return run_stop_now(run, threads, created, err, errlen);
 		snprintf(err, errlen, "stopped by signal %d; %u of %u threads did not leave lock %s "
-			 "within %.0f s; nothing written", (int)stop_signal, created - threads_done(run),
-			 created, cfg->lock->name, SIGNAL_GRACE_S);
+			 "within %.0f s; nothing written", (int)stop_signal, inside, created,
+			 cfg->lock->name, SIGNAL_GRACE_S);
 	}
-	/* Detached, so that the threads that did finish are not reported as
-	 * leaked (ThreadSanitizer), and nobody waits for the rest. */
-	for (unsigned int i = 0; i < created; i++)
-		pthread_detach(threads[i]->tid);
-	run->abandoned = true;
-	abandoned_run = run;
+	threads_leave_running(run, threads, created);
 	return status;
+}
+
+static void threads_join(struct bench_thread **threads, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		pthread_join(threads[i]->tid, NULL);
+}
+
+/*
+ * Starts the workers and waits for them at the closed gate, then starts the
+ * watchdog: EXIT_OK, or why the run cannot go on — a worker that could not
+ * be placed, created or set up, or a stop signal.  *created says how many
+ * workers run.
+ */
+static int run_start(struct bench_run *run, struct bench_thread **threads, unsigned int *created,
+		     char *err, size_t errlen)
+{
+	const struct bench_config *cfg = run->cfg;
+	enum start_status st = threads_start(run, threads, created, err, errlen);
+	bool all_ready = st == START_OK && gate_await_ready(run, *created);
+
+	if (st == START_FAILED)
+		return EXIT_RUNTIME;
+	if (__atomic_load_n(&run->failed, __ATOMIC_RELAXED))
+		return first_thread_error(threads, *created, err, errlen);
+	if (!all_ready)
+		return stopped_by_signal(err, errlen);
+	if (watchdog_start(&run->wd, watchdog_limit(cfg), threads, *created) != 0) {
+		snprintf(err, errlen, "out of memory for the watchdog");
+		return EXIT_RUNTIME;
+	}
+	run->watching = true;
+	return EXIT_OK;
 }
 
 /* Runs the threads over an initialised lock and workload. */
@@ -492,46 +717,37 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 {
 	const struct bench_config *cfg = run->cfg;
 	struct bench_thread **threads = calloc(cfg->threads, sizeof(*threads));
-	const int *cpu_of_thread = run->cpu_of_thread;
-	int status = EXIT_OK;
 	unsigned int created;
-	sigset_t block, old;
+	int status;
 
 	if (!threads) {
 		snprintf(err, errlen, "out of memory for %u threads", cfg->threads);
 		return EXIT_RUNTIME;
 	}
-	/* Workers inherit a mask without SIGINT/SIGTERM: only this thread sees them. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	created = threads_start(run, threads, cpu_of_thread, err, errlen);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	gate_await_ready(run, created);
-	if (created < cfg->threads) {
-		gate_set(run, -1);
-		status = EXIT_RUNTIME;
-	} else if (watchdog_start(&run->wd, watchdog_limit(cfg), threads, created) != 0) {
-		gate_set(run, -1);
-		snprintf(err, errlen, "out of memory for the watchdog");
-		status = EXIT_RUNTIME;
-	} else {
-		run->watching = true;
-		gate_set(run, 1);
-		res->measured_s = run_timed(run);
+	status = run_start(run, threads, &created, err, errlen);
+	if (status == EXIT_SIGNAL && created > 0) {
+		/* Their setup done, they hold nothing the cleanup removes. */
+		gate_await(run, created, false, SIGNAL_GRACE_S);
+		return run_stop_now(run, threads, created, err, errlen);
 	}
+	if (status != EXIT_OK) {
+		/* None of them has touched the lock: each leaves at the gate, and
+		 * all are joined — the gate never waits for one that will not come. */
+		gate_set(run, -1);
+		threads_join(threads, created);
+		res->threads = threads;
+		return status;
+	}
+	gate_set(run, 1);
+	bench_test_point("warmup", 0);
+	res->measured_s = run_timed(run);
+	bench_test_point("join", 0);
 	if (!threads_leave(run, created))
 		return run_abandon(run, threads, created, res->tsc_hz, err, errlen);
-	for (unsigned int i = 0; i < created; i++)
-		pthread_join(threads[i]->tid, NULL);
+	if (stop_signal)
+		return run_stop_now(run, threads, created, err, errlen);
+	threads_join(threads, created);
 	res->threads = threads;
-	if (status != EXIT_OK)
-		return status;
-	if (stop_signal) {
-		snprintf(err, errlen, "stopped by signal %d; nothing written", (int)stop_signal);
-		return EXIT_SIGNAL;
-	}
 	if (run->failed)
 		return first_thread_error(threads, cfg->threads, err, errlen);
 	merge_results(res);
@@ -547,19 +763,55 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 	return EXIT_OK;
 }
 
-static int run_prepare(struct bench_run *run, char *err, size_t errlen)
+/*
+ * The oracle of a lock that asks one (LOCK_F_ORACLE), settled before any
+ * thread starts: sched is loaded here, sized to the run's threads; auto
+ * falls back to runstate, saying why on one line; an explicit sched that
+ * cannot load fails the run.  res->oracle is what the lock uses (-1: none).
+ */
+static int run_oracle(const struct bench_config *cfg, struct bench_result *res, char *err, size_t errlen)
+{
+	int want = cfg->lock_params.oracle;
+
+	res->oracle = -1;
+	if (!(cfg->lock->flags & LOCK_F_ORACLE))
+		return EXIT_OK;
+	res->oracle = want;
+	if (want != ORACLE_AUTO && want != ORACLE_SCHED)
+		return EXIT_OK;
+	if (oracle_sched_open(cfg->threads, res->oracle_fallback, sizeof(res->oracle_fallback)) == 0) {
+		res->oracle = ORACLE_SCHED;
+		res->oracle_fallback[0] = '\0';
+		return EXIT_OK;
+	}
+	if (want == ORACLE_SCHED) {
+		snprintf(err, errlen, "--oracle sched: %s", res->oracle_fallback);
+		return EXIT_RUNTIME;
+	}
+	res->oracle = ORACLE_RUNSTATE;
+	fprintf(stderr, "lockbench: oracle sched unavailable (%s): using runstate, spin budget %" PRIu64
+		" cycles\n", res->oracle_fallback, oracle_spin_budget(ORACLE_RUNSTATE, cfg->lock_params.spin_budget_cycles));
+	return EXIT_OK;
+}
+
+static int run_prepare(struct bench_run *run, struct bench_result *res, char *err, size_t errlen)
 {
 	const struct bench_config *cfg = run->cfg;
 	const struct workload_ops *wl = cfg->workload;
-	int rc;
+	struct lock_params params = cfg->lock_params;
+	int rc = run_oracle(cfg, res, err, errlen);
 
+	if (rc != EXIT_OK)
+		return rc;
+	if (res->oracle >= 0)
+		params.oracle = res->oracle;
 	run->lock = mem_alloc_node(cfg->lock->size, run->lock_node);
 	run->wl_shared = mem_alloc_node(wl->shared_size, run->lock_node);
 	if (!run->lock || !run->wl_shared) {
 		snprintf(err, errlen, "out of memory for the lock and shared data");
 		return EXIT_RUNTIME;
 	}
-	rc = cfg->lock->init(run->lock, &cfg->lock_params);
+	rc = cfg->lock->init(run->lock, &params);
 	if (rc) {
 		snprintf(err, errlen, "lock %s: init failed: %s", cfg->lock->name, strerror(-rc));
 		return EXIT_RUNTIME;
@@ -606,21 +858,31 @@ static int run_place(const struct bench_config *cfg, struct bench_result *res, i
 	res->lock_node = mem_resolve_node(cfg->lock_node, (*cpu_of_thread)[0], err, errlen);
 	if (res->lock_node < -1)
 		return EXIT_USAGE;
+	bench_test_point("probe", 0);
 	machine_probe(&res->machine, *cpu_of_thread, cfg->threads);
 	res->tsc_hz = res->machine.tsc_hz;
 	return EXIT_OK;
 }
 
-int bench_run(const struct bench_config *cfg, struct bench_result *res, char *err, size_t errlen)
+/*
+ * What comes before the lock and workload: the limits checked, the threads
+ * placed, the machine probed, the run's record made (*runp; NULL unless
+ * EXIT_OK).  A stop signal that came meanwhile ends it here.
+ */
+static int run_new(const struct bench_config *cfg, struct bench_result *res, struct bench_run **runp,
+		   char *err, size_t errlen)
 {
 	struct bench_run *run = NULL;
-	struct sigaction sa = { .sa_handler = on_stop_signal }, old_int, old_term;
 	int *cpu_of_thread = NULL;
 	int status;
 
-	memset(res, 0, sizeof(*res));
-	res->cfg = cfg;
+	*runp = NULL;
+	/* A limit the run would exceed is the command line's to change. */
+	if (limits_check_start(cfg, err, errlen) != 0)
+		return EXIT_USAGE;
 	status = run_place(cfg, res, &cpu_of_thread, err, errlen);
+	if (status == EXIT_OK && stop_signal)
+		status = stopped_by_signal(err, errlen);
 	if (status == EXIT_OK)
 		run = mem_alloc_node(sizeof(*run), res->lock_node);
 	if (!run) {
@@ -632,14 +894,32 @@ int bench_run(const struct bench_config *cfg, struct bench_result *res, char *er
 	run->cfg = cfg;
 	run->cpu_of_thread = cpu_of_thread;
 	run->lock_node = res->lock_node;
-	pthread_mutex_init(&run->gate_mutex, NULL);
-	pthread_cond_init(&run->gate_cond, NULL);
-	busy_calibrate();
-	res->timer_overhead = tsc_timer_overhead();
+	gate_init(run);
+	*runp = run;
+	return EXIT_OK;
+}
+
+int bench_run(const struct bench_config *cfg, struct bench_result *res, char *err, size_t errlen)
+{
+	struct bench_run *run;
+	struct sigaction sa = { .sa_handler = on_stop_signal }, old_int, old_term;
+	int status;
+
+	memset(res, 0, sizeof(*res));
+	res->cfg = cfg;
+	/* From the start: the probe and the limits' reading answer a stop too. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	status = run_prepare(run, err, errlen);
+	status = run_new(cfg, res, &run, err, errlen);
+	if (!run) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		return status;
+	}
+	busy_calibrate();
+	res->timer_overhead = tsc_timer_overhead();
+	status = run_prepare(run, res, err, errlen);
 	if (status == EXIT_OK) {
 		status = run_threads(run, res, err, errlen);
 		run_cleanup(run);
@@ -652,12 +932,11 @@ int bench_run(const struct bench_config *cfg, struct bench_result *res, char *er
 	 * checks are where the failure shows beside everything else. */
 	if (status == EXIT_OK || status == EXIT_INVARIANT)
 		checks_evaluate(res);
-	free(cpu_of_thread);
+	free((void *)run->cpu_of_thread);
 	if (run->abandoned)
 		return status;
 	watchdog_free(&run->wd);
-	pthread_cond_destroy(&run->gate_cond);
-	pthread_mutex_destroy(&run->gate_mutex);
+	gate_destroy(run);
 	mem_free(run->wl_shared, cfg->workload->shared_size);
 	mem_free(run->lock, cfg->lock->size);
 	mem_free(run, sizeof(*run));

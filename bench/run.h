@@ -21,8 +21,11 @@ void bench_result_free(struct bench_result *res);
 /*
  * True after a bench_run() that returned with threads still running: they
  * never left a lock that does not let them go (EXIT_WATCHDOG, or EXIT_SIGNAL
- * after the signal's grace).  Nothing they use was freed; the caller must
- * end the process with _exit(), since exit handlers would run under them.
+ * after the signal's grace), or a stop signal came and they were left to
+ * the process's exit instead of being joined (EXIT_SIGNAL: blocked at the
+ * start gate, or past their teardown).  Nothing they use was freed; the
+ * caller must end the process with _exit(), since exit handlers would run
+ * under them.
  */
 bool bench_run_abandoned(void);
 
@@ -33,5 +36,28 @@ bool bench_run_abandoned(void);
  * installs the same handlers for its own duration in any case.
  */
 void bench_catch_stop_signals(void);
+
+/* The SIGINT/SIGTERM that asked for a stop (caught since
+ * bench_catch_stop_signals() or during bench_run()), or 0. */
+int bench_stop_signal(void);
+
+/*
+ * Tests only: called, when set, as a run reaches each phase, n being the
+ * worker's number where there is one:
+ *   "probe"    before the machine probe;
+ *   "place"    before worker n's records are allocated on its node;
+ *   "start"    before worker n is created;
+ *   "setup"    in worker n, before its workload setup;
+ *   "warmup"   the gate just opened;
+ *   "measure"  the measured interval just began;
+ *   "join"     the workers just told to stop, not yet joined;
+ *   "write"    the result files written, not yet moved into place (lockbench.c).
+ * A non-zero return at "place", "start" or "setup" is an errno that step
+ * fails with (0 elsewhere); the hook may also raise a signal or sleep.  NULL
+ * in lockbench: the test build's sets it from LOCKBENCH_TEST_HOOK
+ * (tests/locks/test_hook.c), so the shipped binary reads no such variable.
+ */
+extern int (*bench_test_hook)(const char *phase, unsigned int n);
+int bench_test_point(const char *phase, unsigned int n);
 
 #endif

@@ -27,19 +27,40 @@ enum workload_setup_status {
 	WL_SETUP_USAGE = -2,
 };
 
+/*
+ * What op() returns.  An operation that takes many locked calls (an fserver
+ * job takes ~1,500) checks bench_stopping() between them and, once the run
+ * has stopped, closes what it opened and removes what it made (the state its
+ * invariant expects between operations) and returns WL_OP_ABANDONED:
+ * nothing failed, the operation is not counted (ops, ops_all, the invariant)
+ * but in ops_abandoned, and its acquisitions, real ones, stay in the
+ * histogram.  So after the stop a thread makes at most one more locked call
+ * (besides the lock() it may be waiting in, which it cannot leave), instead
+ * of finishing an operation that can take minutes under a FIFO spinlock.
+ */
+enum workload_op_status {
+	WL_OP_DONE = 0,
+	WL_OP_FAILED = -1,      /* after bench_fail(t, errno, ...): stops the run */
+	WL_OP_ABANDONED = 1,    /* the run stopped mid-operation; nothing left open */
+};
+
 struct workload_ops {
 	const char *name;
 	const char *description;   /* one line for --list */
 	const char *unit;          /* what one op() is, in the summary: "ops", "jobs" */
 	size_t shared_size;        /* bytes of shared state (zeroed, cache-line aligned) */
 	size_t thread_size;        /* bytes of per-thread state (zeroed, aligned, thread's node) */
+	/* File descriptors it holds at most, for the RLIMIT_NOFILE check made
+	 * before a run starts (syslimits.h): shared ones, and each thread's. */
+	unsigned int fds_shared;
+	unsigned int fds_per_thread;
 
 	/* All hooks but op() are optional.  Hooks that fail return -1 after
 	 * writing a one-line message to `err` (errlen bytes); setup() returns an
 	 * enum workload_setup_status and, when it fails, leaves nothing behind. */
 	int  (*setup)(void *shared, const struct bench_config *cfg, char *err, size_t errlen);
 	int  (*thread_setup)(struct bench_thread *t);       /* in the thread, before the barrier */
-	/* One operation.  0, or bench_fail(t, errno, ...) to stop the run. */
+	/* One operation: an enum workload_op_status. */
 	int  (*op)(struct bench_thread *t);
 	void (*thread_teardown)(struct bench_thread *t);    /* in the thread, after its last op */
 	/* After the join: the invariant, given every op the threads completed,

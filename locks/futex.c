@@ -50,11 +50,11 @@ static __attribute__((noinline)) void futex_lock_slow(struct futex_lock *l, stru
 		futex_wait(&l->state, FUTEX_CONTENDED);
 	}
 	self->ev.futex_waits += waits;
-	/* A retry that found the lock free without sleeping is a spin of length 0. */
+	/* A retry that found the lock free never slept, and never spun either. */
 	if (waits)
 		self->ev.acq_sleep++;
 	else
-		self->ev.acq_spin++;
+		self->ev.acq_nosleep++;
 }
 
 static bool futex_lock(void *lock, struct lock_thread *self)

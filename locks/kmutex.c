@@ -13,57 +13,64 @@
  *   kmutex-fix      2.6.36, Tim Chen's patch (shared/seeds/): when the owner
  *                   changes to another non-NULL owner, return 0 — stop
  *                   spinning and sleep.
- *   kmutex-mcs      3.10-3.14: spinners take an MCS lock (mspin_lock, inside
- *                   struct mutex) around each attempt, so one waiter spins on the
+ *   kmutex-mcs      3.10-3.14: mutex_can_spin_on_owner() gates the spin;
+ *                   spinners take an MCS lock (mspin_lock, inside struct
+ *                   mutex) around each attempt, so one waiter spins on the
  *                   owner; a queued waiter cannot leave the queue.
- *                   mutex_can_spin_on_owner() gates entry; mutex_spin_on_owner()
- *                   returns lock->owner == NULL: the 2.6.36 rule, kept.
+ *                   mutex_spin_on_owner() returns lock->owner == NULL: the
+ *                   2.6.36 rule, kept.
  *   kmutex-osq      3.15-4.0: the queue becomes the cancellable MCS lock
  *                   (osq_lock, kernel/locking/mcs_spinlock.c, later osq_lock.c),
  *                   held for the whole spin and left on need_resched(); still
  *                   the 2.6.36 rule (4.1 drops it: see kmutex-handoff).
  *   kmutex-handoff  4.10 on: kernel/locking/mutex.c with the owner-change rule
  *                   of 4.1 on (owner changed: keep spinning, since only the OSQ
- *                   head spins), MUTEX_FLAG_HANDOFF: a woken waiter that still
- *                   loses sets the flag, spins as the "waiter-spinner", and the
- *                   next __mutex_unlock_slowpath() hands it the lock
- *                   (__mutex_handoff) instead of releasing it.
+ *                   head spins), flags kept in the lock word across unlock, and
+ *                   MUTEX_FLAG_HANDOFF: a woken waiter that is first on the
+ *                   wait list sets the flag, spins as the "waiter-spinner",
+ *                   and the next __mutex_unlock_slowpath() hands it the lock
+ *                   (__mutex_handoff) instead of releasing it.  OSQ waiters
+ *                   also leave when their predecessor is off its CPU
+ *                   (vcpu_is_preempted(node_cpu(node->prev)), 4.9 on).
  *
  * Shape shared by every policy, as in the kernel:
- * - `state`: 0 free; KM_LOCKED; KM_WAITERS: someone may sleep on the futex and
- *   unlock must wake one (the kernel's count of -1); KM_HANDOFF: unlock must
- *   hand the lock to `handoff_to`, never release it.  A free lock is always 0.
+ * - `state`: 0 free; KM_LOCKED; KM_WAITERS: the wait list may be non-empty
+ *   and unlock must take the slow path (the kernel's count of -1, or 4.10's
+ *   MUTEX_FLAG_WAITERS); KM_HANDOFF (4.10): unlock must hand the lock to the
+ *   first waiter, never release it.  Before 4.10 a free lock is always 0
+ *   (count 1): the flag is lost on release, and the woken waiter's xchg
+ *   sets it again; from 4.10 the flags survive a release.
  * - `owner`: the holder's run-state (oracle.h), written right after the
  *   acquiring atomic and cleared before the releasing one, a hint for spinners
- *   only: mutual exclusion rests on `state` alone.
+ *   only: mutual exclusion rests on `state` (and a handoff's grant) alone.
  * - lock: one cmpxchg (fast path); then the optimistic spin phase; then the
- *   futex sleep, where the kernel's wait list and schedule() were.
- * - need_resched() has no userspace equivalent: a spin phase ends when its TSC
- *   budget (lock_params.spin_budget_cycles) is spent.
+ *   wait list: a FIFO of waiters under `wait_lock`, each sleeping on its own
+ *   futex word; unlock wakes the first.  A woken waiter that loses the race
+ *   stays first and sleeps again, as in the kernel (a futex queue would
+ *   send it to the back).  The waiter that takes the lock leaves the list,
+ *   and clears KM_WAITERS when the list is empty.
+ * - What ends a spin: the owner off its CPU, need_resched(), and an optional
+ *   TSC budget — which of them this process can see is the oracle's business
+ *   (oracle.h); with `sched` there is no budget unless one is asked for.
  *
- * Differences from the kernel, all forced by userspace: the wait list is the
- * futex's own queue (FIFO per priority in the kernel's futex hash), so "the
- * first waiter" of 4.10 is the woken waiter that claims `handoff_to` first;
- * spinners and queued waiters can be preempted (the kernel spins with
- * preemption off), which only the spin budget and the oracle can notice.
+ * Differences from the kernel, all forced by userspace: spinners and queued
+ * waiters can be preempted (the kernel spins with preemption off), which the
+ * oracle notices after the fact; wait_lock is a spinlock whose holder can be
+ * preempted, so it yields after a short spin (the kernel's raw spinlock runs
+ * with preemption off); and `owner` is a word apart from `state`, so the
+ * kernel's "!owner && need_resched()" exit stays in every era (from 4.10 the
+ * kernel's owner *is* the lock word, and a NULL owner means free).
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stddef.h>
 
 #include "futex_sys.h"
 #include "lock.h"
 #include "oracle.h"
 
-/*
- * Default spin budget: 2^15 cycles, 12.6 µs at this machine's 2.6 GHz TSC.
- * One futex sleep + wake-up costs about that here (a FUTEX_WAKE/FUTEX_WAIT
- * ping-pong between two threads measured 28 µs per round trip, two sleeps),
- * and spinning no longer than blocking would cost keeps the waste within 2x
- * of an oracle that knew the wait in advance (Karlin, Li, Manasse, Owicki,
- * "Empirical studies of competitive spinning", SOSP 1991).  The kernel's own
- * bound, the rest of a timeslice, is milliseconds: far too long once owners
- * can be preempted, which the kernel's could not be while holding no lock.
- */
-#define KMUTEX_DEFAULT_SPIN_BUDGET 32768u
+/* wait_lock: spins this often before yielding to a preempted holder. */
+#define KM_WAIT_LOCK_SPINS 256
 
 enum {
 	KM_LOCKED  = 1u,
@@ -71,11 +78,11 @@ enum {
 	KM_HANDOFF = 4u,
 };
 
-/* The handoff grant word of a waiter (futex): 4.10's owner == current test. */
+/* A waiter's futex word: its task state, as wake_up_process() sees it. */
 enum {
-	KM_GRANT_WAITING  = 0,
-	KM_GRANT_SLEEPING = 1,  /* the waiter may be in FUTEX_WAIT: wake it */
-	KM_GRANT_GIVEN    = 2,
+	KM_WAKE_RUNNING  = 0,  /* set under wait_lock before sleeping (set_task_state) */
+	KM_WAKE_SLEEPING = 1,  /* in FUTEX_WAIT, or about to be: wake it */
+	KM_WAKE_WOKEN    = 2,  /* an unlock woke it */
 };
 
 enum km_queue {
@@ -88,22 +95,34 @@ enum km_queue {
 struct kmutex_policy {
 	bool spin;                   /* optimistic spinning at all (2.6.29 on) */
 	bool sleep_on_owner_change;  /* the 2.6.36 rule (2.6.36 - 4.0) */
+	bool can_spin_gate;          /* mutex_can_spin_on_owner() before spinning (3.10 on) */
 	enum km_queue queue;         /* who may spin on the owner */
-	bool handoff;                /* MUTEX_FLAG_HANDOFF and the waiter-spinner (4.10 on) */
+	bool handoff;                /* 4.10: flags kept, MUTEX_FLAG_HANDOFF, waiter-spinner,
+				      * OSQ left when the predecessor is off its CPU */
 };
 
-/* A spinner queue node; also carries the handoff grant. */
+/* A spinner queue node. */
 struct km_node {
 	struct km_node *next;
 	struct km_node *prev;
 	uint32_t locked;  /* 1: the queue was handed to us */
-	uint32_t grant;   /* KM_GRANT_* */
 } cacheline_aligned;
 
-/* lock_thread.priv: the run-state first (oracle.h's contract), then the node. */
+/* A wait-list entry (struct mutex_waiter), under wait_lock but for `wake`
+ * and `granted`. */
+struct km_waiter {
+	struct km_waiter *next;
+	struct km_waiter *prev;
+	uint32_t wake;     /* KM_WAKE_*: the futex word this waiter sleeps on */
+	uint32_t granted;  /* 4.10: 1 when an unlock handed the lock to us */
+} cacheline_aligned;
+
+/* lock_thread.priv: the run-state first (oracle.h's contract), then the
+ * queue node and the waiter, each on its own line. */
 struct kmutex_thread {
 	struct oracle_runstate rs;
 	struct km_node node;
+	struct km_waiter waiter;
 };
 
 struct kmutex {
@@ -113,10 +132,13 @@ struct kmutex {
 	int oracle;
 	struct oracle_runstate *owner;
 	const struct kmutex_policy *pol;
-	uint64_t budget;
-	/* Written only by waiters: kept off the line the owner releases. */
+	uint64_t budget;                 /* TSC cycles; 0: no budget */
+	/* Written only by spinners: kept off the line the owner releases. */
 	struct km_node *queue_tail __attribute__((aligned(CACHELINE)));
-	struct km_node *handoff_to;
+	/* The wait list, written only under wait_lock by sleepers and unlocks. */
+	uint32_t wait_lock __attribute__((aligned(CACHELINE)));
+	struct km_waiter *wait_first;
+	struct km_waiter *wait_last;
 } cacheline_aligned;
 
 static struct kmutex_thread *km_self(struct lock_thread *self)
@@ -129,9 +151,15 @@ static struct kmutex_thread *km_of_node(struct km_node *node)
 	return (struct kmutex_thread *)((char *)node - offsetof(struct kmutex_thread, node));
 }
 
+static struct kmutex_thread *km_of_waiter(struct km_waiter *w)
+{
+	return (struct kmutex_thread *)((char *)w - offsetof(struct kmutex_thread, waiter));
+}
+
 /* ---- the lock word ---- */
 
-/* Acquire: pairs with the release cmpxchg of the unlock that freed it. */
+/* The fast path: a free lock with no flags.  Acquire: pairs with the release
+ * of the unlock that freed it. */
 static bool km_trylock(struct kmutex *l)
 {
 	uint32_t expected = 0;
@@ -140,11 +168,26 @@ static bool km_trylock(struct kmutex *l)
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-/* The spinner's attempt: read first, so spinning does not bounce the line
- * (3.10 on, "atomic_read(&lock->count) == 1 && cmpxchg"). */
-static bool km_trylock_spinning(struct kmutex *l)
+/*
+ * Takes the lock if it is free, keeping the flags (4.10's __mutex_trylock;
+ * before 4.10 a free lock has none); `handoff`: we set KM_HANDOFF as the
+ * first waiter, and it must not outlive our acquisition.  Read first, so a
+ * spinner does not bounce the line (3.10 on: "atomic_read(&lock->count) ==
+ * 1 && cmpxchg").
+ */
+static bool km_trylock_keep_flags(struct kmutex *l, bool handoff)
 {
-	return __atomic_load_n(&l->state, __ATOMIC_RELAXED) == 0 && km_trylock(l);
+	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+
+	while (!(s & KM_LOCKED)) {
+		uint32_t want = (s | KM_LOCKED) & ~(handoff ? KM_HANDOFF : 0u);
+
+		/* Acquire: pairs with the release of the unlock that freed it. */
+		if (__atomic_compare_exchange_n(&l->state, &s, want, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+	}
+	return false;
 }
 
 /* mutex_set_owner(), right after the acquiring atomic. */
@@ -152,8 +195,7 @@ static void km_acquired(struct kmutex *l, struct kmutex_thread *me)
 {
 	/* Relaxed: a hint; the acquiring atomic orders the critical section. */
 	__atomic_store_n(&l->owner, &me->rs, __ATOMIC_RELAXED);
-	if (l->oracle == ORACLE_RQ_CURR)
-		oracle_on_cpu(&me->rs);
+	oracle_running(&me->rs, l->oracle);
 }
 
 /* ---- the spinner queue: MCS (3.10) and its cancellable form, OSQ (3.15) ---- */
@@ -221,12 +263,29 @@ static bool km_queue_leave(struct kmutex *l, struct km_node *node, struct km_nod
 	return false;
 }
 
+/* Whether a queued waiter must leave: need_resched() or the budget (3.15's
+ * osq_lock), and from 4.10 a predecessor off its CPU (vcpu_is_preempted:
+ * here the predecessor is a thread the scheduler can take off, as a
+ * hypervisor takes a vCPU). */
+static bool km_queue_should_leave(struct kmutex *l, struct km_node *node, const struct oracle_spin *spin)
+{
+	if (oracle_spin_over(spin) != ORACLE_SPINNING)
+		return true;
+	if (l->pol->handoff) {
+		/* Relaxed: a hint, re-read every iteration (Step C may change it). */
+		struct km_node *prev = __atomic_load_n(&node->prev, __ATOMIC_RELAXED);
+
+		return !oracle_owner_running(&km_of_node(prev)->rs, l->oracle);
+	}
+	return false;
+}
+
 /*
- * Joins the queue and waits to reach its head.  With deadline UINT64_MAX the
- * wait never ends early (3.10's mspin_lock); otherwise the waiter unqueues
- * when the TSC passes it (3.15's osq_lock on need_resched()).
+ * Joins the queue and waits to reach its head.  With `spin` NULL the wait
+ * never ends early (3.10's mspin_lock); otherwise the waiter unqueues when
+ * km_queue_should_leave() says so (osq_lock).
  */
-static bool km_queue_lock(struct kmutex *l, struct km_node *node, uint64_t deadline)
+static bool km_queue_lock(struct kmutex *l, struct km_node *node, const struct oracle_spin *spin)
 {
 	struct km_node *prev;
 
@@ -243,8 +302,8 @@ static bool km_queue_lock(struct kmutex *l, struct km_node *node, uint64_t deadl
 	__atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
 	/* Acquire: pairs with the release store of ->locked in km_queue_unlock. */
 	while (!__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE)) {
-		if (deadline != UINT64_MAX && tsc_now() > deadline)
-			return km_queue_leave(l, node, prev);
+		if (spin && km_queue_should_leave(l, node, spin))
+			return km_queue_leave(l, node, __atomic_load_n(&node->prev, __ATOMIC_ACQUIRE));
 		cpu_relax();
 	}
 	return true;
@@ -269,27 +328,41 @@ static void km_queue_unlock(struct kmutex *l, struct km_node *node)
 
 /* ---- the optimistic spin phase ---- */
 
-/* mutex_can_spin_on_owner(): no owner (just released, or not yet set) or a
- * running one. */
-static bool km_can_spin_on_owner(struct kmutex *l)
+static enum spin_exit km_exit_of(enum oracle_watch why)
 {
-	const struct oracle_runstate *owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
-
-	return !owner || oracle_owner_running(owner, l->oracle);
-}
-
-/* Spins on one owner; SPIN_EXIT_NR means "the owner left: try the lock". */
-static enum spin_exit km_spin_on_owner(struct kmutex *l, struct kmutex_thread *me,
-				       const struct oracle_runstate *owner, uint64_t deadline)
-{
-	switch (oracle_watch_owner(&l->owner, owner, &me->rs, l->oracle, deadline)) {
+	switch (why) {
 	case ORACLE_OWNER_NOT_RUNNING:
 		return SPIN_EXIT_OWNER_NOT_RUNNING;
+	case ORACLE_NEED_RESCHED:
+		return SPIN_EXIT_NEED_RESCHED;
 	case ORACLE_BUDGET:
 		return SPIN_EXIT_BUDGET;
-	case ORACLE_OWNER_LEFT:
-		break;
+	default:
+		return SPIN_EXIT_NR;
 	}
+}
+
+/* mutex_can_spin_on_owner() (3.10 on): not when we must reschedule, nor when
+ * the owner is off its CPU; a NULL owner (just released, or not yet set)
+ * lets us try. */
+static enum spin_exit km_can_spin_on_owner(struct kmutex *l, const struct oracle_spin *spin)
+{
+	const struct oracle_runstate *owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+	enum spin_exit why = km_exit_of(oracle_spin_over(spin));
+
+	if (why == SPIN_EXIT_NR && owner && !oracle_owner_running(owner, l->oracle))
+		why = SPIN_EXIT_OWNER_NOT_RUNNING;
+	return why;
+}
+
+/* mutex_spin_on_owner(); SPIN_EXIT_NR means "the owner left: try the lock". */
+static enum spin_exit km_spin_on_owner(struct kmutex *l, struct kmutex_thread *me,
+				       const struct oracle_runstate *owner, const struct oracle_spin *spin)
+{
+	enum oracle_watch why = oracle_watch_owner(&l->owner, owner, &me->rs, l->oracle, spin);
+
+	if (why != ORACLE_OWNER_LEFT)
+		return km_exit_of(why);
 	/* The one decision the seed patch changed: a new owner already in
 	 * place means heavy contention, so sleep (2.6.36 - 4.0); before and
 	 * after, re-assess and spin on whoever owns it now. */
@@ -298,34 +371,43 @@ static enum spin_exit km_spin_on_owner(struct kmutex *l, struct kmutex_thread *m
 	return SPIN_EXIT_NR;
 }
 
-/* One attempt of the spin loop: spin on the current owner, then try. */
-static enum spin_exit km_spin_attempt(struct kmutex *l, struct kmutex_thread *me, uint64_t deadline)
+/*
+ * One attempt of the spin loop: spin on the current owner, then try.  `w`:
+ * we are 4.10's waiter-spinner, the first waiter, whose lock an unlock may
+ * hand over instead of releasing ("owner == task").
+ */
+static enum spin_exit km_spin_attempt(struct kmutex *l, struct kmutex_thread *me,
+				      struct km_waiter *w, const struct oracle_spin *spin)
 {
 	const struct oracle_runstate *owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
 	enum spin_exit why = SPIN_EXIT_NR;
 
-	if (owner)
-		why = km_spin_on_owner(l, me, owner, deadline);
-	if (why == SPIN_EXIT_NR && km_trylock_spinning(l)) {
+	/* Acquire: pairs with the release store of the grant in km_hand_over. */
+	if (w && __atomic_load_n(&w->granted, __ATOMIC_ACQUIRE))
+		return SPIN_EXIT_ACQUIRED;
+	if (owner && owner != &me->rs)
+		why = km_spin_on_owner(l, me, owner, spin);
+	if (why == SPIN_EXIT_NR && km_trylock_keep_flags(l, w != NULL)) {
 		km_acquired(l, me);
 		return SPIN_EXIT_ACQUIRED;
 	}
 	/* No owner to watch (between acquire and set_owner, or just
 	 * released): the kernel's "!owner && need_resched()". */
-	if (why == SPIN_EXIT_NR && !owner && tsc_now() > deadline)
-		why = SPIN_EXIT_BUDGET;
+	if (why == SPIN_EXIT_NR && !owner)
+		why = km_exit_of(oracle_spin_over(spin));
 	return why;
 }
 
-static enum spin_exit km_spin_loop(struct kmutex *l, struct kmutex_thread *me, uint64_t deadline)
+static enum spin_exit km_spin_loop(struct kmutex *l, struct kmutex_thread *me,
+				   struct km_waiter *w, const struct oracle_spin *spin)
 {
 	for (;;) {
 		enum spin_exit why;
 
-		if (l->pol->queue == KQ_MCS)
-			km_queue_lock(l, &me->node, UINT64_MAX);
-		why = km_spin_attempt(l, me, deadline);
-		if (l->pol->queue == KQ_MCS)
+		if (l->pol->queue == KQ_MCS && !w)
+			km_queue_lock(l, &me->node, NULL);
+		why = km_spin_attempt(l, me, w, spin);
+		if (l->pol->queue == KQ_MCS && !w)
 			km_queue_unlock(l, &me->node);
 		if (why != SPIN_EXIT_NR)
 			return why;
@@ -333,21 +415,27 @@ static enum spin_exit km_spin_loop(struct kmutex *l, struct kmutex_thread *me, u
 	}
 }
 
-/* mutex_optimistic_spin(): one spin phase, accounted in self->ev. */
-static bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
+/*
+ * mutex_optimistic_spin(): one spin phase, accounted in self->ev.  `w`: the
+ * 4.10 waiter-spinner, which neither asks mutex_can_spin_on_owner() nor
+ * takes the OSQ (it is already first on the wait list).
+ */
+static bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me,
+			       struct km_waiter *w)
 {
-	uint64_t start = tsc_now(), deadline = start + l->budget;
-	enum spin_exit why;
+	uint64_t start = tsc_now();
+	bool queued = l->pol->queue == KQ_OSQ && !w;
+	struct oracle_spin spin;
+	enum spin_exit why = SPIN_EXIT_NR;
 
-	if (l->oracle == ORACLE_RQ_CURR)
-		oracle_on_cpu(&me->rs);
-	if (!km_can_spin_on_owner(l))
-		why = SPIN_EXIT_OWNER_NOT_RUNNING;
-	else if (l->pol->queue == KQ_OSQ && !km_queue_lock(l, &me->node, deadline))
+	oracle_spin_start(&spin, &me->rs, l->oracle, l->budget);
+	if (l->pol->can_spin_gate && !w)
+		why = km_can_spin_on_owner(l, &spin);
+	if (why == SPIN_EXIT_NR && queued && !km_queue_lock(l, &me->node, &spin))
 		why = SPIN_EXIT_QUEUE_GAVE_UP;
-	else {
-		why = km_spin_loop(l, me, deadline);
-		if (l->pol->queue == KQ_OSQ)
+	else if (why == SPIN_EXIT_NR) {
+		why = km_spin_loop(l, me, w, &spin);
+		if (queued)
 			km_queue_unlock(l, &me->node);
 	}
 	self->ev.spin_exit[why]++;
@@ -355,149 +443,214 @@ static bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struc
 	return why == SPIN_EXIT_ACQUIRED;
 }
 
-/* ---- handoff (4.10): the woken waiter that still loses ---- */
+/* ---- the wait list ---- */
 
-/* Sleeps on our own grant word until the lock is handed to us. */
-static uint64_t km_wait_for_grant(struct kmutex *l, struct kmutex_thread *me)
+/* spin_lock_mutex(&lock->wait_lock).  Acquire: pairs with km_wait_unlock. */
+static void km_wait_lock(struct kmutex *l)
 {
-	uint32_t *grant = &me->node.grant;
-	uint64_t waits = 0;
+	unsigned int spins = 0;
 
-	for (;;) {
-		/* Acquire: pairs with the release exchange in km_hand_over: the
-		 * previous critical section happens before ours. */
-		uint32_t g = __atomic_load_n(grant, __ATOMIC_ACQUIRE);
-		uint32_t expected = KM_GRANT_WAITING;
+	while (__atomic_exchange_n(&l->wait_lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&l->wait_lock, __ATOMIC_RELAXED)) {
+			/* The holder may have been preempted (the kernel's
+			 * cannot be): let it run rather than spin a timeslice. */
+			if (++spins < KM_WAIT_LOCK_SPINS)
+				cpu_relax();
+			else
+				sched_yield();
+		}
+}
 
-		if (g == KM_GRANT_GIVEN)
-			return waits;
-		if (g == KM_GRANT_WAITING &&
-		    !__atomic_compare_exchange_n(grant, &expected, KM_GRANT_SLEEPING, false,
-						 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			continue;
-		oracle_sleeping(&me->rs, l->oracle);
-		futex_wait(grant, KM_GRANT_SLEEPING);
-		oracle_awake(&me->rs, l->oracle);
-		waits++;
-	}
+/* Release: publishes the list to the next holder's acquire exchange. */
+static void km_wait_unlock(struct kmutex *l)
+{
+	__atomic_store_n(&l->wait_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* list_add_tail(&waiter->list, &lock->wait_list), under wait_lock.  The
+ * first pointer is also read without the lock (4.10's is-first test): a
+ * relaxed atomic store, a hint there. */
+static void km_list_add_tail(struct kmutex *l, struct km_waiter *w)
+{
+	w->next = NULL;
+	w->prev = l->wait_last;
+	if (l->wait_last)
+		l->wait_last->next = w;
+	else
+		__atomic_store_n(&l->wait_first, w, __ATOMIC_RELAXED);
+	l->wait_last = w;
+}
+
+/* mutex_remove_waiter(), under wait_lock. */
+static void km_list_remove(struct kmutex *l, struct km_waiter *w)
+{
+	if (w->prev)
+		w->prev->next = w->next;
+	else
+		__atomic_store_n(&l->wait_first, w->next, __ATOMIC_RELAXED);
+	if (w->next)
+		w->next->prev = w->prev;
+	else
+		l->wait_last = w->prev;
+}
+
+/* __mutex_waiter_is_first(), read without wait_lock as 4.10 does. */
+static bool km_is_first(struct kmutex *l, struct km_waiter *w)
+{
+	return __atomic_load_n(&l->wait_first, __ATOMIC_RELAXED) == w;
 }
 
 /*
- * The waiter-spinner (4.10): having set KM_HANDOFF, spin while the owner runs
- * and the budget lasts; the grant, not a cmpxchg, ends it.
+ * wake_up_process() of a waiter, in two steps.  The mark, under wait_lock:
+ * while we hold it the waiter cannot leave the list, so its word is still
+ * there to write.  The futex wake, only when the waiter may sleep: from 4.10
+ * after wait_lock is dropped (wake_q) — by then the waiter may have taken
+ * the lock and gone, but a FUTEX_WAKE_PRIVATE touches no memory, and a stray
+ * wake of whatever waits there now is a spurious wake-up its loop absorbs.
+ * Returns the word to wake, or NULL.
  */
-static bool km_waiter_spin(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
+static uint32_t *km_wake_mark(struct km_waiter *w)
 {
-	uint64_t start = tsc_now(), deadline = start + l->budget;
-	enum spin_exit why;
+	/* Release: a waiter that finds WOKEN sees what we did before. */
+	if (__atomic_exchange_n(&w->wake, KM_WAKE_WOKEN, __ATOMIC_RELEASE) == KM_WAKE_SLEEPING)
+		return &w->wake;
+	return NULL;
+}
 
-	for (;;) {
-		const struct oracle_runstate *owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+static void km_wake_finish(struct lock_thread *self, uint32_t *word)
+{
+	if (!word)
+		return;
+	self->ev.futex_wakes++;
+	futex_wake(word, 1);
+}
 
-		/* Acquire: pairs with the release exchange in km_hand_over. */
-		if (__atomic_load_n(&me->node.grant, __ATOMIC_ACQUIRE) == KM_GRANT_GIVEN) {
-			why = SPIN_EXIT_ACQUIRED;
-			break;
-		}
-		if (owner && !oracle_owner_running(owner, l->oracle)) {
-			why = SPIN_EXIT_OWNER_NOT_RUNNING;
-			break;
-		}
-		if (tsc_now() > deadline) {
-			why = SPIN_EXIT_BUDGET;
-			break;
-		}
-		cpu_relax();
+/* schedule(), after wait_lock was dropped; returns the futex waits (0: an
+ * unlock woke us before we slept). */
+static uint64_t km_sleep(struct kmutex *l, struct kmutex_thread *me)
+{
+	uint32_t *wake = &me->waiter.wake;
+	uint32_t running = KM_WAKE_RUNNING;
+
+	/* Relaxed: the futex compares the word itself; WOKEN means skip. */
+	if (!__atomic_compare_exchange_n(wake, &running, KM_WAKE_SLEEPING, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return 0;
+	oracle_sleeping(&me->rs, l->oracle);
+	futex_wait(wake, KM_WAKE_SLEEPING);
+	oracle_awake(&me->rs, l->oracle);
+	return 1;
+}
+
+/* The waiter's try before 4.10: atomic_xchg(&lock->count, -1) == 1.  The
+ * exchange marks the lock contended whether or not it takes it. */
+static bool km_waiter_xchg(struct kmutex *l)
+{
+	/* Acquire: pairs with the release of the unlock that freed it. */
+	return !(__atomic_exchange_n(&l->state, KM_LOCKED | KM_WAITERS, __ATOMIC_ACQUIRE) & KM_LOCKED);
+}
+
+/* 4.10: an unlock handed us the lock, or it is free (flags kept). */
+static bool km_waiter_trylock(struct kmutex *l, struct kmutex_thread *me, bool first)
+{
+	/* Acquire: pairs with the release store of the grant in km_hand_over,
+	 * which also made us the owner. */
+	if (first && __atomic_load_n(&me->waiter.granted, __ATOMIC_ACQUIRE)) {
+		oracle_running(&me->rs, l->oracle);
+		return true;
 	}
-	self->ev.spin_exit[why]++;
-	self->ev.spin_cycles += tsc_now() - start;
-	return why == SPIN_EXIT_ACQUIRED;
-}
-
-/* Takes a free lock as a waiter: WAITERS stays set, since others may sleep. */
-static bool km_take_free(struct kmutex *l, uint32_t s, bool slept)
-{
-	uint32_t want = slept ? KM_LOCKED | KM_WAITERS : KM_LOCKED;
-
-	/* Acquire: pairs with the release cmpxchg of the unlock that freed it. */
-	return __atomic_compare_exchange_n(&l->state, &s, want, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-}
-
-/*
- * Claims the handoff: become `handoff_to`, then either take the lock if it is
- * free or set KM_HANDOFF on the locked word, so its unlock hands it over.
- * Returns false when another waiter holds the claim.  *waits counts sleeps.
- */
-static bool km_claim_handoff(struct kmutex *l, struct lock_thread *self,
-			     struct kmutex_thread *me, uint64_t *waits)
-{
-	struct km_node *none = NULL;
-
-	__atomic_store_n(&me->node.grant, KM_GRANT_WAITING, __ATOMIC_RELAXED);
-	/* Acquire: pairs with the release store that ended the previous
-	 * handoff, so its clearing of KM_HANDOFF is visible to us. */
-	if (!__atomic_compare_exchange_n(&l->handoff_to, &none, &me->node, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (!km_trylock_keep_flags(l, first))
 		return false;
-	for (;;) {
-		uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
-
-		if (!(s & KM_LOCKED)) {
-			if (!km_take_free(l, s, true))
-				continue;
-			/* Ours without a handoff: withdraw the claim (no unlock
-			 * reads it, as KM_HANDOFF was never set).  Release: pairs
-			 * with the acquire claim of the next claimant. */
-			__atomic_store_n(&l->handoff_to, NULL, __ATOMIC_RELEASE);
-			km_acquired(l, me);
-			return true;
-		}
-		/* KM_WAITERS too: we consumed a wake-up and now sleep on our grant
-		 * word, so the others asleep on `state` need the flag to be woken
-		 * when the lock, once ours, is released.  Release: publishes
-		 * handoff_to and our grant word to the unlock that sees the flag
-		 * (its acquire load of state). */
-		if (__atomic_compare_exchange_n(&l->state, &s, s | KM_HANDOFF | KM_WAITERS, false,
-						__ATOMIC_RELEASE, __ATOMIC_RELAXED))
-			break;
-	}
-	if (!km_waiter_spin(l, self, me))
-		*waits += km_wait_for_grant(l, me);
+	km_acquired(l, me);
 	return true;
 }
 
-/* ---- the sleep phase ---- */
+/* After acquiring, under wait_lock: leave the list; the last waiter out
+ * clears the flags ("set it to 0 if there are no waiters left"). */
+static void km_waiter_done(struct kmutex *l, struct kmutex_thread *me)
+{
+	km_list_remove(l, &me->waiter);
+	__atomic_store_n(&me->waiter.granted, 0, __ATOMIC_RELAXED);
+	if (l->wait_first)
+		return;
+	/* Relaxed: we hold the lock, and unlock's release orders what follows. */
+	if (l->pol->handoff)
+		__atomic_fetch_and(&l->state, ~(KM_WAITERS | KM_HANDOFF), __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(&l->state, KM_LOCKED, __ATOMIC_RELAXED);
+}
 
-/* The wait-list loop of __mutex_lock_common(); returns the futex waits. */
-static uint64_t km_sleep_until_acquired(struct kmutex *l, struct lock_thread *self,
-					struct kmutex_thread *me)
+/* Drops wait_lock, sleeps, takes wait_lock again: the loop's one sleep. */
+static uint64_t km_wait_once(struct kmutex *l, struct kmutex_thread *me)
+{
+	uint64_t waits;
+
+	/* set_task_state() under wait_lock: an unlock from now on wakes us. */
+	__atomic_store_n(&me->waiter.wake, KM_WAKE_RUNNING, __ATOMIC_RELAXED);
+	km_wait_unlock(l);
+	waits = km_sleep(l, me);
+	return waits;
+}
+
+/* The wait-list loop of __mutex_lock_common() before 4.10; returns the futex
+ * waits.  Holds wait_lock on entry and on return. */
+static uint64_t km_wait_classic(struct kmutex *l, struct kmutex_thread *me)
 {
 	uint64_t waits = 0;
 
-	for (;;) {
-		uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
-
-		if (!(s & KM_LOCKED)) {
-			if (km_take_free(l, s, waits > 0)) {
-				km_acquired(l, me);
-				return waits;
-			}
-			continue;
-		}
-		/* 4.10: woken, and still lost: ask for the lock to be handed over. */
-		if (waits && l->pol->handoff && km_claim_handoff(l, self, me, &waits))
-			return waits;
-		/* Relaxed: the futex compares the word itself; no data rides on it. */
-		if (!(s & KM_WAITERS) &&
-		    !__atomic_compare_exchange_n(&l->state, &s, s | KM_WAITERS, false,
-						 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			continue;
-		oracle_sleeping(&me->rs, l->oracle);
-		futex_wait(&l->state, s | KM_WAITERS);
-		oracle_awake(&me->rs, l->oracle);
-		waits++;
+	km_list_add_tail(l, &me->waiter);
+	while (!km_waiter_xchg(l)) {
+		waits += km_wait_once(l, me);
+		km_wait_lock(l);
 	}
+	km_acquired(l, me);
+	return waits;
+}
+
+/* The same loop from 4.10: the first waiter, once woken, sets KM_HANDOFF
+ * and spins as the waiter-spinner before trying again. */
+static uint64_t km_wait_handoff(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
+{
+	uint64_t waits = 0;
+	bool first = false;
+
+	km_list_add_tail(l, &me->waiter);
+	if (km_is_first(l, &me->waiter))
+		__atomic_fetch_or(&l->state, KM_WAITERS, __ATOMIC_RELAXED);
+	while (!km_waiter_trylock(l, me, first)) {
+		waits += km_wait_once(l, me);
+		if (!first && km_is_first(l, &me->waiter)) {
+			first = true;
+			/* Relaxed: the unlock that reads it takes wait_lock. */
+			__atomic_fetch_or(&l->state, KM_HANDOFF, __ATOMIC_RELAXED);
+		}
+		if ((first && km_optimistic_spin(l, self, me, &me->waiter)) ||
+		    km_waiter_trylock(l, me, first)) {
+			km_wait_lock(l);
+			break;
+		}
+		km_wait_lock(l);
+	}
+	return waits;
+}
+
+/* The sleep phase; returns the futex waits (0: acquired without sleeping). */
+static uint64_t km_wait_until_acquired(struct kmutex *l, struct lock_thread *self,
+				       struct kmutex_thread *me)
+{
+	uint64_t waits;
+
+	km_wait_lock(l);
+	/* 4.10: "After waiting to acquire the wait_lock, try again." */
+	if (l->pol->handoff && km_trylock_keep_flags(l, false)) {
+		km_wait_unlock(l);
+		km_acquired(l, me);
+		return 0;
+	}
+	waits = l->pol->handoff ? km_wait_handoff(l, self, me) : km_wait_classic(l, me);
+	km_waiter_done(l, me);
+	km_wait_unlock(l);
+	return waits;
 }
 
 /* ---- lock_ops ---- */
@@ -505,17 +658,20 @@ static uint64_t km_sleep_until_acquired(struct kmutex *l, struct lock_thread *se
 static int kmutex_init(void *lock, const struct lock_params *params, const struct kmutex_policy *pol)
 {
 	struct kmutex *l = lock;
-	int err = oracle_check(params->oracle);
+	int oracle = oracle_resolve(params->oracle);
+	int err = oracle_check(oracle);
 
 	if (err)
 		return err;
 	l->pol = pol;
-	l->oracle = params->oracle;
-	l->budget = params->spin_budget_cycles ? params->spin_budget_cycles : KMUTEX_DEFAULT_SPIN_BUDGET;
+	l->oracle = oracle;
+	l->budget = oracle_spin_budget(oracle, params->spin_budget_cycles);
 	__atomic_store_n(&l->state, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->owner, NULL, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->queue_tail, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->handoff_to, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->wait_lock, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->wait_first, NULL, __ATOMIC_RELAXED);
+	l->wait_last = NULL;
 	return 0;
 }
 
@@ -526,8 +682,9 @@ static void kmutex_destroy(void *lock)
 
 static void kmutex_thread_init(void *lock, struct lock_thread *self)
 {
-	(void)lock;
-	oracle_thread_init(&km_self(self)->rs);
+	struct kmutex *l = lock;
+
+	oracle_thread_init(&km_self(self)->rs, l->oracle);
 }
 
 static bool kmutex_lock(void *lock, struct lock_thread *self)
@@ -541,64 +698,95 @@ static bool kmutex_lock(void *lock, struct lock_thread *self)
 		self->ev.acq_fast++;
 		return false;
 	}
-	if (l->pol->spin && km_optimistic_spin(l, self, me)) {
+	/* 4.10: the fast path wants a flagless word, but a free lock may keep
+	 * KM_WAITERS; the slow path's __mutex_trylock() takes it anyway. */
+	if (l->pol->handoff && km_trylock_keep_flags(l, false)) {
+		km_acquired(l, me);
+		self->ev.acq_nosleep++;
+		return true;
+	}
+	if (l->pol->spin && km_optimistic_spin(l, self, me, NULL)) {
 		self->ev.acq_spin++;
 		return true;
 	}
-	if (l->oracle == ORACLE_RQ_CURR)
-		oracle_on_cpu(&me->rs);
-	waits = km_sleep_until_acquired(l, self, me);
+	oracle_running(&me->rs, l->oracle);
+	waits = km_wait_until_acquired(l, self, me);
 	self->ev.futex_waits += waits;
 	if (waits)
 		self->ev.acq_sleep++;
 	else
-		self->ev.acq_spin++;
+		self->ev.acq_nosleep++;
 	return true;
 }
 
-/* __mutex_handoff(): the lock stays locked and becomes `to`'s. */
-static void km_hand_over(struct kmutex *l, struct lock_thread *self, uint32_t s)
+/* __mutex_handoff(), under wait_lock: the lock stays locked and becomes the
+ * first waiter's; KM_HANDOFF is cleared, KM_WAITERS kept. */
+static void km_hand_over(struct kmutex *l, struct lock_thread *self, struct km_waiter *to)
 {
-	struct km_node *to = __atomic_load_n(&l->handoff_to, __ATOMIC_RELAXED);
-	struct kmutex_thread *next = km_of_node(to);
-
 	/* Relaxed: the lock stays held throughout; the grant orders the rest. */
-	while (!__atomic_compare_exchange_n(&l->state, &s, s & ~KM_HANDOFF, false,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
-	__atomic_store_n(&l->owner, &next->rs, __ATOMIC_RELAXED);
-	/* Release: pairs with the acquire claim of the next claimant, which must
-	 * see KM_HANDOFF cleared before it sets it again. */
-	__atomic_store_n(&l->handoff_to, NULL, __ATOMIC_RELEASE);
-	self->ev.handoffs++;
+	__atomic_fetch_and(&l->state, ~KM_HANDOFF, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->owner, &km_of_waiter(to)->rs, __ATOMIC_RELAXED);
 	/* Release: hands our critical section to the waiter's acquire load. */
-	if (__atomic_exchange_n(&to->grant, KM_GRANT_GIVEN, __ATOMIC_RELEASE) == KM_GRANT_SLEEPING) {
-		self->ev.futex_wakes++;
-		futex_wake(&to->grant, 1);
-	}
+	__atomic_store_n(&to->granted, 1, __ATOMIC_RELEASE);
+	self->ev.handoffs++;
 }
 
-static void kmutex_unlock_slow(struct kmutex *l, struct lock_thread *self)
+/*
+ * Releases the lock word unless it is to be handed over: before 4.10 the
+ * lock becomes 0 (count 1) and the waiters flag goes with it; from 4.10 the
+ * flags stay.  Returns the state it saw last.
+ */
+static uint32_t km_release_word(struct kmutex *l)
 {
-	/* Acquire: pairs with the release cmpxchg that set KM_HANDOFF, so
-	 * handoff_to is visible when the flag is. */
+	/* Acquire: pairs with the release cmpxchg that set KM_HANDOFF. */
 	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_ACQUIRE);
 
 	for (;;) {
-		if (s & KM_HANDOFF) {
-			km_hand_over(l, self, s);
-			return;
-		}
+		uint32_t want = l->pol->handoff ? s & KM_WAITERS : 0u;
+
+		if (s & KM_HANDOFF)
+			return s;
 		/* Release: publishes the critical section to the next acquirer.
 		 * Acquire on failure, as the load above. */
-		if (__atomic_compare_exchange_n(&l->state, &s, 0, false,
+		if (__atomic_compare_exchange_n(&l->state, &s, want, false,
 						__ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
-			break;
+			return s;
 	}
-	if (s & KM_WAITERS) {
-		self->ev.futex_wakes++;
-		futex_wake(&l->state, 1);
+}
+
+/*
+ * __mutex_unlock_slowpath(): before 4.10 the release happens under wait_lock
+ * (x86's fast path left the count at 0), then the first waiter is woken
+ * there; from 4.10 the word is released (or handed over) first and the wake
+ * comes after wait_lock is dropped (wake_q).
+ */
+static void kmutex_unlock_slow(struct kmutex *l, struct lock_thread *self)
+{
+	struct km_waiter *first;
+	uint32_t s = 0, *wake = NULL;
+
+	if (l->pol->handoff) {
+		s = km_release_word(l);
+		if (!(s & (KM_WAITERS | KM_HANDOFF)))
+			return;
 	}
+	km_wait_lock(l);
+	if (!l->pol->handoff)
+		km_release_word(l);
+	first = l->wait_first;
+	/* A flag with nobody to hand to releases (__mutex_handoff(lock, NULL)).
+	 * Release: publishes the critical section to the next acquirer. */
+	if ((s & KM_HANDOFF) && first)
+		km_hand_over(l, self, first);
+	else if (s & KM_HANDOFF)
+		__atomic_fetch_and(&l->state, ~(KM_LOCKED | KM_HANDOFF), __ATOMIC_RELEASE);
+	if (first)
+		wake = km_wake_mark(first);
+	if (!l->pol->handoff)
+		km_wake_finish(self, wake);
+	km_wait_unlock(l);
+	if (l->pol->handoff)
+		km_wake_finish(self, wake);
 }
 
 static void kmutex_unlock(void *lock, struct lock_thread *self)
@@ -620,7 +808,8 @@ static bool kmutex_trylock(void *lock, struct lock_thread *self)
 {
 	struct kmutex *l = lock;
 
-	if (!km_trylock(l))
+	/* mutex_trylock(): the flags do not stop it (4.10 keeps them). */
+	if (!km_trylock_keep_flags(l, false))
 		return false;
 	km_acquired(l, km_self(self));
 	return true;
@@ -639,7 +828,7 @@ static bool kmutex_trylock(void *lock, struct lock_thread *self)
 		.description = desc,							\
 		.size = sizeof(struct kmutex),						\
 		.thread_size = sizeof(struct kmutex_thread),				\
-		.flags = LOCK_F_PHASES | LOCK_F_SLEEPS,					\
+		.flags = LOCK_F_PHASES | LOCK_F_SLEEPS | LOCK_F_ORACLE,			\
 		.init = init_##id,							\
 		.destroy = kmutex_destroy,						\
 		.thread_init = kmutex_thread_init,					\
@@ -659,10 +848,10 @@ KMUTEX_LOCK(kmutex_fix, "kmutex-fix",
 	    .spin = true, .sleep_on_owner_change = true);
 KMUTEX_LOCK(kmutex_mcs, "kmutex-mcs",
 	    "kernel mutex 3.10-3.14: spinners queue on an MCS lock, one spins on the owner",
-	    .spin = true, .sleep_on_owner_change = true, .queue = KQ_MCS);
+	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_MCS);
 KMUTEX_LOCK(kmutex_osq, "kmutex-osq",
-	    "kernel mutex 3.15-4.0: cancellable spinner queue (OSQ), left when the budget ends",
-	    .spin = true, .sleep_on_owner_change = true, .queue = KQ_OSQ);
+	    "kernel mutex 3.15-4.0: cancellable spinner queue (OSQ), left on need_resched",
+	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_OSQ);
 KMUTEX_LOCK(kmutex_handoff, "kmutex-handoff",
-	    "kernel mutex 4.10 on: OSQ, spin on new owners, handoff to a woken waiter that lost",
-	    .spin = true, .queue = KQ_OSQ, .handoff = true);
+	    "kernel mutex 4.10 on: OSQ, spin on new owners, handoff to the first waiter",
+	    .spin = true, .can_spin_gate = true, .queue = KQ_OSQ, .handoff = true);

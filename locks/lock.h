@@ -17,11 +17,12 @@
 
 /* Settings a run passes to every lock; locks that have no use for one ignore it. */
 struct lock_params {
-	/* Optimistic-spin budget in TSC cycles: the userspace stand-in for the
-	 * kernel's need_resched() check (kmutex-*).  0 = the lock's default. */
+	/* Optimistic-spin budget in TSC cycles (kmutex-*): 0 = the lock's
+	 * default, which is no budget with the sched oracle (need_resched()
+	 * ends spins, as in the kernel) and 2^15 cycles without it. */
 	uint64_t spin_budget_cycles;
-	/* Which owner-running oracle the kmutex family asks (see locks/oracle.h);
-	 * 0 = the documented default. */
+	/* Which oracle the kmutex family asks (see locks/oracle.h); 0 = auto:
+	 * sched where the harness loaded it (oracle_sched_open), else runstate. */
 	int oracle;
 };
 
@@ -29,8 +30,9 @@ struct lock_params {
 enum spin_exit {
 	SPIN_EXIT_ACQUIRED,          /* the spinner took the lock */
 	SPIN_EXIT_OWNER_CHANGED,     /* another waiter took it first (the 2.6.36 fix sleeps here) */
-	SPIN_EXIT_OWNER_NOT_RUNNING, /* the owner is asleep: spinning cannot help */
-	SPIN_EXIT_BUDGET,            /* spin budget spent: the need_resched() stand-in */
+	SPIN_EXIT_OWNER_NOT_RUNNING, /* the owner is off its CPU: spinning cannot help */
+	SPIN_EXIT_NEED_RESCHED,      /* this spinner was preempted meanwhile (sched oracle) */
+	SPIN_EXIT_BUDGET,            /* the explicit (or userspace default) spin budget ran out */
 	SPIN_EXIT_QUEUE_GAVE_UP,     /* left the MCS/OSQ spinner queue before reaching its head */
 	SPIN_EXIT_NR
 };
@@ -41,11 +43,12 @@ extern const char *const spin_exit_name[SPIN_EXIT_NR];
  * What a lock with spin/sleep phases records about itself.  Written only by the
  * thread that owns it, plain (non-atomic) fields; merged after the join.  Locks
  * without such phases (LOCK_F_PHASES unset) leave every field zero.  With it,
- * acq_fast + acq_spin + acq_sleep counts every lock() call.
+ * acq_fast + acq_spin + acq_nosleep + acq_sleep counts every lock() call.
  */
 struct lock_events {
 	uint64_t acq_fast;     /* first atomic attempt succeeded */
-	uint64_t acq_spin;     /* acquired without sleeping after a failed first attempt */
+	uint64_t acq_spin;     /* acquired in an optimistic spin phase */
+	uint64_t acq_nosleep;  /* acquired in the slow path, neither spinning nor after a futex wait */
 	uint64_t acq_sleep;    /* acquired after at least one futex wait */
 	uint64_t spin_exit[SPIN_EXIT_NR];
 	uint64_t spin_cycles;  /* TSC cycles spent in spin phases */
@@ -74,6 +77,7 @@ enum lock_flags {
 	LOCK_F_PHASES       = 1u << 0, /* fills struct lock_events */
 	LOCK_F_NO_EXCLUSION = 1u << 1, /* `none`: proves the exclusion checks can fail */
 	LOCK_F_SLEEPS       = 1u << 2, /* may block in the kernel (futex); never a pure spinlock */
+	LOCK_F_ORACLE       = 1u << 3, /* asks locks/oracle.h: the harness resolves --oracle for it */
 };
 
 struct lock_ops {

@@ -11,8 +11,10 @@
 #include "oracle.h"
 
 const char *const oracle_name[ORACLE_NR] = {
+	[ORACLE_AUTO]     = "auto",
 	[ORACLE_RUNSTATE] = "runstate",
 	[ORACLE_RQ_CURR]  = "rq-curr",
+	[ORACLE_SCHED]    = "sched",
 };
 
 struct oracle_cpu_slot oracle_cpu_slots[ORACLE_MAX_CPUS];
@@ -37,14 +39,31 @@ int oracle_check(int kind)
 		if (cpu < 0 || cpu >= ORACLE_MAX_CPUS)
 			return -ENOTSUP;
 	}
+	if (kind == ORACLE_SCHED && !oracle_sched_is_open())
+		return -ENOENT;
 	return 0;
 }
 
-void oracle_thread_init(struct oracle_runstate *me)
+int oracle_resolve(int kind)
+{
+	if (kind != ORACLE_AUTO)
+		return kind;
+	return oracle_sched_is_open() ? ORACLE_SCHED : ORACLE_RUNSTATE;
+}
+
+uint64_t oracle_spin_budget(int kind, uint64_t requested)
+{
+	if (requested)
+		return requested;
+	return oracle_resolve(kind) == ORACLE_SCHED ? 0 : ORACLE_USERSPACE_SPIN_BUDGET;
+}
+
+void oracle_thread_init(struct oracle_runstate *me, int kind)
 {
 	__atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&me->cpu, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&me->watching, NULL, __ATOMIC_RELAXED);
+	me->slot = oracle_resolve(kind) == ORACLE_SCHED ? oracle_sched_slot_self() : NULL;
 }
 
 void oracle_on_cpu(struct oracle_runstate *me)
@@ -96,25 +115,26 @@ void oracle_hook_call(enum oracle_event event, const struct oracle_runstate *me,
 
 enum oracle_watch oracle_watch_owner(struct oracle_runstate *const *owner_field,
 				     const struct oracle_runstate *owner,
-				     struct oracle_runstate *me, int kind, uint64_t deadline)
+				     struct oracle_runstate *me, int kind,
+				     const struct oracle_spin *spin)
 {
-	enum oracle_watch why = ORACLE_OWNER_LEFT;
+	enum oracle_watch why = ORACLE_SPINNING;
 
 	/* Relaxed: `watching` is for observers; `owner_field` is a hint whose
 	 * staleness costs a few extra spins, as the kernel's plain read does. */
 	__atomic_store_n(&me->watching, owner, __ATOMIC_RELAXED);
-	while (__atomic_load_n(owner_field, __ATOMIC_RELAXED) == owner) {
+	/* Relaxed: only tells whether to look; oracle_hook_call orders the rest. */
+	if (__builtin_expect(__atomic_load_n(&oracle_hook_installed, __ATOMIC_RELAXED) != NULL, 0))
+		oracle_hook_call(ORACLE_EV_WATCH, me, owner);
+	while (why == ORACLE_SPINNING) {
 		if (kind == ORACLE_RQ_CURR)
 			oracle_on_cpu(me);
-		if (!oracle_owner_running(owner, kind)) {
+		if (__atomic_load_n(owner_field, __ATOMIC_RELAXED) != owner)
+			why = ORACLE_OWNER_LEFT;
+		else if (!oracle_owner_running(owner, kind))
 			why = ORACLE_OWNER_NOT_RUNNING;
-			break;
-		}
-		if (tsc_now() > deadline) {
-			why = ORACLE_BUDGET;
-			break;
-		}
-		cpu_relax();
+		else if ((why = oracle_spin_over(spin)) == ORACLE_SPINNING)
+			cpu_relax();
 	}
 	if (why == ORACLE_OWNER_LEFT)
 		oracle_hook_call(ORACLE_EV_OWNER_LEFT, me, owner);

@@ -1,12 +1,13 @@
 /*
- * oracle.h — "is the lock owner running?", asked from userspace.
+ * oracle.h — what the kernel's mutex spinner sees, asked from userspace:
+ * "is the lock owner on a CPU?" and "does my CPU want me off?".
  *
  * The kernel mutex spins only while its owner is on a CPU: 2.6.29-2.6.39
  * compared the owner with the task running on the owner's CPU
  * (cpu_rq(owner->cpu)->curr, kernel/sched.c), 3.0 on reads owner->on_cpu,
- * 4.10 on also asks vcpu_is_preempted().  Userspace has no such view, so the
- * answer lives here, in one module the kmutex policies share without knowing
- * how it is obtained.
+ * 4.10 on also asks vcpu_is_preempted(); and every spin loop stops on
+ * need_resched().  Userspace has no such view, so the answer lives here, in
+ * one module the kmutex policies share without knowing how it is obtained.
  *
  * Every thread publishes a cache-line-aligned run-state (struct
  * oracle_runstate); a lock that uses the oracle keeps it at the start of its
@@ -14,41 +15,57 @@
  *
  * Oracles (--oracle NAME, lock_params.oracle):
  *
- *  runstate (default)  The lock library marks the run-state sleeping around
- *      every futex wait it makes and running after.  It SEES an owner asleep
- *      in a futex wait of a lock that uses this oracle.  It does NOT see an
- *      owner that was preempted, that blocks in any other system call (I/O,
- *      page faults, another library's futex), or that sleeps on a different
- *      lock: the run-state is per thread *per lock*, as lock_thread is.  Those
- *      owners look running, and only the spin budget (--spin-budget, the
- *      stand-in for need_resched()) ends the spin.
+ *  sched  The kernel's own view, through BPF (oracle_sched.c, bpf/): a
+ *      tp_btf/sched_switch program keeps per thread a slot with on_cpu and
+ *      the count of involuntary switch-outs, in a map the process reads with
+ *      plain loads.  Owner on CPU: the owner's slot says so.  need_resched():
+ *      a userspace thread acts on TIF_NEED_RESCHED only at its next return to
+ *      user mode, so it can never see its own flag before being switched out;
+ *      its faithful analogue is "I was preempted since this spin phase
+ *      began", which the thread sees the moment it runs again.  With sched
+ *      the kmutex policies spin with no budget, as their kernel eras did.
+ *      Error direction: a switch-in that is never traced (seen on KVM guests)
+ *      leaves on_cpu 0 for a running thread until the thread stores 1 itself
+ *      (on acquiring, and on starting to spin, when it reads 0) — so an error
+ *      makes a spinner sleep early, never spin on an owner that is off CPU.
+ *
+ *  runstate  The lock library marks the run-state sleeping around every
+ *      futex wait it makes and running after.  It SEES an owner asleep in a
+ *      futex wait of a lock that uses this oracle.  It does NOT see an owner
+ *      that was preempted, that blocks in any other system call, or that
+ *      sleeps on a different lock, nor need_resched(): only the spin budget
+ *      (--spin-budget, 2^15 cycles by default) ends such a spin — a userspace
+ *      compromise, not the kernel's rule.
  *
  *  rq-curr  runstate, plus the 2.6.29 test "is the owner the task its CPU is
  *      running?": a per-CPU slot names the thread that last ran lock code on
  *      that CPU (written at acquisition, on entering the slow path and while
- *      spinning; emptied when a thread goes to sleep).  An owner is not
- *      running when another thread has since run lock code on the owner's
- *      CPU.  It SEES an owner preempted by another user of the lock, which is
- *      the lock-holder preemption of an oversubscribed run.  It does NOT see
- *      preemption by a thread that does not touch the lock, nor blocking in
- *      other system calls; an owner that migrated keeps a stale CPU and looks
- *      not running (errs toward sleeping).  It costs a sched_getcpu() (an rseq
- *      read in glibc >= 2.35) and a store on every acquisition.
+ *      spinning; emptied when a thread goes to sleep).  It SEES an owner
+ *      preempted by another user of the lock; not preemption by a thread
+ *      that does not touch the lock.  It costs a sched_getcpu() and a store
+ *      on every acquisition.  Spins end on the budget as with runstate.
  *
- * Neither sees the owner's scheduler state directly; both are hints, read
- * with relaxed loads, that decide only whether to spin, never who owns the lock.
+ *  auto (lock_params.oracle 0, the default)  sched when the harness could
+ *      load it for this run (oracle_sched_open), else runstate.
+ *
+ * All of them are hints, read with relaxed loads, that decide only whether
+ * to spin, never who owns the lock.
  */
 #ifndef LOCKBENCH_ORACLE_H
 #define LOCKBENCH_ORACLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arch.h"
+#include "bpf/oracle_slot.h"
 
 enum oracle_kind {
-	ORACLE_RUNSTATE = 0,   /* the default: lock_params.oracle == 0 */
+	ORACLE_AUTO = 0,       /* the default: lock_params.oracle == 0 */
+	ORACLE_RUNSTATE,
 	ORACLE_RQ_CURR,
+	ORACLE_SCHED,
 	ORACLE_NR
 };
 
@@ -56,14 +73,54 @@ extern const char *const oracle_name[ORACLE_NR];
 
 /* The oracle called `name`, or -1. */
 int oracle_find(const char *name);
-/* 0 when `kind` works on this machine, else -errno (-EINVAL: no such oracle,
- * -ENOTSUP: sched_getcpu() unavailable for rq-curr). */
+/* 0 when `kind` works in this process now, else -errno (-EINVAL: no such
+ * oracle, -ENOTSUP: sched_getcpu() unavailable for rq-curr, -ENOENT: sched
+ * not opened by oracle_sched_open). */
 int oracle_check(int kind);
+/* What `kind` means here: AUTO becomes sched when it is open, else runstate. */
+int oracle_resolve(int kind);
+/*
+ * The spin budget where the oracle cannot see need_resched() (runstate,
+ * rq-curr): 2^15 cycles, 12.6 µs at the development VM's 2.6 GHz TSC.  One
+ * futex sleep + wake-up costs about that there (a FUTEX_WAKE/FUTEX_WAIT
+ * ping-pong between two threads measured 28 µs per round trip, two sleeps),
+ * and spinning no longer than blocking would cost keeps the waste within 2x
+ * of an oracle that knew the wait in advance (Karlin, Li, Manasse, Owicki,
+ * "Empirical studies of competitive spinning", SOSP 1991).  A userspace
+ * compromise: the kernel's own bound is need_resched(), which `sched` sees,
+ * and with it there is no budget.
+ */
+#define ORACLE_USERSPACE_SPIN_BUDGET UINT64_C(32768)
+
+/* The spin budget in TSC cycles a lock with oracle `kind` uses: `requested`
+ * when given (--spin-budget), else 0 (none) with sched and
+ * ORACLE_USERSPACE_SPIN_BUDGET otherwise. */
+uint64_t oracle_spin_budget(int kind, uint64_t requested);
+
+/*
+ * sched: loads the BPF program for this process with room for `threads`
+ * threads (it stays loaded; a later call with more threads reloads it).
+ * 0, or -errno with a one-line reason in `why` (not root and without
+ * CAP_BPF + CAP_PERFMON, no kernel BTF, tracepoint missing, built without
+ * BPF).  Call it before the threads that use it start.
+ */
+int oracle_sched_open(unsigned int threads, char *why, size_t whylen);
+/* Test seam: plain memory in place of the program's slots, for `threads`
+ * threads; the test writes on_cpu and the counts itself. */
+int oracle_sched_open_fake(unsigned int threads);
+bool oracle_sched_is_open(void);
+/* This thread's slot (registering it on first use); NULL when sched is not
+ * open or its slots are all taken. */
+struct oracle_sched_slot *oracle_sched_slot_self(void);
 
 /* One per thread (per lock); zeroed memory is a running thread. */
 struct oracle_runstate {
 	uint32_t sleeping;   /* 1 while in a futex wait of the lock library */
 	uint32_t cpu;        /* rq-curr: 1 + the CPU it last ran lock code on; 0 unknown */
+	/* sched: this thread's slot, set once by oracle_thread_init and only
+	 * read after, so spinners reach an owner's slot without touching
+	 * anything the owner writes. */
+	struct oracle_sched_slot *slot;
 	/* The owner run-state this thread is spinning on (NULL: none): lets a
 	 * test see where a spinner is without touching the hot path. */
 	const struct oracle_runstate *watching;
@@ -77,12 +134,28 @@ struct oracle_cpu_slot {
 } cacheline_aligned;
 extern struct oracle_cpu_slot oracle_cpu_slots[ORACLE_MAX_CPUS];
 
-void oracle_thread_init(struct oracle_runstate *me);
+/* In the thread, before its first use of a lock with oracle `kind`. */
+void oracle_thread_init(struct oracle_runstate *me, int kind);
 
 /* rq-curr: "I am running lock code on this CPU now". */
 void oracle_on_cpu(struct oracle_runstate *me);
 /* rq-curr: empty this CPU's slot if it still names `me`. */
 void oracle_vacate_cpu(const struct oracle_runstate *me);
+
+/*
+ * "I am running": called on acquiring and on starting to spin.  sched: a
+ * switch-in the program missed would leave on_cpu 0; store 1 only when it
+ * reads 0, since a store on every acquisition would invalidate the line
+ * every spinner reads.  rq-curr: claims this CPU's slot.
+ */
+static inline void oracle_running(struct oracle_runstate *me, int kind)
+{
+	if (kind == ORACLE_SCHED && me->slot &&
+	    __atomic_load_n(&me->slot->on_cpu, __ATOMIC_RELAXED) == 0)
+		__atomic_store_n(&me->slot->on_cpu, 1, __ATOMIC_RELAXED);
+	else if (kind == ORACLE_RQ_CURR)
+		oracle_on_cpu(me);
+}
 
 /* Called just before a futex wait: this thread leaves its CPU. */
 static inline void oracle_sleeping(struct oracle_runstate *me, int kind)
@@ -98,11 +171,12 @@ static inline void oracle_sleeping(struct oracle_runstate *me, int kind)
  * thread concerned, so the test can hold that thread at a chosen point:
  * - ORACLE_EV_OWNER_LEFT: oracle_watch_owner() saw the owner it watched
  *   leave (`owner`), before returning;
- * - ORACLE_EV_AWAKE: a futex wait of `me` just returned, before it retries.
- * Both points are on slow paths (an owner change, a system call): the cost
- * when no hook is installed is one relaxed load there, nothing elsewhere.
+ * - ORACLE_EV_AWAKE: a futex wait of `me` just returned, before it retries;
+ * - ORACLE_EV_WATCH: oracle_watch_owner() is about to spin on `owner`.
+ * All are on slow paths (a spin phase, a system call): the cost when no hook
+ * is installed is one relaxed load there, nothing elsewhere.
  */
-enum oracle_event { ORACLE_EV_OWNER_LEFT, ORACLE_EV_AWAKE };
+enum oracle_event { ORACLE_EV_OWNER_LEFT, ORACLE_EV_AWAKE, ORACLE_EV_WATCH };
 typedef void (*oracle_hook)(enum oracle_event event, const struct oracle_runstate *me,
 			    const struct oracle_runstate *owner);
 void oracle_set_hook(oracle_hook hook);  /* NULL (the default) removes it */
@@ -127,6 +201,8 @@ static inline bool oracle_owner_running(const struct oracle_runstate *owner, int
 	uint32_t cpu;
 	const struct oracle_runstate *curr;
 
+	if (kind == ORACLE_SCHED)
+		return !owner->slot || __atomic_load_n(&owner->slot->on_cpu, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&owner->sleeping, __ATOMIC_RELAXED))
 		return false;
 	if (kind != ORACLE_RQ_CURR)
@@ -138,21 +214,52 @@ static inline bool oracle_owner_running(const struct oracle_runstate *owner, int
 	return curr == NULL || curr == owner;
 }
 
-/* How one watch of an owner ended. */
+/* How one watch of an owner, or one spin, ended. */
 enum oracle_watch {
+	ORACLE_SPINNING,           /* nothing ends it yet (oracle_spin_over) */
 	ORACLE_OWNER_LEFT,         /* *owner_field no longer names `owner` */
 	ORACLE_OWNER_NOT_RUNNING,  /* the oracle says `owner` is off its CPU */
-	ORACLE_BUDGET,             /* the TSC passed `deadline`: need_resched() */
+	ORACLE_NEED_RESCHED,       /* sched: this thread was preempted meanwhile */
+	ORACLE_BUDGET,             /* the TSC passed the budget's deadline */
 };
+
+/* What ends a spin phase besides its owner: need_resched() and the budget. */
+struct oracle_spin {
+	uint64_t deadline;                /* TSC; UINT64_MAX: no budget */
+	const slot_u64 *preempted;        /* sched: own involuntary switch-outs; NULL: unseen */
+	uint64_t preempted_at_start;
+};
+
+/* Starts a spin phase of `me`: budget 0 means none. */
+static inline void oracle_spin_start(struct oracle_spin *s, struct oracle_runstate *me, int kind,
+				     uint64_t budget)
+{
+	s->deadline = budget ? tsc_now() + budget : UINT64_MAX;
+	s->preempted = kind == ORACLE_SCHED && me->slot ? &me->slot->preempted : NULL;
+	/* Relaxed: only this thread's own switch-outs change it. */
+	s->preempted_at_start = s->preempted ? __atomic_load_n(s->preempted, __ATOMIC_RELAXED) : 0;
+	oracle_running(me, kind);
+}
+
+/* need_resched() first (the kernel's test), then the budget. */
+static inline enum oracle_watch oracle_spin_over(const struct oracle_spin *s)
+{
+	if (s->preempted && __atomic_load_n(s->preempted, __ATOMIC_RELAXED) != s->preempted_at_start)
+		return ORACLE_NEED_RESCHED;
+	if (s->deadline != UINT64_MAX && tsc_now() > s->deadline)
+		return ORACLE_BUDGET;
+	return ORACLE_SPINNING;
+}
 
 /*
  * mutex_spin_on_owner(), which lived in kernel/sched.c from 2.6.29 to 3.9:
  * spin while *owner_field still names `owner` and the oracle says it runs,
- * until `deadline` (TSC).  What to do when the owner changes is the caller's
- * policy (the 2.6.36 fix is exactly that decision).
+ * until the spin is over (need_resched, budget).  What to do when the owner
+ * changes is the caller's policy (the 2.6.36 fix is exactly that decision).
  */
 enum oracle_watch oracle_watch_owner(struct oracle_runstate *const *owner_field,
 				     const struct oracle_runstate *owner,
-				     struct oracle_runstate *me, int kind, uint64_t deadline);
+				     struct oracle_runstate *me, int kind,
+				     const struct oracle_spin *spin);
 
 #endif

@@ -19,6 +19,7 @@ const char *const spin_exit_name[SPIN_EXIT_NR] = {
 	[SPIN_EXIT_ACQUIRED]          = "acquired",
 	[SPIN_EXIT_OWNER_CHANGED]     = "owner_changed",
 	[SPIN_EXIT_OWNER_NOT_RUNNING] = "owner_not_running",
+	[SPIN_EXIT_NEED_RESCHED]      = "need_resched",
 	[SPIN_EXIT_BUDGET]            = "budget",
 	[SPIN_EXIT_QUEUE_GAVE_UP]     = "queue_gave_up",
 };

@@ -1,21 +1,24 @@
 # hist.gp — acquisition-time histograms of several locks on one chart, the
 # seed patch's "acq time = 2^bin cycles" table as a picture.
-# Reads analysis/lbcompare's hist-<workload>-t<threads>.csv:
-#   bin,lower_cycles,lower_ns,<lock>...   (percent of each lock's acquisitions)
-# Extra -e variables: workload, threads, ghz (TSC GHz, for the ns axis).
+# Reads analysis/lbcompare's hist-<workload>-t<threads>.csv or
+# hist-contended-<workload>-t<threads>.csv:
+#   bin,lower_cycles,lower_ns,<lock>...   (percent of each lock's acquisitions,
+#                                          or of its contended ones)
+# Extra -e variables: workload, threads, ghz (TSC GHz, for the ns axis), and
+# contended=1 for a hist-contended file (the title and axis say so).
 load (exists("gpdir") ? gpdir : "scripts") . "/plot-common.gp"
 stats in using 1 skip 1 nooutput
 ncols = STATS_columns
-# Bins that hold data in any column: x range from the first to the last.
-first = 63; last = 0
-do for [c = 4:ncols] {
-	stats in using 1:(column(c) > 0 ? $1 : 1/0) skip 1 nooutput
-	if (STATS_records > 0 && STATS_min_x < first) { first = STATS_min_x }
-	if (STATS_records > 0 && STATS_max_x > last) { last = STATS_max_x }
-}
-set title sprintf("Lock acquisition time, %s, %s threads\n%s", workload, threads, machine) noenhanced
+# Bins that hold data in any column: x range from the first to the last (one
+# pass over the rows' sums: a column with a single point, or none, as a
+# contended histogram can have, is no special case).
+stats in using ((sum [c = 4:ncols] column(c)) > 0 ? $1 : 1/0) skip 1 nooutput
+first = STATS_min; last = STATS_max
+subset = (exists("contended") && contended) ? "contended acquisitions only, as the patch counted" : "all acquisitions"
+set title sprintf("Lock acquisition time (%s), %s, %s threads\n%s", subset, workload, threads, machine) noenhanced
 set xlabel "acquisition time, 2^{bin} TSC cycles"
-set ylabel "% of acquisitions (log scale: the tails carry the story)"
+set ylabel sprintf("%% of %s acquisitions (log scale: the tails carry the story)", \
+	(exists("contended") && contended) ? "contended" : "all")
 set xrange [first - 0.5 : last + 0.5]
 set xtics 1
 # Logarithmic, so a 0.1% tail of 2^26-cycle waits shows beside a 90% peak;

@@ -1,12 +1,34 @@
 #!/bin/sh
 # lbcompare.t — the comparison tool reads only the documented result files,
-# reports their figures exactly, and rejects malformed input with one line.
+# reports their figures exactly, and rejects malformed input with one line
+# (impossible figures: lbcompare-bad.t).
 LB=${LOCKBENCH:-bench/lockbench}
 CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
+# peak FILE: the bin with the most acquisitions in a hist.csv-format file;
+# count_at FILE BIN: that bin's count.
+peak() { awk -F, 'NR > 1 && $3 + 0 > max { max = $3 + 0; b = $1 } END { print b + 0 }' "$1"; }
+count_at() { awk -F, -v b="$2" '$1 == b { print $3 }' "$1"; }
+# cell TABLE START KEY FIELD: field FIELD of the first line whose first field
+# is KEY, after the first line that begins with START.
+cell() {
+	awk -v start="$2" -v key="$3" -v f="$4" 'index($0, start) == 1 { on = 1; next }
+		on && $1 == key { print $f; exit }' "$1"
+}
+# change BEFORE AFTER pct|ratio [SCALE]: lbcompare's "before -> after, change"
+# text, of the figures times SCALE.
+change() {
+	awk -v a="$1" -v b="$2" -v how="$3" -v scale="${4:-1}" 'BEGIN {
+		a *= scale; b *= scale
+		printf "%.0f -> %.0f", a, b
+		if (a > 0) printf(how == "pct" ? ", %+.1f%%" : ", %.2fx", how == "pct" ? 100 * (b / a - 1) : b / a)
+		print "" }'
+}
+CONT="Mutex acquisition time distribution, contended"
+ALL="Mutex acquisition time distribution, all acquisitions"
 
 # rejects NAME DIR SUBSTRING: exit 1, exactly one stderr line naming the problem.
 rejects() {
@@ -19,7 +41,7 @@ rejects() {
 	fi
 }
 
-echo "1..14"
+echo "1..42"
 "$LB" -l ticket -t 2 -d 0.1 --warmup 0 --quiet -o "$tmp/a" &&
 	"$LB" -l tas -t 2 -d 0.1 --warmup 0 --quiet -o "$tmp/b"
 check "two runs made" '[ $? -eq 0 ]'
@@ -31,13 +53,94 @@ check "Ops/sec equals summary.csv's ops_per_s ($ops)" \
 cont=$(val "$tmp/b" contentions)
 check "#contentions equals summary.csv's ($cont)" \
 	'awk "/#contentions/ { on = 1; next } on && \$1 == \"tas\" { print \$2; exit }" "$tmp/table" | grep -qx "$cont"'
-b10=$(awk -F, '$1 == 10 { print $3 }' "$tmp/a/hist.csv")
-check "histogram row equals hist.csv's count (bin 10: $b10)" \
-	'[ "$b10" = 0 ] || awk "/^bin / { on = 1; next } on && \$1 == 10 { print \$2; exit }" "$tmp/table" | grep -qx "$b10"'
+pa=$(peak "$tmp/a/hist.csv") ca=$(count_at "$tmp/a/hist.csv" "$pa")
+check "all-acquisitions histogram row equals hist.csv's count (bin $pa: $ca)" \
+	'[ "$(cell "$tmp/table" "$ALL" "$pa" 2)" = "$ca" ]'
+
+# --- contended acquisitions: what the seed patch's table counted ---
+check "hist_contended.csv: 64 bins adding up to contentions ($cont)" \
+	'[ "$(awk -F, "NR > 1 { n++; s += \$3 } END { print n, s }" "$tmp/b/hist_contended.csv")" = "64 $cont" ]'
+pb=$(peak "$tmp/b/hist_contended.csv") cb=$(count_at "$tmp/b/hist_contended.csv" "$pb")
+check "contended histogram row equals hist_contended.csv's count (tas, bin $pb: $cb)" \
+	'[ "$(cell "$tmp/table" "$CONT" "$pb" 4)" = "$cb" ]'
+cmean=$(printf '%.0f' "$(val "$tmp/b" contended_acq_cycles_mean)")
+check "contended mean cycles equals summary.csv's contended_acq_cycles_mean ($cmean)" \
+	'[ "$(cell "$tmp/table" "Contended acquisitions only" tas 4)" = "$cmean" ]'
+amean=$(printf '%.0f' "$(val "$tmp/b" acq_cycles_mean)")
+check "all-acquisitions mean cycles equals summary.csv's acq_cycles_mean ($amean)" \
+	'[ "$(cell "$tmp/table" "All acquisitions, fast path included" tas 4)" = "$amean" ]'
+check "the patch-shaped histogram and mean say they are of contended acquisitions" \
+	'grep -q "^$CONT acquisitions only, as the patch counted" "$tmp/table" &&
+	 grep -q "^Contended acquisitions only, as the patch counted (#contentions; mean acquisition cycles)" "$tmp/table"'
+check "no seed figures for a table without kmutex-spin and kmutex-fix" '! grep -q "seed" "$tmp/table"'
+
+# A run written before hist_contended.csv existed still loads, and says so.
+rm -rf "$tmp/old"; cp -r "$tmp/b" "$tmp/old"; rm "$tmp/old/hist_contended.csv"
+grep -v '^contended_' "$tmp/b/summary.csv" >"$tmp/old/summary.csv"
+"$CMP" "$tmp/a" "$tmp/old" >"$tmp/old.table" 2>"$tmp/err"
+check "a run without hist_contended.csv loads" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "... its contended mean and histogram are n/a, the rest as before" \
+	'[ "$(cell "$tmp/old.table" "Contended acquisitions only" tas 4)" = n/a ] &&
+	 [ "$(cell "$tmp/old.table" "Contended acquisitions only" tas 2)" = "$cont" ] &&
+	 [ "$(cell "$tmp/old.table" "$CONT" "$pb" 4)" = n/a ] &&
+	 [ "$(cell "$tmp/old.table" "$ALL" "$pa" 2)" = "$ca" ]'
+"$CMP" "$tmp/old" >"$tmp/old.table" 2>"$tmp/err"
+check "... alone: the contended histogram is said to be unavailable" \
+	'[ $? -eq 0 ] && grep -q "^n/a: these runs have no hist_contended.csv" "$tmp/old.table"'
 mkdir -p "$tmp/csv"
 "$CMP" --csv "$tmp/csv" "$tmp/a" "$tmp/b" >/dev/null 2>&1
 check "--csv writes the derived files" \
 	'[ -s "$tmp/csv/hist-counter-t2.csv" ] && [ -s "$tmp/csv/sweep-counter-ops_per_s.csv" ] && [ -s "$tmp/csv/phases-counter-t2.csv" ]'
+pct=$(awk -v c="$cb" -v t="$cont" 'BEGIN { printf "%.4f", t ? 100 * c / t : 0 }')
+check "--csv hist-contended-counter-t2.csv: tas's bin $pb is $pct% of its contentions" \
+	'[ "$(awk -F, -v b="$pb" "\$1 == b { print \$5 }" "$tmp/csv/hist-contended-counter-t2.csv")" = "$pct" ]'
+check "--csv phases file has the without-sleeping phase" \
+	'[ "$(head -n 1 "$tmp/csv/phases-counter-t2.csv")" = "lock,fast_pct,spin_pct,nosleep_pct,sleep_pct" ]'
+rm -rf "$tmp/csv-old"; mkdir -p "$tmp/csv-old"
+"$CMP" --csv "$tmp/csv-old" "$tmp/a" "$tmp/old" >/dev/null 2>&1
+check "--csv writes no contended histogram when a run lacks one" \
+	'[ -s "$tmp/csv-old/hist-counter-t2.csv" ] && [ ! -e "$tmp/csv-old/hist-contended-counter-t2.csv" ]'
+"$LB" -l ticket -t 1 -d 0.05 --warmup 0 --quiet -o "$tmp/one" >/dev/null 2>&1
+rm -rf "$tmp/csv-one"; mkdir -p "$tmp/csv-one"
+"$CMP" --csv "$tmp/csv-one" "$tmp/one" >/dev/null 2>&1
+check "one thread: no contention, contended figures 0, and no contended chart to draw" \
+	'[ $? -eq 0 ] && [ "$(val "$tmp/one" contentions)" = 0 ] && [ "$(val "$tmp/one" contended_acq_cycles_mean)" = 0.000 ] &&
+	 [ -s "$tmp/csv-one/hist-counter-t1.csv" ] && [ ! -e "$tmp/csv-one/hist-contended-counter-t1.csv" ]'
+
+# --- the seed's own figures beside this machine's kmutex-spin -> kmutex-fix ---
+for w in creat fserver; do
+	for l in kmutex-spin kmutex-fix; do
+		"$LB" -l $l -w $w -t 2 -d 0.2 --warmup 0 --quiet -o "$tmp/$w-$l" >/dev/null 2>&1 || echo "# $l $w run failed"
+	done
+done
+"$CMP" "$tmp/creat-kmutex-spin" "$tmp/creat-kmutex-fix" >"$tmp/creat.table" 2>"$tmp/err"
+here=$(change "$(val "$tmp/creat-kmutex-spin" ops_per_s)" "$(val "$tmp/creat-kmutex-fix" ops_per_s)" ratio)
+check "creat: the seed's ops/s (62864 -> 197200, 3.14x) beside this machine's ($here)" \
+	'grep -q "^Ops/sec  *62864 -> 197200, 3.14x  *$here\$" "$tmp/creat.table"'
+check "creat: the phases table has the nosleep and need-resched columns, as summary.csv" \
+	'[ "$(cell "$tmp/creat.table" "How acquisitions were obtained" kmutex-fix 4)" = "$(val "$tmp/creat-kmutex-fix" acq_nosleep)" ] &&
+	 [ "$(cell "$tmp/creat.table" "Why spin phases ended" kmutex-fix 5)" = "$(val "$tmp/creat-kmutex-fix" spin_exit_need_resched)" ] &&
+	 grep -q "acq spin     acq nosleep       acq sleep" "$tmp/creat.table" &&
+	 grep -q "owner asleep    need resched    budget spent" "$tmp/creat.table"'
+"$CMP" "$tmp/fserver-kmutex-spin" "$tmp/fserver-kmutex-fix" >"$tmp/fs.table" 2>"$tmp/err"
+check "fserver: compared" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ]'
+jobs=$(change "$(val "$tmp/fserver-kmutex-spin" ops_per_s)" "$(val "$tmp/fserver-kmutex-fix" ops_per_s)" ratio 60)
+check "fserver: the seed's jobs/min (91657 -> 149325, 1.63x) beside this machine's ($jobs)" \
+	'grep -q "^Jobs/min  *91657 -> 149325, 1.63x  *$jobs\$" "$tmp/fs.table"'
+conts=$(change "$(val "$tmp/fserver-kmutex-spin" contentions)" "$(val "$tmp/fserver-kmutex-fix" contentions)" pct)
+check "fserver: the seed's contentions (-32.6%) beside this machine's ($conts)" \
+	'grep -q "^#contentions  *72973 -> 49210, -32.6%  *$conts\$" "$tmp/fs.table"'
+means=$(change "$(val "$tmp/fserver-kmutex-spin" contended_acq_cycles_mean)" \
+	"$(val "$tmp/fserver-kmutex-fix" contended_acq_cycles_mean)" pct)
+check "fserver: the seed's mean acquisition (-48.5%) beside this machine's contended one ($means)" \
+	'grep -q "^mean acq cycles, contended  *44765791 -> 23067129, -48.5%  *$means\$" "$tmp/fs.table"'
+ps=$(peak "$tmp/fserver-kmutex-spin/hist_contended.csv")
+spct=$(awk -F, -v b="$ps" -v t="$(val "$tmp/fserver-kmutex-spin" contentions)" \
+	'$1 == b { printf "%.2f%%", t ? 100 * $3 / t : 0 }' "$tmp/fserver-kmutex-spin/hist_contended.csv")
+check "fserver: the seed's histogram (bin 26: 87.69% -> 0.25%) beside this machine's contended one (bin $ps: $spct)" \
+	'[ "$(cell "$tmp/fs.table" "% of contended acquisitions" 26 2)" = 87.69% ] &&
+	 [ "$(cell "$tmp/fs.table" "% of contended acquisitions" 26 3)" = 0.25% ] &&
+	 [ "$(cell "$tmp/fs.table" "% of contended acquisitions" "$ps" 4)" = "$spct" ]'
 
 bad() { rm -rf "$tmp/bad"; cp -r "$tmp/a" "$tmp/bad"; }
 rejects "missing directory" "$tmp/nope" "$tmp/nope"
@@ -46,12 +149,32 @@ rejects "missing hist.csv" "$tmp/bad" "hist.csv"
 bad; sed -i '1s/.*/k,v/' "$tmp/bad/summary.csv"
 rejects "wrong summary header" "$tmp/bad" "expected header 'key,value'"
 bad; sed -i 's/^ops_per_s,.*/ops_per_s,fast/' "$tmp/bad/summary.csv"
-rejects "non-numeric figure" "$tmp/bad" "'ops_per_s' is not a number"
-bad; sed -i 's/^acquisitions,\(.*\)/acquisitions,1\1/' "$tmp/bad/summary.csv"
+rejects "non-numeric figure" "$tmp/bad" "ops_per_s is 'fast', not a decimal number"
+bad; awk -F, 'BEGIN { OFS = "," } $1 == "0" { $3 += 1 } { print }' "$tmp/a/hist.csv" >"$tmp/bad/hist.csv"
 rejects "histogram disagreeing with summary" "$tmp/bad" "hist.csv holds"
 bad; sed -i '12d' "$tmp/bad/hist.csv"
 rejects "histogram row missing" "$tmp/bad" "hist.csv: line 12"
 bad; printf 'key,value\nformat,something-else\n' >"$tmp/bad/summary.csv"
 rejects "unknown format" "$tmp/bad" "not a lockbench-summary-1 file"
+bad; sed -i 's/$/\r/' "$tmp/bad/summary.csv"
+rejects "CRLF summary.csv said to be CRLF" "$tmp/bad" "summary.csv: line 1: ends in CRLF"
+bad; sed -i 's/$/\r/' "$tmp/bad/hist.csv"
+rejects "CRLF hist.csv said to be CRLF" "$tmp/bad" "hist.csv: line 1: ends in CRLF"
+bad; sed -i '30s/$/\r/' "$tmp/bad/hist.csv"
+rejects "one CRLF line in hist.csv" "$tmp/bad" "hist.csv: line 30: ends in CRLF"
 bad; head -c 100 /dev/urandom >"$tmp/bad/summary.csv"
 rejects "binary garbage" "$tmp/bad" "summary.csv"
+
+# hist_contended.csv: present exactly when the contended_* keys are, adding
+# up to contentions, each contended acquisition also in hist.csv's bin
+bad() { rm -rf "$tmp/bad"; cp -r "$tmp/b" "$tmp/bad"; }
+bad; rm "$tmp/bad/hist_contended.csv"
+rejects "contended keys without hist_contended.csv" "$tmp/bad" "summary.csv has contended_acq_cycles_sum but there is no hist_contended.csv"
+bad; grep -v '^contended_acq_cycles_mean,' "$tmp/b/summary.csv" >"$tmp/bad/summary.csv"
+rejects "hist_contended.csv without the contended mean" "$tmp/bad" "no contended_acq_cycles_mean"
+bad; awk -F, -v b="$pb" 'BEGIN { OFS = "," } $1 == b { $3 += 1 } { print }' "$tmp/b/hist_contended.csv" >"$tmp/bad/hist_contended.csv"
+rejects "contended histogram disagreeing with contentions" "$tmp/bad" "hist_contended.csv holds $((cont + 1)) acquisitions, summary.csv's contentions is $cont"
+bad; awk -F, -v b="$pb" 'BEGIN { OFS = "," } $1 == b { $3 -= 1 } $1 == 63 { $3 += 1 } { print }' "$tmp/b/hist_contended.csv" >"$tmp/bad/hist_contended.csv"
+rejects "contended bin above hist.csv's" "$tmp/bad" "hist_contended.csv holds 1 in bin 63, hist.csv only 0"
+bad; sed -i '20d' "$tmp/bad/hist_contended.csv"
+rejects "contended histogram row missing" "$tmp/bad" "hist_contended.csv: line 20"

@@ -2,10 +2,57 @@
 #ifndef LOCKBENCH_TESTS_LOCKUTIL_H
 #define LOCKBENCH_TESTS_LOCKUTIL_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../locks/lock.h"
+
+/* The longest any single step of an orchestrated scenario may take. */
+#define WAIT_S 5.0
+
+static inline double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline void pause_briefly(void)
+{
+	struct timespec ts = { 0, 50 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Bounded waits for another thread's store (acquire: pairs with its release
+ * store); false after WAIT_S. */
+static inline bool wait_u32(const uint32_t *addr, uint32_t want)
+{
+	double end = now_s() + WAIT_S;
+
+	while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != want)
+		if (now_s() > end)
+			return false;
+		else
+			pause_briefly();
+	return true;
+}
+
+static inline bool wait_ptr(const void *const *addr, const void *want)
+{
+	double end = now_s() + WAIT_S;
+
+	while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != want)
+		if (now_s() > end)
+			return false;
+		else
+			pause_briefly();
+	return true;
+}
 
 static inline void *test_lock_new(const struct lock_ops *ops)
 {

@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 is_png() { [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
 is_svg() { [ -s "$1" ] && grep -q "<svg" "$1"; }
 
-echo "1..14"
+echo "1..15"
 
 # --- the whole quick suite ---
 start=$(date +%s)
@@ -49,8 +49,23 @@ check "an interrupted run exits 130 (got $rc)" '[ $rc -eq 130 ]'
 check "it kept its finished runs ($finished of $total)" '[ $finished -ge 2 ] && [ $finished -lt $total ]'
 check "it left no half-written run directory" '! ls -d "$tmp"/r/runs/*.partial-* >/dev/null 2>&1'
 before=$(for d in "$tmp"/r/runs/*; do stat -c '%n %i' "$d"; done)
-"$top/run-all" --resume "$tmp/r" >"$tmp/resume.out" 2>&1
+# What a lockbench killed outright leaves (bench/fileutil.h): a staging and a
+# workload directory stamped by a process that is gone; and a live one's.
+sleep 30 &
+dead=$!
+kill $dead
+wait $dead 2>/dev/null
+boot=$(cat /proc/sys/kernel/random/boot_id)
+mkdir -p "$tmp/r/runs/gone.partial-AAAAAA" "$tmp/t/lockbench-creat-BBBBBB" "$tmp/r/runs/live.partial-CCCCCC"
+echo "$dead 1 $boot" >"$tmp/r/runs/gone.partial-AAAAAA/.lockbench-owner"
+echo "$dead 1 $boot" >"$tmp/t/lockbench-creat-BBBBBB/.lockbench-owner"
+echo "$$ $(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20) $boot" >"$tmp/r/runs/live.partial-CCCCCC/.lockbench-owner"
+TMPDIR="$tmp/t" "$top/run-all" --resume "$tmp/r" >"$tmp/resume.out" 2>&1
 rc=$?
+check "--resume removed a killed lockbench's directories and kept a live one's" \
+	'[ ! -e "$tmp/r/runs/gone.partial-AAAAAA" ] && [ ! -e "$tmp/t/lockbench-creat-BBBBBB" ] &&
+	 [ -d "$tmp/r/runs/live.partial-CCCCCC" ]'
+rm -r "$tmp/r/runs/live.partial-CCCCCC"
 after=$(for d in "$tmp"/r/runs/*; do stat -c '%n %i' "$d"; done)
 check "--resume completes (exit $rc)" '[ $rc -eq 0 ] && [ "$(ls "$tmp"/r/runs/*/summary.csv | wc -l)" -eq $total ] && [ "$(ls "$tmp/r/runs" | wc -l)" -eq $total ]'
 check "--resume did not redo finished runs" \

@@ -68,10 +68,12 @@ static int setup(void **state)
 			return -1;
 		memset(fx->thread[i], 0, sizeof(struct bench_thread));
 		hist_reset(&fx->thread[i]->acq);
+		hist_reset(&fx->thread[i]->acq_contended);
 	}
 	fx->res.cfg = &fx->cfg;
 	fx->res.threads = fx->thread;
 	hist_reset(&fx->res.acq);
+	hist_reset(&fx->res.acq_contended);
 	record(fx, 0, 3, 100);
 	record(fx, 1, 2, 5000);
 	fx->res.ops_min = 2;
@@ -144,6 +146,30 @@ static void hist_total_warns_on_thread_mismatch(void **state)
 	fx->thread[1]->acq.count++;
 	assert_only_warning(fx, CHECK_HIST_TOTAL);
 	assert_non_null(strstr(fx->res.checks.c[CHECK_HIST_TOTAL].detail, "threads sum to 6"));
+}
+
+/* A contended acquisition is in both histograms; the contended one must hold
+ * exactly the contentions, each in the bin it has among all acquisitions. */
+static void hist_total_checks_the_contended_histogram(void **state)
+{
+	struct fixture *fx = *state;
+	const unsigned int bin = hist_bin(9000);
+
+	hist_record(&fx->thread[0]->acq, 9000, true);
+	hist_record(&fx->thread[0]->acq_contended, 9000, true);
+	hist_record(&fx->res.acq, 9000, true);
+	hist_record(&fx->res.acq_contended, 9000, true);
+	fx->res.ev.acq_spin++;
+	assert_int_equal(evaluate(fx, CHECK_HIST_TOTAL)->status, CHECK_OK);
+	assert_int_equal(fx->res.checks.count[CHECK_WARN], 0);
+	assert_non_null(strstr(fx->res.checks.c[CHECK_HIST_TOTAL].detail, "1 contended: contended bins = contentions"));
+	fx->res.acq_contended.bins[bin]--;
+	assert_only_warning(fx, CHECK_HIST_TOTAL);
+	assert_non_null(strstr(fx->res.checks.c[CHECK_HIST_TOTAL].detail, "contended histogram: bins sum to 0"));
+	fx->res.acq_contended.bins[40]++;
+	assert_only_warning(fx, CHECK_HIST_TOTAL);
+	assert_non_null(strstr(fx->res.checks.c[CHECK_HIST_TOTAL].detail,
+			       "contended histogram holds 1 in bin 40; all acquisitions only 0"));
 }
 
 static void phases_warn_or_skip(void **state)
@@ -266,6 +292,7 @@ int main(void)
 		T(healthy_run_passes_all),
 		T(hist_total_warns_on_lost_bin),
 		T(hist_total_warns_on_thread_mismatch),
+		T(hist_total_checks_the_contended_histogram),
 		T(phases_warn_or_skip),
 		T(invariant_warns_or_skips),
 		T(timer_warns_when_trapped_or_stopped),

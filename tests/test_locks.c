@@ -76,6 +76,10 @@ static void mutual_exclusion(void **state)
 	assert_true(res.ops_all >= (uint64_t)EXCLUSION_MIN_OPS_PER_THREAD * res.cfg->threads);
 	assert_true(res.acq.contended > 0);
 	assert_int_equal(res.acq.count, res.ops);
+	/* What the seed patch counted: the contended acquisitions alone. */
+	assert_int_equal(res.acq_contended.count, res.acq.contended);
+	assert_true(res.acq_contended.sum <= res.acq.sum);
+	assert_true(res.acq_contended.max <= res.acq.max);
 	bench_result_free(&res);
 }
 

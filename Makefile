@@ -1,7 +1,8 @@
 # lockbench — `make` builds bench/lockbench; `make test` runs the tests;
 # `make tsan` and `make asan` run them under the sanitizers, `make fuzz`
 # fuzzes the parsers (.ci/run runs all four); `make bench` prints the
-# overhead and uncontended-cost figures.
+# overhead and uncontended-cost figures, lockbench's own locks beside
+# Concurrency Kit's and each --timing mode, and what --kernel-locks costs.
 
 CC      ?= cc
 PKGS    := hwloc numa libcpuid
@@ -10,25 +11,30 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -pthread $(SANFLAGS)
 CFLAGS  += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread -lm
+# Concurrency Kit (libck-dev; locks/ck_*.c): its locks are header code, the
+# library is linked as the package asks.
+LDLIBS  += $(shell pkg-config --libs ck 2>/dev/null || echo -lck)
 LDFLAGS += $(SANFLAGS)
 
 BUILD   ?= build
 BIN     ?= bench/lockbench
 
-# The BPF layer (locks/bpf/*.bpf.c): CO-RE objects compiled against a
+# The BPF layer (locks/bpf/*.bpf.c: the sched oracle; bench/bpf/*.bpf.c:
+# kernel lock capture): CO-RE objects compiled against a
 # vmlinux.h generated at build time from this machine's kernel BTF (never
 # committed), embedded as libbpf skeletons.  Built when clang, bpftool and
 # libbpf are here (scripts/deps.sh installs them); without them lockbench
-# still builds, and the sched oracle says why it is unavailable.
+# still builds, and the sched oracle and --kernel-locks say why they are unavailable.
 BPFTOOL    ?= $(firstword $(shell command -v bpftool /usr/sbin/bpftool 2>/dev/null))
 BPF_CLANG  ?= clang
 LLVM_STRIP ?= $(firstword $(shell command -v llvm-strip llvm-strip-14 2>/dev/null))
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
-BPF_SRC   := $(sort $(wildcard locks/bpf/*.bpf.c))
+BPF_DIRS  := locks/bpf bench/bpf
+BPF_SRC   := $(sort $(wildcard $(addsuffix /*.bpf.c,$(BPF_DIRS))))
 BPF_OK    := $(shell command -v $(BPF_CLANG) >/dev/null 2>&1 && [ -n "$(BPFTOOL)" ] && \
 	pkg-config --exists libbpf 2>/dev/null && [ -r $(VMLINUX_BTF) ] && echo yes)
 ifeq ($(BPF_OK),yes)
-BPF_SKEL  := $(patsubst locks/bpf/%.bpf.c,$(BUILD)/bpf/%.skel.h,$(BPF_SRC))
+BPF_SKEL  := $(patsubst %.bpf.c,$(BUILD)/bpf/%.skel.h,$(notdir $(BPF_SRC)))
 CFLAGS    += -DLOCKBENCH_BPF -I$(BUILD)/bpf
 LDLIBS    += $(shell pkg-config --libs --static libbpf 2>/dev/null)
 endif
@@ -46,7 +52,7 @@ COMPARE   ?= analysis/lbcompare
 .PHONY: all test bench deps clean tsan asan fuzz
 all: $(BIN) $(COMPARE)
 
-$(BUILD)/%.o: %.c $(wildcard locks/*.h locks/bpf/*.h bench/*.h locks/*.def bench/*.def tests/locks/*.def)
+$(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) bench/*.h locks/*.def bench/*.def tests/locks/*.def)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -56,12 +62,14 @@ $(BUILD)/%.o: %.c $(wildcard locks/*.h locks/bpf/*.h bench/*.h locks/*.def bench
 $(BUILD)/bpf/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
-$(BUILD)/bpf/%.bpf.o: locks/bpf/%.bpf.c $(BUILD)/bpf/vmlinux.h $(wildcard locks/bpf/*.h)
-	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/bpf -Ilocks/bpf -c $< -o $@
+vpath %.bpf.c $(BPF_DIRS)
+$(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/bpf/vmlinux.h $(wildcard $(addsuffix /*.h,$(BPF_DIRS)))
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/bpf $(addprefix -I,$(BPF_DIRS)) -c $< -o $@
 	$(if $(LLVM_STRIP),$(LLVM_STRIP) -g $@)
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst .,_,$*)_bpf > $@.tmp && mv $@.tmp $@
-$(BUILD)/locks/oracle_sched.o: $(BPF_SKEL)
+$(BUILD)/locks/oracle_sched.o: $(filter %/sched_oracle.skel.h,$(BPF_SKEL))
+$(BUILD)/bench/kernel_locks.o: $(filter %/kernel_locks.skel.h,$(BPF_SKEL))
 
 # The commit this build came from ("-dirty" with uncommitted changes to tracked
 # files, "unknown" outside git), compiled into machine.o for meta.csv.  The
@@ -76,12 +84,20 @@ $(BUILD)/bench/machine.o: CFLAGS += -DLOCKBENCH_GIT_COMMIT='"$(GIT_COMMIT)"'
 .PHONY: FORCE
 FORCE:
 
+# ck's atomics are inline assembly, which ThreadSanitizer cannot see: under
+# it the ck adapters are built uninstrumented and annotate their acquire and
+# release instead (locks/ck.h).
+ifneq ($(filter -fsanitize=thread,$(SANFLAGS)),)
+$(BUILD)/locks/ck_%.o: override SANFLAGS :=
+$(BUILD)/locks/ck_%.o: CFLAGS += -DLOCKBENCH_TSAN_ANNOTATE
+endif
+
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BIN): $(BUILD)/bench/lockbench.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-	$(if $(BPF_OK),,@echo "lockbench: built without BPF (needs clang, bpftool, libbpf-dev and $(VMLINUX_BTF)): the sched oracle is unavailable")
+	$(if $(BPF_OK),,@echo "lockbench: built without BPF (needs clang, bpftool, libbpf-dev and $(VMLINUX_BTF)): the sched oracle and --kernel-locks are unavailable")
 
 # The test build's lockbench: the registry with tests/locks/ appended (each a
 # deliberately broken lock, to prove a check can fail).  Its registry object
@@ -118,6 +134,7 @@ test: deps
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
 	$(BENCH_BIN)
+	scripts/kernel-locks-overhead.sh $(BIN)
 
 # The whole test suite under ThreadSanitizer, and under AddressSanitizer +
 # UndefinedBehaviorSanitizer, each in its own build directory.

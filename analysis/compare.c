@@ -22,8 +22,16 @@
  * "acq time = 2^bin cycles" table) are the contended ones; the
  * all-acquisitions figures follow them.  Where a group holds both kmutex-spin
  * (2.6.34) and kmutex-fix (the patch) on creat or fserver, the seed's own
- * published figures are printed beside this machine's.  Reads only the files
- * documented in results/README.md.
+ * published figures are printed beside this machine's.  Runs with kernel
+ * lock capture (--kernel-locks) add a block of the kernel's own waits; and
+ * on creat and fserver the `none` lock's runs with it are the real kernel's
+ * row ("kernel 6.18 rwsem_write"): no userspace lock, so its contentions,
+ * their mean and its contended histogram are the kernel's waits for its own
+ * locks.  Each group's heading states its --timing mode; runs of different
+ * modes are never silently merged: every variant is then a lock and a mode,
+ * named lock@mode, under a note, and the cycle figures and histograms of
+ * `off` runs (which time nothing) show n/a.  Reads only the files documented
+ * in results/README.md.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +50,13 @@
 
 struct variant {
 	const char *lock;
+	const char *timing;      /* --timing of its runs: all, sample:N, off ("all" before --timing) */
+	char series[64];         /* its name in the sweep and phase CSVs: lock, or lock@timing (mixed_timing) */
+	char label[48];          /* what its rows are called: the lock, or the kernel row's name */
+	bool kernel_row;         /* `none` with kernel capture on creat/fserver: the real kernel */
+	bool kernel_ok;          /* every repetition has kernel-hist.csv */
+	uint64_t kernel_hist[RESULT_BINS];
+	uint64_t kernel_total;
 	struct result_run *reps[64];
 	unsigned int nreps;
 	uint64_t hist[RESULT_BINS];
@@ -60,6 +75,9 @@ struct group {
 };
 
 static struct result_run *runs[MAX_RUNS];
+/* The runs do not all share one --timing: every variant is then named
+ * lock@timing, and a note says what that does to the figures. */
+static bool mixed_timing;
 static unsigned int nruns;
 static struct group groups[MAX_GROUPS];
 static unsigned int ngroups;
@@ -163,6 +181,35 @@ static int add_parent(const char *dir)
 
 /* ---- grouping ---- */
 
+/* A run's --timing; runs written before it timed every acquisition. */
+static const char *run_timing(const struct result_run *run)
+{
+	const char *t = result_get(run, "timing");
+
+	return t ? t : "all";
+}
+
+/* Whether the runs mix --timing modes (then compared only with a note). */
+static bool runs_mix_timing(void)
+{
+	for (unsigned int i = 1; i < nruns; i++)
+		if (strcmp(run_timing(runs[i]), run_timing(runs[0])) != 0)
+			return true;
+	return false;
+}
+
+/* With mixed modes, each variant's name says its mode: lock@timing. */
+static void name_timing(struct group *g)
+{
+	for (unsigned int i = 0; mixed_timing && i < g->nv; i++) {
+		struct variant *v = &g->v[i];
+		size_t n = strlen(v->label);
+
+		snprintf(v->label + n, sizeof(v->label) - n, "@%s", v->timing);
+		snprintf(v->series, sizeof(v->series), "%s@%s", v->lock, v->timing);
+	}
+}
+
 static int group_run(struct result_run *run)
 {
 	const char *workload = result_get(run, "workload"), *lock = result_get(run, "lock");
@@ -186,25 +233,75 @@ static int group_run(struct result_run *run)
 		*g = (struct group){ .workload = workload, .unit = unit, .threads = (unsigned int)threads };
 	}
 	for (unsigned int i = 0; i < g->nv && !v; i++)
-		if (strcmp(g->v[i].lock, lock) == 0)
+		if (strcmp(g->v[i].lock, lock) == 0 && strcmp(g->v[i].timing, run_timing(run)) == 0)
 			v = &g->v[i];
 	if (!v) {
 		if (g->nv >= MAX_VARIANTS)
 			return set_err("too many locks in one group");
 		v = &g->v[g->nv++];
 		v->lock = lock;
+		v->timing = run_timing(run);
+		snprintf(v->label, sizeof(v->label), "%s", lock);
+		snprintf(v->series, sizeof(v->series), "%s", lock);
 	}
 	if (v->nreps >= sizeof(v->reps) / sizeof(v->reps[0]))
 		return set_err("too many repetitions of %s", lock);
 	v->contended_ok = (v->nreps == 0 || v->contended_ok) && run->has_contended;
+	v->kernel_ok = (v->nreps == 0 || v->kernel_ok) && run->has_kernel;
 	v->reps[v->nreps++] = run;
 	for (int b = 0; b < RESULT_BINS; b++) {
 		v->hist[b] += run->hist[b];
 		v->hist_contended[b] += run->hist_contended[b];
+		v->kernel_hist[b] += run->kernel_hist[b];
 	}
 	v->hist_total += run->hist_total;
 	v->hist_contended_total += run->hist_contended_total;
+	v->kernel_total += run->kernel_total;
 	return 0;
+}
+
+/* The lock type with the longest total wait in a run ("" without any). */
+static const char *top_kernel_type(const struct result_run *run)
+{
+	const char *best = "";
+	double most = 0, sum;
+	char key[RESULT_KEY_LEN * 2];
+
+	for (unsigned int t = 0; t < run->kernel_ntypes; t++) {
+		snprintf(key, sizeof(key), "kernel_wait_cycles_sum_%s", run->kernel_type[t]);
+		if (result_number(run, key, &sum, err, sizeof(err)) == 0 && sum > most) {
+			most = sum;
+			best = run->kernel_type[t];
+		}
+	}
+	err[0] = '\0';
+	return best;
+}
+
+/*
+ * The real kernel's row: the `none` lock, which excludes nothing, on a
+ * workload whose threads meet in the kernel (creat, fserver), with kernel
+ * capture.  Named for the kernel and the lock type it waited on most,
+ * "kernel 6.18 rwsem_write" (kernel_release's first two numbers).
+ */
+static void name_kernel_rows(struct group *g)
+{
+	bool files = strcmp(g->workload, "creat") == 0 || strcmp(g->workload, "fserver") == 0;
+
+	for (unsigned int i = 0; i < g->nv; i++) {
+		struct variant *v = &g->v[i];
+		const char *release = result_get(v->reps[0], "kernel_release"), *type;
+		int major = 0, minor = 0;
+
+		if (!files || strcmp(v->lock, "none") != 0 || !v->kernel_ok)
+			continue;
+		v->kernel_row = true;
+		type = top_kernel_type(v->reps[0]);
+		if (!release || sscanf(release, "%d.%d", &major, &minor) != 2)
+			snprintf(v->label, sizeof(v->label), "kernel%s%s", type[0] ? " " : "", type);
+		else
+			snprintf(v->label, sizeof(v->label), "kernel %d.%d%s%s", major, minor, type[0] ? " " : "", type);
+	}
 }
 
 static const struct variant *find_variant(const struct group *g, const char *lock)
@@ -228,15 +325,19 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* `scale` converts units (60: per second -> per minute). */
-static int figure(const struct variant *v, const char *key, double scale, struct stat3 *out)
+/* `scale` converts units (60: per second -> per minute); with `per`, each
+ * repetition's key / per (0 where per is 0). */
+static int figure_per(const struct variant *v, const char *key, const char *per, double scale, struct stat3 *out)
 {
-	double vals[64];
+	double vals[64], den;
 
 	for (unsigned int i = 0; i < v->nreps; i++) {
-		if (result_number(v->reps[i], key, &vals[i], err, sizeof(err)))
+		if (result_number(v->reps[i], key, &vals[i], err, sizeof(err)) ||
+		    (per && result_number(v->reps[i], per, &den, err, sizeof(err))))
 			return -1;
 		vals[i] *= scale;
+		if (per)
+			vals[i] = den > 0 ? vals[i] / den : 0;
 	}
 	qsort(vals, v->nreps, sizeof(vals[0]), cmp_double);
 	out->min = vals[0];
@@ -246,6 +347,11 @@ static int figure(const struct variant *v, const char *key, double scale, struct
 	return 0;
 }
 
+static int figure(const struct variant *v, const char *key, double scale, struct stat3 *out)
+{
+	return figure_per(v, key, NULL, scale, out);
+}
+
 struct column {
 	const char *title;
 	const char *key;
@@ -253,7 +359,18 @@ struct column {
 	const char *fmt;
 	bool no_ratio;    /* event counts: a ratio between locks means little */
 	bool optional;    /* a key older runs lack: "n/a" there, not an error */
+	/* The kernel row's key in its place (NULL: the same; KERNEL_NA: none,
+	 * "n/a"): the kernel's waits are its contended acquisitions. */
+	const char *kernel_key;
+	const char *per;  /* the figure is key / per, repetition by repetition */
 };
+#define KERNEL_NA "-"
+
+/* The key a variant's cell shows: the column's, or the kernel row's own. */
+static const char *column_key(const struct variant *v, const struct column *col)
+{
+	return v->kernel_row && col->kernel_key ? col->kernel_key : col->key;
+}
 
 /* Whether every repetition of v wrote `key`. */
 static bool has_key(const struct variant *v, const char *key)
@@ -298,34 +415,73 @@ static void print_unavailable(unsigned int nreps, const struct column *col)
 		printf(" %7s", "-");
 }
 
+/* Why cells read "n/a": runs that predate a figure, or the kernel row,
+ * which has only the contended (waiting) figures. */
+struct unavailable {
+	bool old, kernel;
+	bool untimed;    /* a cycle figure of --timing off runs */
+};
+
 /* One cell: the variant's figure and its ratio to the baseline's (no ratio
  * when the baseline lacks the figure).  Where the variant's runs lack an
- * optional key, "n/a" and *unavailable set.  0, or -1 with err set. */
+ * optional key, or the kernel row has no such figure, "n/a" and the reason
+ * noted.  0, or -1 with err set. */
 static int print_cell(const struct group *g, unsigned int i, unsigned int nreps, const struct column *col,
-		      bool *unavailable)
+		      struct unavailable *na)
 {
+	const char *key = column_key(&g->v[i], col), *base_key = column_key(&g->v[0], col);
 	struct stat3 s, base = { 0, 0, 0 };
+	bool base_has = strcmp(base_key, KERNEL_NA) != 0 && (!col->optional || has_key(&g->v[0], base_key));
 
-	if (col->optional && !has_key(&g->v[i], col->key)) {
+	if (strcmp(g->v[i].timing, "off") == 0 && strstr(key, "acq_cycles")) {
 		print_unavailable(nreps, col);
-		*unavailable = true;
+		na->untimed = true;
 		return 0;
 	}
-	if (figure(&g->v[i], col->key, col->scale, &s) ||
-	    ((!col->optional || has_key(&g->v[0], col->key)) && figure(&g->v[0], col->key, col->scale, &base)))
+	if (strcmp(key, KERNEL_NA) == 0 || (col->optional && !has_key(&g->v[i], key))) {
+		print_unavailable(nreps, col);
+		*(strcmp(key, KERNEL_NA) == 0 ? &na->kernel : &na->old) = true;
+		return 0;
+	}
+	if (figure_per(&g->v[i], key, col->per, col->scale, &s) ||
+	    (base_has && figure_per(&g->v[0], base_key, col->per, col->scale, &base)))
 		return -1;
 	print_stat(&s, &base, nreps, col);
 	return 0;
 }
 
-static int print_block(const struct group *g, const struct column *cols, unsigned int ncols)
+/* The width of the variants' name column: their longest label, at least 18. */
+static int label_width(const struct group *g)
+{
+	size_t w = 18;
+
+	for (unsigned int i = 0; i < g->nv; i++)
+		w = strlen(g->v[i].label) > w ? strlen(g->v[i].label) : w;
+	return (int)w;
+}
+
+/* Which variants a table has rows for. */
+enum rows {
+	ROWS_ALL,
+	ROWS_MODELS,      /* not the kernel row: figures of a userspace lock */
+	ROWS_CAPTURED,    /* those with kernel capture */
+};
+
+static bool in_rows(const struct variant *v, enum rows rows)
+{
+	return rows == ROWS_ALL || (rows == ROWS_MODELS && !v->kernel_row) || (rows == ROWS_CAPTURED && v->kernel_ok);
+}
+
+/* A table of `cols` by variant, the `rows` ones. */
+static int print_block(const struct group *g, const struct column *cols, unsigned int ncols, enum rows rows)
 {
 	unsigned int nreps = 0;
-	bool unavailable = false;
+	struct unavailable na = { false, false, false };
+	int width = label_width(g);
 
 	for (unsigned int i = 0; i < g->nv; i++)
 		nreps = g->v[i].nreps > nreps ? g->v[i].nreps : nreps;
-	printf("%-18s", "");
+	printf("%-*s", width, "");
 	for (unsigned int c = 0; c < ncols; c++) {
 		printf("  %14s", cols[c].title);
 		if (nreps > 1)
@@ -335,14 +491,20 @@ static int print_block(const struct group *g, const struct column *cols, unsigne
 	}
 	printf("\n");
 	for (unsigned int i = 0; i < g->nv; i++) {
-		printf("%-18s", g->v[i].lock);
+		if (!in_rows(&g->v[i], rows))
+			continue;
+		printf("%-*s", width, g->v[i].label);
 		for (unsigned int c = 0; c < ncols; c++)
-			if (print_cell(g, i, nreps, &cols[c], &unavailable))
+			if (print_cell(g, i, nreps, &cols[c], &na))
 				return -1;
 		printf("\n");
 	}
-	if (unavailable)
+	if (na.old)
 		printf("(n/a: those runs were written by a lockbench that did not record the figure)\n");
+	if (na.untimed)
+		printf("(n/a: runs with --timing off time no acquisition)\n");
+	if (na.kernel)
+		printf("(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions)\n");
 	printf("\n");
 	return 0;
 }
@@ -351,11 +513,11 @@ static int print_throughput(const struct group *g)
 {
 	bool jobs = strcmp(g->unit, "jobs") == 0;
 	struct column cols[] = {
-		{ jobs ? "Jobs/min" : "Ops/sec", "ops_per_s", jobs ? 60 : 1, "%.0f", false, false },
-		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false, false },
+		{ jobs ? "Jobs/min" : "Ops/sec", "ops_per_s", jobs ? 60 : 1, "%.0f", false, false, NULL, NULL },
+		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL },
 	};
 
-	return print_block(g, cols, 2);
+	return print_block(g, cols, 2, ROWS_ALL);
 }
 
 /* The patch's "#contentions" and "Time to acquire mutex": contended
@@ -364,19 +526,19 @@ static int print_throughput(const struct group *g)
 static int print_contention(const struct group *g)
 {
 	static const struct column contended[] = {
-		{ "#contentions", "contentions", 1, "%.0f", false, false },
-		{ "mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true },
+		{ "#contentions", "contentions", 1, "%.0f", false, false, "kernel_contentions", NULL },
+		{ "mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true, "kernel_wait_cycles_mean", NULL },
 	};
 	static const struct column all[] = {
-		{ "acquisitions", "acquisitions", 1, "%.0f", false, false },
-		{ "mean cycles", "acq_cycles_mean", 1, "%.0f", false, false },
+		{ "acquisitions", "acquisitions", 1, "%.0f", false, false, KERNEL_NA, NULL },
+		{ "mean cycles", "acq_cycles_mean", 1, "%.0f", false, false, KERNEL_NA, NULL },
 	};
 
 	printf("Contended acquisitions only, as the patch counted (#contentions; mean acquisition cycles):\n");
-	if (print_block(g, contended, 2))
+	if (print_block(g, contended, 2, ROWS_ALL))
 		return -1;
 	printf("All acquisitions, fast path included:\n");
-	return print_block(g, all, 2);
+	return print_block(g, all, 2, ROWS_ALL);
 }
 
 /* True when some run of the group recorded spin/sleep events. */
@@ -402,30 +564,30 @@ static bool group_has_phases(const struct group *g)
 static int print_phases(const struct group *g)
 {
 	static const struct column cols[] = {
-		{ "acq fast", "acq_fast", 1, "%.0f", true, false },
-		{ "acq spin", "acq_spin", 1, "%.0f", true, false },
-		{ "acq nosleep", "acq_nosleep", 1, "%.0f", true, true },
-		{ "acq sleep", "acq_sleep", 1, "%.0f", true, false },
-		{ "futex waits", "futex_waits", 1, "%.0f", true, false },
-		{ "spin cycles", "spin_cycles", 1, "%.3g", true, false },
+		{ "acq fast", "acq_fast", 1, "%.0f", true, false, NULL, NULL },
+		{ "acq spin", "acq_spin", 1, "%.0f", true, false, NULL, NULL },
+		{ "acq nosleep", "acq_nosleep", 1, "%.0f", true, true, NULL, NULL },
+		{ "acq sleep", "acq_sleep", 1, "%.0f", true, false, NULL, NULL },
+		{ "futex waits", "futex_waits", 1, "%.0f", true, false, NULL, NULL },
+		{ "spin cycles", "spin_cycles", 1, "%.3g", true, false, NULL, NULL },
 	};
 	static const struct column exits[] = {
-		{ "acquired", "spin_exit_acquired", 1, "%.0f", true, false },
-		{ "owner changed", "spin_exit_owner_changed", 1, "%.0f", true, false },
-		{ "owner asleep", "spin_exit_owner_not_running", 1, "%.0f", true, false },
-		{ "need resched", "spin_exit_need_resched", 1, "%.0f", true, true },
-		{ "budget spent", "spin_exit_budget", 1, "%.0f", true, false },
-		{ "left queue", "spin_exit_queue_gave_up", 1, "%.0f", true, false },
+		{ "acquired", "spin_exit_acquired", 1, "%.0f", true, false, NULL, NULL },
+		{ "owner changed", "spin_exit_owner_changed", 1, "%.0f", true, false, NULL, NULL },
+		{ "owner asleep", "spin_exit_owner_not_running", 1, "%.0f", true, false, NULL, NULL },
+		{ "need resched", "spin_exit_need_resched", 1, "%.0f", true, true, NULL, NULL },
+		{ "budget spent", "spin_exit_budget", 1, "%.0f", true, false, NULL, NULL },
+		{ "left queue", "spin_exit_queue_gave_up", 1, "%.0f", true, false, NULL, NULL },
 	};
 
 	if (!group_has_phases(g))
 		return 0;
 	printf("How acquisitions were obtained (nosleep: on the sleep path without sleeping; locks without\n"
 	       "spin/sleep phases show 0):\n");
-	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0])))
+	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_MODELS))
 		return -1;
 	printf("Why spin phases ended:\n");
-	return print_block(g, exits, sizeof(exits) / sizeof(exits[0]));
+	return print_block(g, exits, sizeof(exits) / sizeof(exits[0]), ROWS_MODELS);
 }
 
 /* One of a variant's two histograms: every acquisition, or the contended ones. */
@@ -437,9 +599,26 @@ struct hist_view {
 
 static struct hist_view hist_of(const struct variant *v, bool contended)
 {
+	/* The kernel's waits are its contended acquisitions; the rest it never saw. */
+	if (v->kernel_row)
+		return (struct hist_view){ v->kernel_hist, v->kernel_total, contended };
+	/* --timing off runs time nothing: no histogram to show. */
+	if (strcmp(v->timing, "off") == 0)
+		return (struct hist_view){ v->hist, 0, false };
 	if (contended)
 		return (struct hist_view){ v->hist_contended, v->hist_contended_total, v->contended_ok };
 	return (struct hist_view){ v->hist, v->hist_total, true };
+}
+
+/* Under the histogram's title: which variants' counts are a sample. */
+static void print_sampled_note(const struct group *g)
+{
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (strncmp(g->v[i].timing, "sample:", 7) == 0) {
+			printf("(--timing sample:N runs: counts are the timed acquisitions, about 1 in N, as sampled,"
+			       " not scaled;\n off runs: n/a)\n");
+			return;
+		}
 }
 
 static void print_hist(const struct group *g, bool contended)
@@ -463,12 +642,14 @@ static void print_hist(const struct group *g, bool contended)
 	else
 		printf("Mutex acquisition time distribution, all acquisitions, fast path included (acq time = 2^bin cycles):\n");
 	if (!any) {
-		printf("n/a: these runs have no hist_contended.csv (written by a lockbench that did not record it)\n\n");
+		printf("n/a: these runs have no hist_contended.csv (written by a lockbench that did not record it),\n"
+		       "or timed no acquisition (--timing off)\n\n");
 		return;
 	}
+	print_sampled_note(g);
 	printf("      ");
 	for (unsigned int i = 0; i < g->nv; i++)
-		printf("  %-26s", g->v[i].lock);
+		printf("  %-26s", g->v[i].label);
 	printf("\nbin   ");
 	for (unsigned int i = 0; i < g->nv; i++)
 		printf("  %-14s %-11s", "#occurrence", "%");
@@ -487,6 +668,80 @@ static void print_hist(const struct group *g, bool contended)
 		printf("\n");
 	}
 	printf("\n");
+}
+
+/* ---- the kernel's own lock waits (--kernel-locks) ---- */
+
+static bool group_has_kernel(const struct group *g)
+{
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (g->v[i].kernel_ok)
+			return true;
+	return false;
+}
+
+/* "do_unlinkat, path_openat": the callers of the rows of lock `lock`. */
+static void callers_of(const struct result_run *run, const char *lock, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned int r = 0; r < run->kernel_nrows && used < len; r++)
+		if (strcmp(run->kernel_row[r].lock, lock) == 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 run->kernel_row[r].caller);
+}
+
+/* Each captured variant's most waited-for kernel lock, in its first run. */
+static void print_kernel_tops(const struct group *g)
+{
+	for (unsigned int i = 0; i < g->nv; i++) {
+		const struct result_run *run = g->v[i].reps[0];
+		const struct result_kernel_row *top = &run->kernel_row[0];
+		double all = 0, lock_sum = 0;
+		char callers[200];
+
+		if (!g->v[i].kernel_ok || run->kernel_nrows == 0)
+			continue;
+		result_number(run, "kernel_wait_cycles_sum", &all, err, sizeof(err));
+		for (unsigned int r = 0; r < run->kernel_nrows; r++)
+			lock_sum += strcmp(run->kernel_row[r].lock, top->lock) == 0 ? (double)run->kernel_row[r].sum : 0;
+		callers_of(run, top->lock, callers, sizeof(callers));
+		printf("  %s: most waited for: %s %s (%.1f%% of the wait), from %s\n", g->v[i].label, top->type,
+		       top->lock, all > 0 ? 100 * lock_sum / all : 0, callers);
+	}
+	err[0] = '\0';
+	printf("\n");
+}
+
+/* How much of each run's time its threads spent waiting for kernel locks. */
+static int print_kernel(const struct group *g)
+{
+	static const struct column cols[] = {
+		{ "kernel waits", "kernel_contentions", 1, "%.0f", true, false, NULL, NULL },
+		{ "mean cycles", "kernel_wait_cycles_mean", 1, "%.0f", true, false, NULL, NULL },
+		{ "wait cycles/op", "kernel_wait_cycles_sum", 1, "%.0f", true, false, NULL, "ops" },
+	};
+
+	if (!group_has_kernel(g))
+		return 0;
+	printf("The kernel's own lock waits in these runs (--kernel-locks: lock:contention_begin to _end, the\n"
+	       "runs' threads only; runs without it left out):\n");
+	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_CAPTURED))
+		return -1;
+	print_kernel_tops(g);
+	return 0;
+}
+
+/* What the kernel row is, said once above the group's tables. */
+static void print_kernel_row_note(const struct group *g)
+{
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (g->v[i].kernel_row)
+			printf("%s: the `none` lock (no userspace lock: the threads meet only in the kernel) with\n"
+			       "--kernel-locks; its #contentions, mean cycles and contended histogram are the running\n"
+			       "kernel's own lock waits, timed from lock:contention_begin to contention_end.\n\n",
+			       g->v[i].label);
 }
 
 /* ---- the seed's own figures beside this machine's ---- */
@@ -621,9 +876,10 @@ static int print_seed(const struct group *g)
 
 static int print_group(const struct group *g)
 {
-	printf("== workload %s, %u threads: %u variant%s, baseline %s ==\n\n", g->workload, g->threads,
-	       g->nv, g->nv == 1 ? "" : "s", g->v[0].lock);
-	if (print_seed(g) || print_throughput(g) || print_contention(g) || print_phases(g))
+	printf("== workload %s, %u threads: %u variant%s, baseline %s; timing %s ==\n\n", g->workload, g->threads,
+	       g->nv, g->nv == 1 ? "" : "s", g->v[0].label, mixed_timing ? "mixed (lock@timing)" : g->v[0].timing);
+	print_kernel_row_note(g);
+	if (print_seed(g) || print_throughput(g) || print_contention(g) || print_phases(g) || print_kernel(g))
 		return -1;
 	print_hist(g, true);
 	print_hist(g, false);
@@ -675,7 +931,8 @@ static double group_tsc_hz(const struct group *g)
 /* The group's histograms in % of each variant's acquisitions (all of them,
  * or the contended ones: hist-contended-*.csv, written only when every
  * variant's runs have them and some contended at all, so that a chart of it
- * has something to show). */
+ * has something to show).  The kernel row has a column in the contended
+ * one only: its waits are its contended acquisitions. */
 static int csv_hist(const struct group *g, const char *dir, bool contended)
 {
 	char name[256], path[1400];
@@ -684,9 +941,11 @@ static int csv_hist(const struct group *g, const char *dir, bool contended)
 	FILE *f;
 
 	for (unsigned int i = 0; i < g->nv; i++) {
-		if (!hist_of(&g->v[i], contended).ok)
+		struct hist_view h = hist_of(&g->v[i], contended);
+
+		if (!h.ok && !g->v[i].kernel_row)
 			return 0;
-		total += hist_of(&g->v[i], contended).total;
+		total += h.ok ? h.total : 0;
 	}
 	if (!total)
 		return 0;
@@ -695,7 +954,8 @@ static int csv_hist(const struct group *g, const char *dir, bool contended)
 		return -1;
 	fprintf(f, "bin,lower_cycles,lower_ns");
 	for (unsigned int i = 0; i < g->nv; i++)
-		fprintf(f, ",%s", g->v[i].lock);
+		if (hist_of(&g->v[i], contended).ok)
+			fprintf(f, ",%s", g->v[i].label);
 	fprintf(f, "\n");
 	for (int b = 0; b < RESULT_BINS; b++) {
 		double lower = b ? ldexp(1.0, b) : 0;
@@ -704,7 +964,8 @@ static int csv_hist(const struct group *g, const char *dir, bool contended)
 		for (unsigned int i = 0; i < g->nv; i++) {
 			struct hist_view h = hist_of(&g->v[i], contended);
 
-			fprintf(f, ",%.4f", h.total ? 100.0 * (double)h.bins[b] / (double)h.total : 0);
+			if (h.ok)
+				fprintf(f, ",%.4f", h.total ? 100.0 * (double)h.bins[b] / (double)h.total : 0);
 		}
 		fprintf(f, "\n");
 	}
@@ -740,6 +1001,8 @@ static int csv_phases(const struct group *g, const char *dir)
 	for (unsigned int i = 0; i < g->nv; i++) {
 		double n[NPHASES], total = 0;
 
+		if (g->v[i].kernel_row)
+			continue;  /* no userspace lock, so no phases */
 		for (int k = 0; k < NPHASES; k++) {
 			if (phase_median(&g->v[i], phases[k], &n[k])) {
 				fclose(f);
@@ -747,7 +1010,7 @@ static int csv_phases(const struct group *g, const char *dir)
 			}
 			total += n[k];
 		}
-		fprintf(f, "%s", g->v[i].lock);
+		fprintf(f, "%s", g->v[i].series);
 		for (int k = 0; k < NPHASES; k++)
 			fprintf(f, ",%.3f", total ? 100 * n[k] / total : 0);
 		fprintf(f, "\n");
@@ -766,13 +1029,21 @@ static unsigned int workload_locks(const char *workload, const char **locks, uns
 		for (unsigned int i = 0; i < groups[gi].nv; i++) {
 			unsigned int k = 0;
 
-			while (k < n && strcmp(locks[k], groups[gi].v[i].lock) != 0)
+			while (k < n && strcmp(locks[k], groups[gi].v[i].series) != 0)
 				k++;
 			if (k == n && n < max)
-				locks[n++] = groups[gi].v[i].lock;
+				locks[n++] = groups[gi].v[i].series;
 		}
 	}
 	return n;
+}
+
+static const struct variant *find_series(const struct group *g, const char *series)
+{
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (strcmp(g->v[i].series, series) == 0)
+			return &g->v[i];
+	return NULL;
 }
 
 static int cmp_group_threads(const void *a, const void *b)
@@ -805,7 +1076,7 @@ static int csv_sweep(const char *workload, const char *key, const char *dir)
 	for (unsigned int r = 0; r < nrows; r++) {
 		fprintf(f, "%u", rows[r]->threads);
 		for (unsigned int k = 0; k < nlocks; k++) {
-			const struct variant *v = find_variant(rows[r], locks[k]);
+			const struct variant *v = find_series(rows[r], locks[k]);
 			struct stat3 s;
 
 			if (!v) {
@@ -864,6 +1135,16 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < nruns; i++)
 		if (group_run(runs[i]) != 0)
 			return die(err);
+	mixed_timing = runs_mix_timing();
+	for (unsigned int i = 0; i < ngroups; i++) {
+		name_kernel_rows(&groups[i]);
+		name_timing(&groups[i]);
+	}
+	if (mixed_timing)
+		printf("NOTE: these runs mix --timing modes, so each variant is named lock@timing.  Ops/sec and CPU us/op\n"
+		       "of `all` runs include timing every acquisition; cycle figures and histograms cover the timed\n"
+		       "acquisitions only (sample:N: about 1 in N, counts as sampled; off: none, n/a).  Compare across\n"
+		       "modes with that in mind.\n\n");
 	for (unsigned int i = 0; i < ngroups; i++)
 		if (print_group(&groups[i]) != 0)
 			return die(err);

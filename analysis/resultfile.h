@@ -22,8 +22,22 @@ struct result_kv {
 	char value[RESULT_VALUE_LEN];
 };
 
+/* kernel-hist.csv's lock-type columns (lockbench writes 9) and
+ * kernel-locks.csv's rows (it writes at most 20) a reader takes. */
+#define RESULT_KERNEL_TYPES 16
+#define RESULT_KERNEL_ROWS 64
+
+/* One row of kernel-locks.csv. */
+struct result_kernel_row {
+	char lock[24];                      /* 0x... */
+	char type[RESULT_KEY_LEN];
+	uint64_t count, sum, max;
+	char caller[64];                    /* truncated where longer */
+};
+
 /* One run directory: its summary.csv, hist.csv and, when it has one (runs
- * written before it existed have not), hist_contended.csv. */
+ * written before it existed have not), hist_contended.csv, and with
+ * --kernel-locks, kernel-hist.csv and kernel-locks.csv. */
 struct result_run {
 	char dir[1024];
 	struct result_kv kv[RESULT_MAX_KEYS];
@@ -33,6 +47,15 @@ struct result_run {
 	bool has_contended;                 /* hist_contended.csv was read */
 	uint64_t hist_contended[RESULT_BINS];
 	uint64_t hist_contended_total;
+	bool has_kernel;                    /* kernel-hist.csv was read */
+	uint64_t kernel_hist[RESULT_BINS];  /* every type's waits */
+	uint64_t kernel_total;
+	unsigned int kernel_ntypes;
+	char kernel_type[RESULT_KERNEL_TYPES][RESULT_KEY_LEN];
+	uint64_t kernel_type_total[RESULT_KERNEL_TYPES];
+	bool has_kernel_locks;              /* kernel-locks.csv was read */
+	struct result_kernel_row kernel_row[RESULT_KERNEL_ROWS];
+	unsigned int kernel_nrows;
 };
 
 /* Parse summary.csv / hist.csv contents (len bytes, need not be NUL-terminated).
@@ -49,17 +72,25 @@ int result_parse_hist(struct result_run *run, const char *buf, size_t len, const
 int result_parse_hist_contended(struct result_run *run, const char *buf, size_t len, const char *what,
 				char *err, size_t errlen);
 
+/* kernel-hist.csv (hist.csv's columns, then one count column per lock type
+ * that add up to `count`) and kernel-locks.csv (the top locks, by total wait). */
+int result_parse_kernel_hist(struct result_run *run, const char *buf, size_t len, const char *what,
+			     char *err, size_t errlen);
+int result_parse_kernel_locks(struct result_run *run, const char *buf, size_t len, const char *what,
+			      char *err, size_t errlen);
+
 /* With the files parsed: the histogram's total equals `acquisitions`, and
  * acq_bin_p50 / acq_bin_p99 name the bins its quantiles fall in; the
  * contended histogram and the summary's contended_* keys come together or
  * not at all, its total equals `contentions`, no bin of it exceeds the same
- * bin of hist.csv, and contended_acq_bin_p50 / _p99 name its quantiles.
- * Messages name run->dir. */
+ * bin of hist.csv, and contended_acq_bin_p50 / _p99 name its quantiles; the
+ * kernel files and the kernel_* keys come together or not at all, and agree
+ * (results/README.md, "What a reader rejects").  Messages name run->dir. */
 int result_check_hist(const struct result_run *run, char *err, size_t errlen);
 
-/* Loads DIR/summary.csv, DIR/hist.csv and, where there is one,
- * DIR/hist_contended.csv, each checked, and checks they agree
- * (result_check_hist). */
+/* Loads DIR/summary.csv, DIR/hist.csv and, where there are, DIR/hist_contended.csv,
+ * DIR/kernel-hist.csv and DIR/kernel-locks.csv, each checked, and checks they
+ * agree (result_check_hist). */
 int result_load(struct result_run *run, const char *dir, char *err, size_t errlen);
 
 /* The value of `key`, or NULL. */

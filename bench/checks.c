@@ -82,6 +82,10 @@ static void check_hist_total(const struct bench_result *res, struct check *c)
 	else if (excess >= 0)
 		verdict(c, CHECK_WARN, "contended histogram holds %" PRIu64 " in bin %d; all acquisitions only %" PRIu64,
 			hc->bins[excess], excess, h->bins[excess]);
+	else if (res->cfg->timing != TIMING_ALL)
+		verdict(c, CHECK_OK, "%" PRIu64 " timed acquisitions of %" PRIu64 " (--timing): bins = histogram"
+			" count = per-thread sum; %" PRIu64 " timed contended: contended bins = their count",
+			h->count, res->acquisitions, h->contended);
 	else
 		verdict(c, CHECK_OK, "%" PRIu64 " acquisitions: bins = histogram count = per-thread sum;"
 			" %" PRIu64 " contended: contended bins = contentions", h->count, h->contended);
@@ -94,11 +98,11 @@ static void check_phases(const struct bench_result *res, struct check *c)
 
 	if (!(res->cfg->lock->flags & LOCK_F_PHASES))
 		verdict(c, CHECK_SKIPPED, "lock %s records no acquisition phases", res->cfg->lock->name);
-	else if (sum == res->acq.count)
+	else if (sum == res->acquisitions)
 		verdict(c, CHECK_OK, "fast + spin + without sleeping + sleep = %" PRIu64 " = acquisitions", sum);
 	else
 		verdict(c, CHECK_WARN, "fast + spin + without sleeping + sleep = %" PRIu64 " but acquisitions = %" PRIu64,
-			sum, res->acq.count);
+			sum, res->acquisitions);
 }
 
 static void check_invariant(const struct bench_result *res, struct check *c)

@@ -26,7 +26,8 @@
 enum {
 	OPT_CS = 256, OPT_THINK, OPT_LIST, OPT_PIN, OPT_SPIN_BUDGET, OPT_LOCK_NODE,
 	OPT_WATCHDOG, OPT_DIR, OPT_FILE_SIZE, OPT_POOL_SIZE, OPT_SEED, OPT_WARMUP,
-	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE,
+	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
+	OPT_TIMING,
 };
 
 static const struct option long_options[] = {
@@ -50,8 +51,10 @@ static const struct option long_options[] = {
 	{ "seed",        required_argument, NULL, OPT_SEED },
 	{ "warmup",      required_argument, NULL, OPT_WARMUP },
 	{ "max-ops",     required_argument, NULL, OPT_MAX_OPS },
+	{ "timing",      required_argument, NULL, OPT_TIMING },
 	{ "quiet",       no_argument,       NULL, OPT_QUIET },
 	{ "topology",    no_argument,       NULL, OPT_TOPOLOGY },
+	{ "kernel-locks", no_argument,      NULL, OPT_KERNEL_LOCKS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -79,6 +82,10 @@ void cli_usage(FILE *out)
 		"      --pool-size N       shared file pool for fserver (default 16)\n"
 		"      --seed N            seed of per-thread random streams (default 1)\n"
 		"      --max-ops N         stop each thread after N operations (default: no limit)\n"
+		"      --timing MODE       which acquisitions are timed: all (default), sample:N (one in N\n"
+		"                          on average, at random gaps from --seed), or off; counts stay exact\n"
+		"      --kernel-locks      also record the kernel's lock contention of this run's threads\n"
+		"                          (BPF: needs root or CAP_BPF + CAP_PERFMON, and kernel BTF)\n"
 		"  -o, --out DIR           write result files to DIR (a new DIR-2, -3... if it holds results)\n"
 		"      --quiet             no summary on stdout\n"
 		"      --list              list locks and workloads\n"
@@ -191,6 +198,21 @@ static int parse_oracle(const char *text, struct bench_config *cfg, char *err, s
 	return -1;
 }
 
+/* all | sample:N | off; N from 2 (sample:1 is all) to 2^32. */
+static int parse_timing(const char *text, struct bench_config *cfg, char *err, size_t errlen)
+{
+	if (strcmp(text, "all") == 0 || strcmp(text, "off") == 0) {
+		cfg->timing = text[0] == 'a' ? TIMING_ALL : TIMING_OFF;
+		return 0;
+	}
+	if (strncmp(text, "sample:", 7) != 0)
+		return fail(err, errlen, "--timing: '%s' is not all, sample:N or off", text);
+	if (parse_u64("--timing sample:N", text + 7, 2, UINT64_C(1) << 32, &cfg->timing_sample, err, errlen))
+		return -1;
+	cfg->timing = TIMING_SAMPLE;
+	return 0;
+}
+
 static unsigned int default_threads(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -297,8 +319,13 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 		return parse_u64("--seed", arg, 0, UINT64_MAX, &cfg->seed, err, errlen);
 	case OPT_MAX_OPS:
 		return parse_u64("--max-ops", arg, 1, UINT64_MAX, &cfg->max_ops, err, errlen);
+	case OPT_TIMING:
+		return parse_timing(arg, cfg, err, errlen);
 	case OPT_QUIET:
 		cfg->quiet = true;
+		return 0;
+	case OPT_KERNEL_LOCKS:
+		cfg->kernel_locks = true;
 		return 0;
 	}
 	return fail(err, errlen, "internal error: unhandled option %d", opt);

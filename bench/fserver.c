@@ -685,8 +685,9 @@ static int fserver_op(struct bench_thread *t)
 {
 	struct fs_thread *ft = t->wl;
 	unsigned int slots = ft->fs->slots;
-	/* The harness resets the histogram only between ops: a job's own count. */
-	uint64_t t0, acq0 = t->acq.count;
+	/* The harness resets the histogram only between ops: a job's own count
+	 * (timed and untimed: --timing samples only some). */
+	uint64_t t0, acq0 = t->acq.count + t->untimed;
 
 	job_window_follow(ft, t);
 	ft->job_made = ft->job_removed = 0;
@@ -708,7 +709,7 @@ static int fserver_op(struct bench_thread *t)
 	ft->made += ft->job_made;
 	ft->removed += ft->job_removed;
 	ft->job_cycles += tsc_end() - t0;
-	ft->job_acq += t->acq.count - acq0;
+	ft->job_acq += t->acq.count + t->untimed - acq0;
 	ft->timed_jobs++;
 	return WL_OP_DONE;
 }

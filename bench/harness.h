@@ -29,6 +29,17 @@ enum bench_exit {
 	EXIT_SIGNAL = 130,  /* stopped by SIGINT/SIGTERM; nothing written */
 };
 
+/*
+ * --timing: which acquisitions bench_lock() times.  Counts (acquisitions,
+ * contentions, phases, spin exits, operations) are exact in every mode; only
+ * the histograms and cycle figures cover the timed acquisitions alone.
+ */
+enum bench_timing {
+	TIMING_ALL,     /* every one (the default; the patch-shaped tables) */
+	TIMING_SAMPLE,  /* one in N on average, at random gaps from --seed */
+	TIMING_OFF,     /* none: the histograms stay empty */
+};
+
 /* Everything a run is told: filled by the CLI (or a test), read-only after. */
 struct bench_config {
 	const struct lock_ops *lock;
@@ -42,12 +53,15 @@ struct bench_config {
 	struct lock_params lock_params;
 	int lock_node;            /* NUMA node for the lock and shared data; -1: first thread's */
 	double watchdog_s;        /* 0: the default (max(5, duration)) */
+	int timing;               /* --timing: enum bench_timing (0: all) */
+	uint64_t timing_sample;   /* --timing sample:N: N, the mean gap between timed acquisitions */
 	/* Workload knobs; each workload documents which it reads. */
 	const char *dir;          /* parent of the workload's private temporary directory */
 	uint64_t file_size;       /* bytes per file (fserver) */
 	unsigned int pool_size;   /* files in the shared pool (fserver) */
 	uint64_t seed;            /* per-thread random streams derive from it */
 	uint64_t max_ops;         /* per thread, 0 = unbounded: bounds tests on slow locks */
+	bool kernel_locks;        /* --kernel-locks: record the kernel's lock contention (kernel_locks.h) */
 	/* Output */
 	const char *out_dir;      /* NULL: summary only */
 	const char *cmdline;      /* the command line, as typed */
@@ -74,6 +88,11 @@ struct bench_thread {
 	const struct lock_ops *lock_ops;
 	void *lock;
 	struct lock_thread *lt;        /* this thread's lock_thread for `lock` */
+	/* --timing, read by every bench_lock(): untimed acquisitions left before
+	 * the next timed one (always 0 under `all`; never reaching 0 under
+	 * `off`), and under sample:N the mean N of the gaps (else 0). */
+	uint64_t timing_skip;
+	uint64_t timing_mean;
 	void *wl;                      /* the workload's per-thread state */
 	void *wl_shared;               /* the workload's shared state */
 	const struct bench_config *cfg;
@@ -86,24 +105,63 @@ struct bench_thread {
 	/* For the watchdog (run.c), which reads them from the main thread while
 	 * this one runs: written only here, with relaxed atomic stores. */
 	uint64_t acquired;             /* acquisitions, warm-up included, never reset */
-	uint64_t waiting_since;        /* TSC when the pending lock() began; 0: none pending */
+	uint64_t waiting_since;        /* TSC when the pending lock() began; 0: none pending;
+	                                * BENCH_WAITING_UNTIMED: an untimed one (--timing) */
+	/* Acquisitions bench_lock() did not time (--timing sample:N or off) in
+	 * the measured interval, and how many of them were contended: with the
+	 * histogram's counts, the exact totals. */
+	uint64_t untimed, untimed_contended;
+	uint64_t timing_rng;           /* sample:N: the gaps' random stream (bench_timing_gap) */
 	int err;                       /* 0, or the errno that stopped this thread */
 	char errmsg[160];
 	pthread_t tid;
 } cacheline_aligned;
+
+/* waiting_since while an untimed lock() is pending: no TSC was read for it
+ * (the watchdog then counts from the thread's last acquisition). */
+#define BENCH_WAITING_UNTIMED 1
+
+/* The untimed acquisitions to leave before the next timed one, under
+ * sample:N: uniform in [0, 2N-2], so one in N is timed on average, at gaps
+ * no periodic workload can line up with (run.c). */
+uint64_t bench_timing_gap(struct bench_thread *t);
+/* Sets t's --timing fields from cfg (timing, timing_sample, seed) and t->id. */
+void bench_timing_init(struct bench_thread *t, const struct bench_config *cfg);
+
+/* An acquisition --timing leaves untimed: the same lock() and the same exact
+ * counts, without the TSC reads and the histogram. */
+static inline void bench_lock_untimed(struct bench_thread *t)
+{
+	bool contended;
+
+	t->timing_skip--;
+	__atomic_store_n(&t->waiting_since, BENCH_WAITING_UNTIMED, __ATOMIC_RELAXED);
+	contended = t->lock_ops->lock(t->lock, t->lt);
+	__atomic_store_n(&t->waiting_since, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->acquired, t->acquired + 1, __ATOMIC_RELAXED);
+	t->untimed++;
+	t->untimed_contended += contended;
+}
 
 /*
  * Timed acquisition: from just before lock() to just after it returns.  The
  * watchdog's two words are this thread's own, on its own line: relaxed
  * stores, plain movs on x86, ordered against nothing — the watchdog needs
  * only to see them eventually, and reads them a few times a second.
+ * --timing costs `all` two loads of this thread's own line and two branches
+ * that always go the same way, both outside the timed interval.
  */
 static inline void bench_lock(struct bench_thread *t)
 {
-	uint64_t t0 = tsc_begin();
+	uint64_t t0;
 	bool contended;
 	uint64_t acq_cycles;
 
+	if (t->timing_skip) {
+		bench_lock_untimed(t);
+		return;
+	}
+	t0 = tsc_begin();
 	__atomic_store_n(&t->waiting_since, t0, __ATOMIC_RELAXED);
 	contended = t->lock_ops->lock(t->lock, t->lt);
 	acq_cycles = tsc_end() - t0;
@@ -114,6 +172,8 @@ static inline void bench_lock(struct bench_thread *t)
 	 * timed interval, and touch only this thread's own cache lines. */
 	if (contended)
 		hist_record(&t->acq_contended, acq_cycles, true);
+	if (t->timing_mean)
+		t->timing_skip = bench_timing_gap(t);
 }
 
 static inline void bench_unlock(struct bench_thread *t)

@@ -183,22 +183,116 @@ static void print_contended(const struct hist *hc, FILE *out)
 		hist_quantile_bin(hc, 0.99));
 }
 
+/* The rows of the top-locks table the summary shows (the file has all). */
+#define KERNEL_TOP_SHOWN 5
+
+/* Waits per lock type, the types that had any. */
+static void print_kernel_types(const struct kernel_locks *k, FILE *out)
+{
+	const char *sep = "";
+
+	fprintf(out, "  kernel by type ");
+	for (int t = 0; t < KLOCK_TYPES; t++)
+		if (k->type[t].count) {
+			fprintf(out, "%s %s %" PRIu64 " (mean %.0f, max %" PRIu64 ")", sep, klock_type_name[t],
+				k->type[t].count, safe_div((double)k->type[t].sum, (double)k->type[t].count),
+				k->type[t].max);
+			sep = ",";
+		}
+	fprintf(out, "%s\n", *sep ? "" : " none");
+}
+
+static void print_kernel_top(const struct kernel_locks *k, FILE *out)
+{
+	unsigned int shown = k->ntop < KERNEL_TOP_SHOWN ? k->ntop : KERNEL_TOP_SHOWN;
+
+	if (!shown)
+		return;
+	fprintf(out, "  kernel top locks (of %" PRIu64 " lock/caller pairs, by total wait; caller: first frame outside the lock code)\n",
+		k->pairs);
+	fprintf(out, "    %-18s %-12s %8s %14s %12s %12s  %s\n", "lock", "type", "count", "total cycles",
+		"mean", "max", "caller");
+	for (unsigned int i = 0; i < shown; i++) {
+		const struct klock_row *r = &k->top[i];
+
+		fprintf(out, "    0x%-16" PRIx64 " %-12s %8" PRIu64 " %14" PRIu64 " %12.0f %12" PRIu64 "  %s\n", r->lock,
+			klock_type_name[r->type], r->count, r->sum, safe_div((double)r->sum, (double)r->count),
+			r->max, r->caller);
+	}
+	if (k->callers_note[0])
+		fprintf(out, "    (%s)\n", k->callers_note);
+}
+
+/* --kernel-locks: the kernel's own waits for its locks, this run's threads. */
+static void print_kernel(const struct kernel_locks *k, double tsc_hz, FILE *out)
+{
+	const struct hist *h = &k->all;
+
+	if (!h->count)
+		fprintf(out, "  kernel locks    no contention of this run's threads (Linux %s)\n", k->release);
+	else
+		fprintf(out, "  kernel locks    %" PRIu64 " contentions of this run's threads (Linux %s), wait cycles mean %.0f"
+			" (%.1f us), max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n", h->count, k->release,
+			safe_div((double)h->sum, (double)h->count),
+			safe_div(safe_div((double)h->sum, (double)h->count) * 1e6, tsc_hz), h->max,
+			hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
+	if (k->untimed || k->unpaired)
+		fprintf(out, "  kernel missed   %" PRIu64 " waits not timed (nested too deep, task table full), %" PRIu64
+			" not in the top-locks table (full)\n", k->untimed, k->unpaired);
+	if (!h->count)
+		return;
+	print_kernel_types(k, out);
+	print_kernel_top(k, out);
+}
+
+const char *report_timing_name(const struct bench_config *cfg, char *buf, size_t len)
+{
+	if (cfg->timing == TIMING_SAMPLE)
+		snprintf(buf, len, "sample:%" PRIu64, cfg->timing_sample);
+	else
+		snprintf(buf, len, "%s", cfg->timing == TIMING_OFF ? "off" : "all");
+	return buf;
+}
+
+/* Which acquisitions the cycle figures and histograms cover (--timing). */
+static void print_timing(const struct bench_result *res, FILE *out)
+{
+	const struct hist *h = &res->acq;
+	char mode[32];
+
+	report_timing_name(res->cfg, mode, sizeof(mode));
+	if (res->cfg->timing == TIMING_ALL)
+		fprintf(out, "  timing          all: every acquisition timed\n");
+	else if (res->cfg->timing == TIMING_OFF)
+		fprintf(out, "  timing          off: no acquisition timed; operations, acquisitions, contentions"
+			" and phases are exact\n");
+	else
+		fprintf(out, "  timing          %s: %" PRIu64 " of %" PRIu64 " acquisitions timed (1 in %.1f), %"
+			PRIu64 " of them contended; cycle figures and histograms cover these, counts as sampled"
+			" (not scaled)\n", mode, h->count, res->acquisitions,
+			safe_div((double)res->acquisitions, (double)h->count), h->contended);
+}
+
 void report_print(const struct bench_result *res, FILE *out)
 {
 	const struct bench_config *cfg = res->cfg;
 	const struct hist *h = &res->acq;
 	const char *unit = cfg->workload->unit;
+	bool timed = cfg->timing != TIMING_OFF;
 
 	fprintf(out, "lockbench: lock %s, workload %s, %u threads (pin %s), %.2f s measured after %.2f s warm-up\n",
 		cfg->lock->name, cfg->workload->name, cfg->threads, cfg->pin, res->measured_s, cfg->warmup_s);
 	fprintf(out, "  %-14s %" PRIu64 " (%.1f %s/s); %" PRIu64 " abandoned at the stop\n", unit,
 		res->ops, res->ops_per_s, unit, res->ops_abandoned);
-	fprintf(out, "  acquisitions    %" PRIu64 ", contentions %" PRIu64 " (%.1f%%)\n",
-		h->count, h->contended, 100.0 * safe_div((double)h->contended, (double)h->count));
-	fprintf(out, "  acq cycles      mean %.0f, min %" PRIu64 ", max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n",
-		safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max,
-		hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
-	print_contended(&res->acq_contended, out);
+	fprintf(out, "  acquisitions    %" PRIu64 ", contentions %" PRIu64 " (%.1f%%)\n", res->acquisitions,
+		res->contentions, 100.0 * safe_div((double)res->contentions, (double)res->acquisitions));
+	print_timing(res, out);
+	if (timed) {
+		fprintf(out, "  acq cycles      mean %.0f, min %" PRIu64 ", max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n",
+			safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max,
+			hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
+		print_contended(&res->acq_contended, out);
+	}
 	fprintf(out, "  fairness        %s per thread min %" PRIu64 ", max %" PRIu64 ", cv %.3f\n",
 		unit, res->ops_min, res->ops_max, res->ops_cv);
 	fprintf(out, "  cpu             user %.2f s, sys %.2f s, %.3f us per %s; csw vol %" PRIu64 ", invol %" PRIu64 "\n",
@@ -211,8 +305,13 @@ void report_print(const struct bench_result *res, FILE *out)
 		print_events(res, out);
 	for (unsigned int i = 0; i < res->extra.n; i++)
 		fprintf(out, "  %-15s %s\n", res->extra.f[i].label, res->extra.f[i].value);
+	if (res->kernel.captured)
+		print_kernel(&res->kernel, res->tsc_hz, out);
 	print_checks(&res->checks, out);
-	print_hist(h, "acq_cycles", res->tsc_hz, out);
+	if (timed)
+		print_hist(h, cfg->timing == TIMING_SAMPLE ? "acq_cycles_sampled" : "acq_cycles", res->tsc_hz, out);
+	if (res->kernel.captured)
+		print_hist(&res->kernel.all, "kernel_wait_cycles", res->tsc_hz, out);
 }
 
 /* ---- result files ---- */
@@ -241,17 +340,24 @@ static int write_file(const struct outdir *od, const char *name, file_writer wri
 	return 0;
 }
 
+/* A message as one CSV value: "-" when empty; commas (which would split
+ * it) and line ends become ';'. */
+static void csv_text(char *buf, size_t len, const char *msg)
+{
+	snprintf(buf, len, "%s", msg[0] ? msg : "-");
+	for (char *c = buf; *c; c++)
+		if (*c == ',' || *c == '\n' || *c == '\r')
+			*c = ';';
+}
+
 /* Which oracle ran, what was asked, the budget in force, and why sched
- * could not load (commas would split the CSV value: they become ';'). */
+ * could not load. */
 static void write_oracle(const struct bench_result *res, FILE *f)
 {
 	const struct bench_config *cfg = res->cfg;
 	char fallback[sizeof(res->oracle_fallback)];
 
-	snprintf(fallback, sizeof(fallback), "%s", res->oracle_fallback[0] ? res->oracle_fallback : "-");
-	for (char *c = fallback; *c; c++)
-		if (*c == ',' || *c == '\n' || *c == '\r')
-			*c = ';';
+	csv_text(fallback, sizeof(fallback), res->oracle_fallback);
 	fprintf(f, "oracle,%s\noracle_requested,%s\nspin_budget_effective_cycles,%" PRIu64 "\noracle_fallback,%s\n",
 		res->oracle < 0 ? "none" : oracle_name[res->oracle], oracle_name[cfg->lock_params.oracle],
 		res->oracle < 0 ? 0 : oracle_spin_budget(res->oracle, cfg->lock_params.spin_budget_cycles),
@@ -269,11 +375,34 @@ static void write_contended(const struct hist *hc, FILE *f)
 		hist_quantile_bin(hc, 0.99));
 }
 
+/* --kernel-locks: the totals, then per lock type (results/README.md). */
+static void write_kernel_keys(const struct kernel_locks *k, FILE *f)
+{
+	const struct hist *h = &k->all;
+	char note[sizeof(k->callers_note)];
+
+	csv_text(note, sizeof(note), k->callers_note);
+	fprintf(f, "kernel_release,%s\nkernel_contentions,%" PRIu64 "\nkernel_wait_cycles_sum,%" PRIu64 "\n",
+		k->release, h->count, h->sum);
+	fprintf(f, "kernel_wait_cycles_mean,%.3f\nkernel_wait_cycles_min,%" PRIu64 "\nkernel_wait_cycles_max,%" PRIu64 "\n",
+		safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max);
+	fprintf(f, "kernel_wait_bin_p50,%u\nkernel_wait_bin_p99,%u\n", hist_quantile_bin(h, 0.5),
+		hist_quantile_bin(h, 0.99));
+	fprintf(f, "kernel_untimed,%" PRIu64 "\nkernel_unpaired,%" PRIu64 "\nkernel_lock_pairs,%" PRIu64 "\n",
+		k->untimed, k->unpaired, k->pairs);
+	fprintf(f, "kernel_callers_note,%s\n", note);
+	for (int t = 0; t < KLOCK_TYPES; t++)
+		fprintf(f, "kernel_contentions_%s,%" PRIu64 "\nkernel_wait_cycles_sum_%s,%" PRIu64
+			"\nkernel_wait_cycles_max_%s,%" PRIu64 "\n", klock_type_name[t], k->type[t].count,
+			klock_type_name[t], k->type[t].sum, klock_type_name[t], k->type[t].max);
+}
+
 static void write_summary(const struct bench_result *res, FILE *f)
 {
 	const struct bench_config *cfg = res->cfg;
 	const struct hist *h = &res->acq;
 	const struct lock_events *ev = &res->ev;
+	char mode[32];
 
 	fprintf(f, "key,value\n");
 	fprintf(f, "format,lockbench-summary-1\n");
@@ -283,10 +412,12 @@ static void write_summary(const struct bench_result *res, FILE *f)
 		cfg->duration_s, cfg->warmup_s, res->measured_s);
 	fprintf(f, "cs_cycles,%" PRIu64 "\nthink_cycles,%" PRIu64 "\nspin_budget_cycles,%" PRIu64 "\nseed,%" PRIu64 "\n",
 		cfg->cs_cycles, cfg->think_cycles, cfg->lock_params.spin_budget_cycles, cfg->seed);
+	fprintf(f, "timing,%s\n", report_timing_name(cfg, mode, sizeof(mode)));
 	write_oracle(res, f);
 	fprintf(f, "ops,%" PRIu64 "\nops_all,%" PRIu64 "\nops_per_s,%.3f\n", res->ops, res->ops_all, res->ops_per_s);
 	fprintf(f, "ops_abandoned,%" PRIu64 "\n", res->ops_abandoned);
-	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\nacq_cycles_sum,%" PRIu64 "\n",
+	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\n", res->acquisitions, res->contentions);
+	fprintf(f, "timed_acquisitions,%" PRIu64 "\ntimed_contentions,%" PRIu64 "\nacq_cycles_sum,%" PRIu64 "\n",
 		h->count, h->contended, h->sum);
 	fprintf(f, "acq_cycles_mean,%.3f\nacq_cycles_min,%" PRIu64 "\nacq_cycles_max,%" PRIu64 "\n",
 		safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max);
@@ -305,6 +436,8 @@ static void write_summary(const struct bench_result *res, FILE *f)
 	fprintf(f, "spin_cycles,%" PRIu64 "\nfutex_waits,%" PRIu64 "\nfutex_wakes,%" PRIu64 "\nhandoffs,%" PRIu64 "\n",
 		ev->spin_cycles, ev->futex_waits, ev->futex_wakes, ev->handoffs);
 	fprintf(f, "checks_warned,%u\n", res->checks.count[CHECK_WARN]);
+	if (res->kernel.captured)
+		write_kernel_keys(&res->kernel, f);
 	for (unsigned int i = 0; i < res->extra.n; i++)
 		fprintf(f, "%s,%s\n", res->extra.f[i].key, res->extra.f[i].value);
 }
@@ -327,6 +460,38 @@ static void write_hist_contended(const struct bench_result *res, FILE *f)
 	write_hist_of(&res->acq_contended, f);
 }
 
+/* hist.csv's columns, then each lock type's count in the bin. */
+static void write_kernel_hist(const struct bench_result *res, FILE *f)
+{
+	const struct kernel_locks *k = &res->kernel;
+
+	fprintf(f, "bin,lower_cycles,count,percent");
+	for (int t = 0; t < KLOCK_TYPES; t++)
+		fprintf(f, ",%s", klock_type_name[t]);
+	fprintf(f, "\n");
+	for (unsigned int b = 0; b < HIST_BINS; b++) {
+		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%.4f", b, hist_bin_lower(b), k->all.bins[b],
+			100.0 * safe_div((double)k->all.bins[b], (double)k->all.count));
+		for (int t = 0; t < KLOCK_TYPES; t++)
+			fprintf(f, ",%" PRIu64, k->type[t].bins[b]);
+		fprintf(f, "\n");
+	}
+}
+
+static void write_kernel_locks(const struct bench_result *res, FILE *f)
+{
+	const struct kernel_locks *k = &res->kernel;
+
+	fprintf(f, "rank,lock,type,count,wait_cycles_sum,wait_cycles_mean,wait_cycles_max,caller,stack\n");
+	for (unsigned int i = 0; i < k->ntop; i++) {
+		const struct klock_row *r = &k->top[i];
+
+		fprintf(f, "%u,0x%" PRIx64 ",%s,%" PRIu64 ",%" PRIu64 ",%.3f,%" PRIu64 ",%s,%s\n", i + 1, r->lock,
+			klock_type_name[r->type], r->count, r->sum, safe_div((double)r->sum, (double)r->count),
+			r->max, r->caller, r->stack);
+	}
+}
+
 static void write_threads(const struct bench_result *res, FILE *f)
 {
 	fprintf(f, "thread,cpu,ops,acquisitions,contentions,acq_cycles_sum,acq_cycles_max,"
@@ -339,7 +504,8 @@ static void write_threads(const struct bench_result *res, FILE *f)
 		fprintf(f, "%u,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			   ",%.6f,%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-			t->id, t->cpu, t->ops, t->acq.count, t->acq.contended, t->acq.sum, t->acq.max,
+			t->id, t->cpu, t->ops, t->acq.count + t->untimed, t->acq.contended + t->untimed_contended,
+			t->acq.sum, t->acq.max,
 			t->usage.user_s, t->usage.sys_s, t->usage.vol_csw, t->usage.invol_csw,
 			ev->acq_fast, ev->acq_spin, ev->acq_sleep, ev->spin_cycles, ev->futex_waits,
 			ev->acq_nosleep);
@@ -369,6 +535,10 @@ int report_write(const struct bench_result *res, const struct outdir *od, char *
 	    write_file(od, "checks.csv", write_checks, res, err, errlen) ||
 	    write_file(od, "cmdline.txt", write_cmdline, res, err, errlen) ||
 	    write_file(od, "meta.csv", machine_write_meta, res, err, errlen))
+		return -1;
+	if (res->kernel.captured &&
+	    (write_file(od, "kernel-hist.csv", write_kernel_hist, res, err, errlen) ||
+	     write_file(od, "kernel-locks.csv", write_kernel_locks, res, err, errlen)))
 		return -1;
 	return 0;
 }

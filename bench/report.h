@@ -11,6 +11,8 @@
 #include "result.h"
 
 void report_print(const struct bench_result *res, FILE *out);
+/* --timing as typed and as summary.csv's `timing` holds it: all, sample:N, off. */
+const char *report_timing_name(const struct bench_config *cfg, char *buf, size_t len);
 /* The bpftrace-style log2 histogram with bars. */
 void report_print_hist(const struct hist *h, const char *name, FILE *out);
 

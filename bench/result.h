@@ -9,6 +9,7 @@
 
 #include "checks.h"
 #include "harness.h"
+#include "kernel_locks.h"
 #include "machine.h"
 
 /* An ordered list of extra named figures (key as in summary.csv). */
@@ -35,8 +36,10 @@ enum invariant_status {
 struct bench_result {
 	const struct bench_config *cfg;
 	struct bench_thread *const *threads;  /* cfg->threads of them */
-	struct hist acq;             /* every thread's acquisitions, merged */
+	struct hist acq;             /* every thread's timed acquisitions, merged (--timing) */
 	struct hist acq_contended;   /* the contended ones only (acq.contended of them) */
+	uint64_t acquisitions;       /* every acquisition, timed or not: exact in every mode */
+	uint64_t contentions;        /* the contended ones among them */
 	struct lock_events ev;       /* every thread's lock events, merged */
 	uint64_t ops;                /* measured interval */
 	uint64_t ops_all;            /* warm-up included */
@@ -58,6 +61,7 @@ struct bench_result {
 	struct checks checks;        /* the self-checks (checks.h), after the join */
 	int oracle;                  /* the oracle the lock used (locks/oracle.h); -1: it asks none */
 	char oracle_fallback[200];   /* why sched could not load, when auto fell back; else "" */
+	struct kernel_locks kernel;  /* --kernel-locks: the kernel's lock contention (captured: it ran) */
 };
 
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../locks/oracle.h"
+#include "kernel_locks.h"
 #include "memory.h"
 #include "placement.h"
 #include "run.h"
@@ -140,6 +141,7 @@ static void thread_measure_start(struct bench_thread *t)
 	hist_reset(&t->acq);
 	hist_reset(&t->acq_contended);
 	memset(&t->lt->ev, 0, sizeof(t->lt->ev));
+	t->untimed = t->untimed_contended = 0;
 	t->ops = 0;
 	usage_now(&t->usage);
 }
@@ -382,6 +384,41 @@ static void gate_destroy(struct bench_run *run)
 	pthread_mutex_destroy(&run->gate_mutex);
 }
 
+/* splitmix64 (Steele, Lea & Flood 2014), as fserver uses it: here the
+ * timing sampler's own stream, so its gaps share nothing with a workload's. */
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* Called once per timed acquisition under sample:N, outside the timed
+ * interval; N >= 2 (cli.c), so the modulus is at least 3. */
+uint64_t bench_timing_gap(struct bench_thread *t)
+{
+	return splitmix64(&t->timing_rng) % (2 * t->timing_mean - 1);
+}
+
+/* Under sample:N the first gap is drawn too, so threads do not all time
+ * their first acquisition; under off the countdown starts where no run
+ * reaches 0 (2^64 acquisitions). */
+void bench_timing_init(struct bench_thread *t, const struct bench_config *cfg)
+{
+	t->timing_skip = 0;
+	t->timing_mean = 0;
+	if (cfg->timing == TIMING_OFF) {
+		t->timing_skip = UINT64_MAX;
+	} else if (cfg->timing == TIMING_SAMPLE) {
+		t->timing_mean = cfg->timing_sample;
+		/* 0x74696d696e67 is "timing": apart from fserver's seed ^ (id + 1) << 32. */
+		t->timing_rng = cfg->seed ^ ((uint64_t)(t->id + 1) << 32) ^ UINT64_C(0x74696d696e67);
+		t->timing_skip = bench_timing_gap(t);
+	}
+}
+
 static struct bench_thread *thread_alloc(const struct bench_config *cfg, struct bench_run *run,
 					 unsigned int id, int cpu)
 {
@@ -397,6 +434,7 @@ static struct bench_thread *thread_alloc(const struct bench_config *cfg, struct 
 		return NULL;
 	}
 	t->lt->id = id;
+	t->lt->node = mem_node_of_cpu(cpu);
 	t->lock_ops = cfg->lock;
 	t->lock = run->lock;
 	t->wl_shared = run->wl_shared;
@@ -408,6 +446,7 @@ static struct bench_thread *thread_alloc(const struct bench_config *cfg, struct 
 	t->think_loops = busy_loops_for(cfg->think_cycles);
 	hist_reset(&t->acq);
 	hist_reset(&t->acq_contended);
+	bench_timing_init(t, cfg);
 	return t;
 }
 
@@ -461,6 +500,8 @@ static void merge_results(struct bench_result *res)
 		hist_merge(&res->acq, &t->acq);
 		hist_merge(&res->acq_contended, &t->acq_contended);
 		merge_events(&res->ev, &t->lt->ev);
+		res->acquisitions += t->acq.count + t->untimed;
+		res->contentions += t->acq.contended + t->untimed_contended;
 		res->ops += t->ops;
 		res->ops_all += t->ops_all;
 		res->ops_abandoned += t->ops_abandoned;
@@ -584,13 +625,16 @@ static enum start_status threads_start(struct bench_run *run, struct bench_threa
 	return *created < cfg->threads ? START_STOPPED : START_OK;
 }
 
-/* Warm-up, then the measured interval; returns its length in seconds. */
-static double run_timed(struct bench_run *run)
+/* Warm-up, then the measured interval; returns its length in seconds.  The
+ * kernel lock capture (--kernel-locks) records exactly this interval: the
+ * waits that begin between the phase's CAS and its STOP store. */
+static double run_timed(struct bench_run *run, double tsc_hz)
 {
 	double t0, t1;
 
 	run_wait(run, run->cfg->warmup_s);
 	t0 = mono_now_s();
+	klock_start(tsc_hz);
 	if (!run_should_stop(run)) {
 		int warmup = PHASE_WARMUP;
 
@@ -602,6 +646,7 @@ static double run_timed(struct bench_run *run)
 	}
 	run_wait(run, run->cfg->duration_s);
 	t1 = mono_now_s();
+	klock_stop();
 	__atomic_store_n(&run->phase, PHASE_STOP, __ATOMIC_RELAXED);
 	return t1 - t0;
 }
@@ -740,7 +785,7 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 	}
 	gate_set(run, 1);
 	bench_test_point("warmup", 0);
-	res->measured_s = run_timed(run);
+	res->measured_s = run_timed(run, res->tsc_hz);
 	bench_test_point("join", 0);
 	if (!threads_leave(run, created))
 		return run_abandon(run, threads, created, res->tsc_hz, err, errlen);
@@ -805,6 +850,7 @@ static int run_prepare(struct bench_run *run, struct bench_result *res, char *er
 		return rc;
 	if (res->oracle >= 0)
 		params.oracle = res->oracle;
+	params.threads = cfg->threads;
 	run->lock = mem_alloc_node(cfg->lock->size, run->lock_node);
 	run->wl_shared = mem_alloc_node(wl->shared_size, run->lock_node);
 	if (!run->lock || !run->wl_shared) {
@@ -864,10 +910,34 @@ static int run_place(const struct bench_config *cfg, struct bench_result *res, i
 	return EXIT_OK;
 }
 
+/* --kernel-locks: loaded before anything else of the run, so that where the
+ * capture cannot run the run ends at once, on one line and before any other
+ * (the oracle's fallback, the probe's warnings). */
+static int run_kernel_open(const struct bench_config *cfg, char *err, size_t errlen)
+{
+	char why[400];
+
+	if (!cfg->kernel_locks || klock_open(cfg->threads, why, sizeof(why)) == 0)
+		return EXIT_OK;
+	snprintf(err, errlen, "--kernel-locks: %s", why);
+	return EXIT_USAGE;
+}
+
+/* After the join: what the capture recorded.  It is unloaded either way. */
+static int run_kernel_collect(const struct bench_config *cfg, struct bench_result *res, int status,
+			      char *err, size_t errlen)
+{
+	if (cfg->kernel_locks && status == EXIT_OK && klock_collect(&res->kernel, err, errlen) != 0)
+		status = EXIT_RUNTIME;
+	klock_close();
+	return status;
+}
+
 /*
- * What comes before the lock and workload: the limits checked, the threads
- * placed, the machine probed, the run's record made (*runp; NULL unless
- * EXIT_OK).  A stop signal that came meanwhile ends it here.
+ * What comes before the lock and workload: the kernel lock capture loaded,
+ * the limits checked, the threads placed, the machine probed, the run's
+ * record made (*runp; NULL unless EXIT_OK).  A stop signal that came
+ * meanwhile ends it here.
  */
 static int run_new(const struct bench_config *cfg, struct bench_result *res, struct bench_run **runp,
 		   char *err, size_t errlen)
@@ -877,6 +947,8 @@ static int run_new(const struct bench_config *cfg, struct bench_result *res, str
 	int status;
 
 	*runp = NULL;
+	if (run_kernel_open(cfg, err, errlen) != EXIT_OK)
+		return EXIT_USAGE;
 	/* A limit the run would exceed is the command line's to change. */
 	if (limits_check_start(cfg, err, errlen) != 0)
 		return EXIT_USAGE;
@@ -913,6 +985,7 @@ int bench_run(const struct bench_config *cfg, struct bench_result *res, char *er
 	sigaction(SIGTERM, &sa, &old_term);
 	status = run_new(cfg, res, &run, err, errlen);
 	if (!run) {
+		klock_close();
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
 		return status;
@@ -924,6 +997,7 @@ int bench_run(const struct bench_config *cfg, struct bench_result *res, char *er
 		status = run_threads(run, res, err, errlen);
 		run_cleanup(run);
 	}
+	status = run_kernel_collect(cfg, res, status, err, errlen);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (status == EXIT_OK && cfg->workload->figures)

@@ -84,6 +84,10 @@ static double waiting_s(const struct watchdog *wd, unsigned int i, uint64_t tsc,
 
 	if (!since)
 		return -1;
+	/* An untimed lock() (--timing) read no TSC: it began after the thread's
+	 * last acquisition, which the polls saw (to within WATCHDOG_POLL_S). */
+	if (since == BENCH_WAITING_UNTIMED)
+		return wd->fired_s - wd->last_acquired_s[i];
 	/* Another CPU's TSC: skew (checked by the machine probe) can make it
 	 * a little ahead of ours. */
 	return tsc > since && tsc_hz > 0 ? (double)(tsc - since) / tsc_hz : 0;

@@ -24,6 +24,10 @@ struct lock_params {
 	/* Which oracle the kmutex family asks (see locks/oracle.h); 0 = auto:
 	 * sched where the harness loaded it (oracle_sched_open), else runstate. */
 	int oracle;
+	/* The run's worker threads, for locks that size per-thread structures
+	 * at init (ck-anderson's slots, ck-clh's nodes); 0 = unknown (a test
+	 * driving the lock directly): such a lock assumes a small default. */
+	unsigned int threads;
 };
 
 /* Why one optimistic-spin phase ended (kmutex-*). */
@@ -66,6 +70,7 @@ struct lock_events {
 struct lock_thread {
 	struct lock_events ev;
 	unsigned int id;       /* 0 .. threads-1, for diagnostics */
+	int node;              /* NUMA node of the thread's CPU, -1 unknown (ck-cohort's cohort) */
 	unsigned char priv[] cacheline_aligned;
 };
 

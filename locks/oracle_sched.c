@@ -13,7 +13,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +20,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bpfload.h"
 #include "oracle.h"
 
 #ifdef LOCKBENCH_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <linux/capability.h>
 
 #include "sched_oracle.skel.h"
 #endif
@@ -50,20 +49,6 @@ bool oracle_sched_is_open(void)
 {
 	/* Acquire: pairs with the release store that published the slots. */
 	return __atomic_load_n(&sched.slots, __ATOMIC_ACQUIRE) != NULL;
-}
-
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void why_set(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
 }
 
 static void sched_publish(struct oracle_sched_slot *slots, unsigned int capacity, bool fake)
@@ -95,40 +80,6 @@ int oracle_sched_open_fake(unsigned int threads)
 
 #ifdef LOCKBENCH_BPF
 
-/* libbpf's last warning, to name the cause in one line. */
-static char libbpf_last[256];
-
-static int libbpf_capture(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char line[sizeof(libbpf_last)];
-	char *nl;
-
-	if (level != LIBBPF_WARN)
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	nl = strchr(line, '\n');
-	if (nl)
-		*nl = '\0';
-	if (line[0])
-		memcpy(libbpf_last, line, sizeof(line));
-	return 0;
-}
-
-/* Tracing programs need CAP_BPF + CAP_PERFMON (or CAP_SYS_ADMIN). */
-static bool may_trace(void)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2];
-	uint64_t eff;
-
-	if (syscall(SYS_capget, &hdr, data) != 0)
-		return geteuid() == 0;
-	eff = (uint64_t)data[1].effective << 32 | data[0].effective;
-	if (eff & (UINT64_C(1) << CAP_SYS_ADMIN))
-		return true;
-	return (eff & (UINT64_C(1) << 39)) && (eff & (UINT64_C(1) << 38)); /* CAP_BPF, CAP_PERFMON */
-}
-
 static int sched_load(unsigned int capacity, char *why, size_t whylen)
 {
 	struct sched_oracle_bpf *skel = sched_oracle_bpf__open();
@@ -137,7 +88,7 @@ static int sched_load(unsigned int capacity, char *why, size_t whylen)
 	int err;
 
 	if (!skel) {
-		why_set(why, whylen, "cannot open the BPF object: %s", strerror(errno));
+		bpfload_why(why, whylen, "cannot open the BPF object: %s", strerror(errno));
 		return -errno;
 	}
 	skel->rodata->target_tgid = (uint32_t)getpid();
@@ -149,15 +100,14 @@ static int sched_load(unsigned int capacity, char *why, size_t whylen)
 	if (!err)
 		err = sched_oracle_bpf__attach(skel);
 	if (err) {
-		why_set(why, whylen, "BPF load failed (%s)%s%s", strerror(-err),
-			libbpf_last[0] ? ": " : "", libbpf_last);
+		bpfload_failed(err, why, whylen);
 		sched_oracle_bpf__destroy(skel);
 		return err;
 	}
 	slots = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(skel->maps.slots), 0);
 	if (slots == MAP_FAILED) {
 		err = -errno;
-		why_set(why, whylen, "cannot map the BPF slots: %s", strerror(errno));
+		bpfload_why(why, whylen, "cannot map the BPF slots: %s", strerror(errno));
 		sched_oracle_bpf__destroy(skel);
 		return err;
 	}
@@ -171,25 +121,18 @@ static int sched_load(unsigned int capacity, char *why, size_t whylen)
 
 int oracle_sched_open(unsigned int threads, char *why, size_t whylen)
 {
-	libbpf_print_fn_t old;
 	int err;
 
 	if (threads == 0)
 		threads = 1;
 	if (oracle_sched_is_open() && !sched.fake && sched.capacity >= threads)
 		return 0;
-	if (!may_trace()) {
-		why_set(why, whylen, "needs root or CAP_BPF + CAP_PERFMON to load a tracing program");
-		return -EPERM;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		why_set(why, whylen, "the kernel has no BTF (/sys/kernel/btf/vmlinux): %s", strerror(errno));
-		return -ENOENT;
-	}
-	libbpf_last[0] = '\0';
-	old = libbpf_set_print(libbpf_capture);
+	err = bpfload_check(why, whylen);
+	if (err)
+		return err;
+	bpfload_quiet_begin();
 	err = sched_load(threads, why, whylen);
-	libbpf_set_print(old);
+	bpfload_quiet_end();
 	return err;
 }
 
@@ -211,9 +154,7 @@ int oracle_sched_open(unsigned int threads, char *why, size_t whylen)
 	(void)threads;
 	if (oracle_sched_is_open() && !sched.fake)
 		return 0;
-	why_set(why, whylen, "lockbench was built without BPF (clang, bpftool or libbpf-dev "
-		"missing at build time)");
-	return -ENOTSUP;
+	return bpfload_check(why, whylen);
 }
 
 static int sched_register(unsigned int index)

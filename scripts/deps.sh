@@ -6,7 +6,7 @@ set -eu
 
 # clang, bpftool, libbpf-dev, libelf-dev and zlib1g-dev build the BPF layer
 # (the kmutex models' sched oracle); lockbench builds without them too.
-PACKAGES="build-essential pkg-config libhwloc-dev libnuma-dev libcpuid-dev libcmocka-dev gnuplot-nox hwloc perl
+PACKAGES="build-essential pkg-config libhwloc-dev libnuma-dev libcpuid-dev libcmocka-dev libck-dev gnuplot-nox hwloc perl
 	clang bpftool libbpf-dev libelf-dev zlib1g-dev"
 [ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev"
 

@@ -4,8 +4,11 @@
 # hist-contended-<workload>-t<threads>.csv:
 #   bin,lower_cycles,lower_ns,<lock>...   (percent of each lock's acquisitions,
 #                                          or of its contended ones)
-# Extra -e variables: workload, threads, ghz (TSC GHz, for the ns axis), and
-# contended=1 for a hist-contended file (the title and axis say so).
+# Extra -e variables: workload, threads, ghz (TSC GHz, for the ns axis),
+# contended=1 for a hist-contended file (the title and axis say so), and
+# kernel_col=N for the column of the real kernel's row (lbcompare's "kernel
+# 6.18 ..." from --kernel-locks): its waits are drawn black and dashed over
+# the models'.
 load (exists("gpdir") ? gpdir : "scripts") . "/plot-common.gp"
 stats in using 1 skip 1 nooutput
 ncols = STATS_columns
@@ -15,7 +18,9 @@ ncols = STATS_columns
 stats in using ((sum [c = 4:ncols] column(c)) > 0 ? $1 : 1/0) skip 1 nooutput
 first = STATS_min; last = STATS_max
 subset = (exists("contended") && contended) ? "contended acquisitions only, as the patch counted" : "all acquisitions"
-set title sprintf("Lock acquisition time (%s), %s, %s threads\n%s", subset, workload, threads, machine) noenhanced
+kcol = exists("kernel_col") ? kernel_col : 0
+set title sprintf("Lock acquisition time (%s), %s, %s threads\n%s%s", subset, workload, threads, machine, \
+	kcol ? "; dashed: the kernel's own lock waits" : "") noenhanced
 set xlabel "acquisition time, 2^{bin} TSC cycles"
 set ylabel sprintf("%% of %s acquisitions (log scale: the tails carry the story)", \
 	(exists("contended") && contended) ? "contended" : "all")
@@ -35,4 +40,8 @@ do for [b = int(first) : int(last) : (last - first > 16 ? 2 : 1)] {
 	set x2tics add (lbl b)
 }
 set style data linespoints
-plot for [c = 4:ncols] in using 1:(column(c) > 0 ? column(c) : 1/0) title columnhead(c) lw 2 pt 7 ps 0.8 noenhanced
+# The models, then the kernel's column alone (an empty range without one).
+plot for [c = 4:ncols] in using 1:(c != kcol && column(c) > 0 ? column(c) : 1/0) \
+	title (c == kcol ? "" : columnhead(c)) lw 2 pt 7 ps 0.8 noenhanced, \
+	for [c = (kcol ? kcol : 1) : (kcol ? kcol : 0)] in using 1:(column(c) > 0 ? column(c) : 1/0) \
+	title columnhead(c) lw 3 dt 2 lt -1 pt 5 ps 0.8 noenhanced

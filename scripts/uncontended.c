@@ -1,13 +1,19 @@
 /*
- * uncontended.c — `make bench`: the two performance figures of the core issue,
+ * uncontended.c — `make bench`: the harness's own performance figures,
  * measured in one process so their ratios are fair.
  *
  * 1. Timing overhead: cycles per iteration of the harness's timed acquisition
  *    on the `none` lock (tsc_begin, indirect lock call, tsc_end, histogram
- *    update, unlock call) against a bare back-to-back rdtscp pair.
+ *    update, unlock call) against a bare back-to-back rdtscp pair; and the
+ *    same acquisition under each --timing mode.
  * 2. Uncontended lock+unlock, one thread, for every registered lock, against
  *    glibc's pthread mutex.
  * Each figure is the median of TRIALS trials of ITERS iterations.
+ * 3. lockbench's own mcs and ticket beside Concurrency Kit's (ck-mcs,
+ *    ck-ticket): uncontended cycles from 2., and the counter workload's
+ *    throughput with 2 threads, an empty critical section, under each
+ *    --timing mode (real runs through bench_run(), the median of CONT_REPS,
+ *    interleaved so a slow spell of the machine hits them all).
  *
  * A second thread stays alive (asleep) throughout: glibc drops the lock
  * prefix from its mutex while a process is single-threaded, which no
@@ -20,7 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/harness.h"
+#include "../bench/run.h"
+#include "../bench/workload.h"
 #include "../tests/lockutil.h"
 
 #define TRIALS 9
@@ -67,6 +74,29 @@ static double timed_none_cycles(struct bench_thread *t)
 	return (double)(tsc_now() - t0) / ITERS;
 }
 
+/* Cycles per bench_lock + bench_unlock of `none` under one --timing mode. */
+static double timing_mode_cycles(int timing)
+{
+	const struct lock_ops *none = lock_find("none");
+	struct bench_config cfg = { .timing = timing, .timing_sample = 64, .seed = 1 };
+	struct bench_thread *t = aligned_alloc(CACHELINE, sizeof(*t));
+	double v[TRIALS];
+
+	memset(t, 0, sizeof(*t));
+	t->lock_ops = none;
+	t->lock = test_lock_new(none);
+	t->lt = test_self_new(none, t->lock, 0);
+	hist_reset(&t->acq);
+	hist_reset(&t->acq_contended);
+	bench_timing_init(t, &cfg);
+	for (int k = 0; k < TRIALS; k++)
+		v[k] = timed_none_cycles(t);
+	test_lock_free(none, t->lock);
+	free(t->lt);
+	free(t);
+	return median(v, TRIALS);
+}
+
 static double lock_unlock_cycles(const struct lock_ops *ops, void *lock, struct lock_thread *self)
 {
 	uint64_t t0 = tsc_now();
@@ -104,12 +134,30 @@ static void overhead_figures(void)
 	free(t);
 }
 
+static void timing_mode_figures(void)
+{
+	static const struct { int timing; const char *name; } modes[] = {
+		{ TIMING_ALL, "all" }, { TIMING_SAMPLE, "sample:64" }, { TIMING_OFF, "off" },
+	};
+	double all = 0;
+
+	printf("\n--timing modes, lock 'none' (bench_lock + bench_unlock, median of %d x %d, TSC cycles per pair):\n",
+	       TRIALS, ITERS);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		double c = timing_mode_cycles(modes[i].timing);
+
+		if (i == 0)
+			all = c;
+		printf("  %-18s %8.1f   %.2fx all\n", modes[i].name, c, c / all);
+	}
+}
+
 /* Trials interleave the locks, so a slow spell of the machine hits them all. */
 static void uncontended_all(double *cycles, size_t n)
 {
-	void *locks[64];
-	struct lock_thread *selves[64];
-	double v[64][TRIALS];
+	static void *locks[256];
+	static struct lock_thread *selves[256];
+	static double v[256][TRIALS];
 
 	for (size_t i = 0; i < n; i++) {
 		locks[i] = test_lock_new(lock_registry[i]);
@@ -132,6 +180,150 @@ static bool is_target(const char *name)
 	       strcmp(name, "mcs") == 0 || strncmp(name, "kmutex-", 7) == 0;
 }
 
+/* ---- 3. own vs Concurrency Kit, and --timing, on a contended counter ---- */
+
+#define CONT_REPS 7
+#define CONT_SECONDS 0.2
+#define CONT_SAMPLE 64
+
+static const char *const cont_locks[] = { "mcs", "ck-mcs", "ticket", "ck-ticket", "pthread" };
+enum { NCONT = sizeof(cont_locks) / sizeof(cont_locks[0]) };
+static const struct {
+	int timing;
+	const char *name;
+} cont_modes[] = { { TIMING_ALL, "all" }, { TIMING_SAMPLE, "sample:64" }, { TIMING_OFF, "off" } };
+enum { NMODES = sizeof(cont_modes) / sizeof(cont_modes[0]) };
+
+/* The algorithms both implement: lockbench's lock, Concurrency Kit's. */
+static const char *const pairs[][2] = { { "mcs", "ck-mcs" }, { "ticket", "ck-ticket" } };
+enum { NPAIRS = sizeof(pairs) / sizeof(pairs[0]) };
+
+/* A run whose threads got less than this share of their CPUs (user + sys
+ * over threads x measured time) shared them with another process: on a
+ * shared machine that, not the lock, decides a 2-thread spinlock's
+ * throughput.  Such a run is repeated, up to CONT_TRIES times in all. */
+#define CONT_MIN_CPU_SHARE 0.9
+#define CONT_TRIES 4
+
+static unsigned int cont_repeated, cont_disturbed;
+
+/* ops/s of one real counter run, 2 threads; 0 when it failed (said on stderr). */
+static double contended_ops(const struct lock_ops *ops, int timing)
+{
+	static struct bench_config cfg;
+	struct bench_result res;
+	char err[512] = "";
+	int status;
+	double ops_per_s, share;
+
+	cfg = (struct bench_config){
+		.lock = ops, .workload = workload_find("counter"), .threads = 2, .duration_s = CONT_SECONDS,
+		.warmup_s = 0.05, .pin = "cores", .lock_node = -1, .seed = 1, .timing = timing,
+		.timing_sample = CONT_SAMPLE, .quiet = true,
+	};
+	for (int try = 1;; try++) {
+		status = bench_run(&cfg, &res, err, sizeof(err));
+		ops_per_s = status == EXIT_OK ? res.ops_per_s : 0;
+		share = status == EXIT_OK && res.measured_s > 0 ?
+			(res.usage.user_s + res.usage.sys_s) / (cfg.threads * res.measured_s) : 1;
+		if (status != EXIT_OK)
+			fprintf(stderr, "uncontended: %s: %s\n", ops->name, err);
+		bench_result_free(&res);
+		if (share >= CONT_MIN_CPU_SHARE)
+			return ops_per_s;
+		if (try == CONT_TRIES) {
+			cont_disturbed++;
+			return ops_per_s;
+		}
+		cont_repeated++;
+	}
+}
+
+/* Every run's ops/s, [lock][mode][round]: each round runs every mode, and
+ * within a mode every lock back to back (own and ck's of an algorithm
+ * adjacent), in reverse order every other round, so a slow spell of a shared
+ * machine — or its host moving the two vCPUs — lands on both sides alike. */
+static double cont_ops[NCONT][NMODES][CONT_REPS];
+
+static void contended_all(double ops[NCONT][NMODES])
+{
+	for (int r = 0; r < CONT_REPS; r++)
+		for (int m = 0; m < NMODES; m++)
+			for (int k = 0; k < NCONT; k++) {
+				int i = r % 2 ? NCONT - 1 - k : k;
+
+				cont_ops[i][m][r] = contended_ops(lock_find(cont_locks[i]), cont_modes[m].timing);
+			}
+	for (int i = 0; i < NCONT; i++)
+		for (int m = 0; m < NMODES; m++) {
+			double v[CONT_REPS];
+
+			memcpy(v, cont_ops[i][m], sizeof(v));
+			ops[i][m] = median(v, CONT_REPS);
+		}
+}
+
+/* own/ck in one mode: the median over rounds of the ratio of the two
+ * adjacent runs, which saw the same state of the machine. */
+static double paired_ratio(int own, int ck, int m)
+{
+	double r[CONT_REPS];
+
+	for (int k = 0; k < CONT_REPS; k++)
+		r[k] = cont_ops[ck][m][k] > 0 ? cont_ops[own][m][k] / cont_ops[ck][m][k] : 0;
+	return median(r, CONT_REPS);
+}
+
+static int cont_index(const char *name)
+{
+	for (int i = 0; i < NCONT; i++)
+		if (strcmp(cont_locks[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static size_t registry_index(const char *name)
+{
+	for (size_t i = 0; i < lock_registry_len; i++)
+		if (strcmp(lock_registry[i]->name, name) == 0)
+			return i;
+	return 0;
+}
+
+static void contended_figures(const double *uncontended)
+{
+	double ops[NCONT][NMODES];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	contended_all(ops);
+	printf("\n2-thread contended counter (lockbench -w counter -t 2, empty critical section; ops/s, median of\n"
+	       "%d runs of %.1f s, interleaved), by --timing mode:\n", CONT_REPS, CONT_SECONDS);
+	if (cpus < 2)
+		printf("  (one CPU online: the two threads share it, so these figures measure the scheduler)\n");
+	printf("  (%u runs repeated because their threads got under %.0f%% of their CPUs; %u kept so after %d tries)\n",
+	       cont_repeated, 100 * CONT_MIN_CPU_SHARE, cont_disturbed, CONT_TRIES);
+	printf("  %-12s %12s %12s %12s   %-14s %s\n", "lock", "all", "sample:64", "off", "sample:64/all", "off/all");
+	for (int i = 0; i < NCONT; i++)
+		printf("  %-12s %12.0f %12.0f %12.0f   %12.2fx %8.2fx\n", cont_locks[i], ops[i][0], ops[i][1],
+		       ops[i][2], ops[i][1] / ops[i][0], ops[i][2] / ops[i][0]);
+	printf("\nlockbench's own vs Concurrency Kit's, same algorithm: own/ck (uncontended: ck's cycles per\n"
+	       "lock+unlock / own's, target >= 1.00; contended: the median over rounds of own's ops/s / ck's\n"
+	       "in adjacent runs, target >= 0.90):\n");
+	printf("  %-8s %-16s %-16s %-16s %-16s\n", "", "uncontended", "contended all", "sample:64", "off");
+	for (int p = 0; p < NPAIRS; p++) {
+		double unc = uncontended[registry_index(pairs[p][1])] / uncontended[registry_index(pairs[p][0])];
+		int own = cont_index(pairs[p][0]), ck = cont_index(pairs[p][1]);
+
+		printf("  %-8s %5.2fx %-9s", pairs[p][0], unc, unc >= 1.0 ? "ok" : "BELOW");
+		for (int m = 0; m < NMODES; m++) {
+			double r = paired_ratio(own, ck, m);
+
+			printf(" %5.2fx %-9s", r, r >= 0.9 ? "ok" : "BELOW");
+		}
+		printf("\n");
+	}
+}
+
 static int wake_pipe[2];
 
 static void *sleeper(void *arg)
@@ -146,8 +338,9 @@ static void *sleeper(void *arg)
 
 int main(void)
 {
-	double base, cycles[64];
-	size_t n = lock_registry_len < 64 ? lock_registry_len : 64;
+	static double cycles[256];
+	double base;
+	size_t n = lock_registry_len < 256 ? lock_registry_len : 256;
 	pthread_t other;
 
 	if (pipe(wake_pipe) != 0 || pthread_create(&other, NULL, sleeper, NULL) != 0) {
@@ -156,6 +349,7 @@ int main(void)
 	}
 
 	overhead_figures();
+	timing_mode_figures();
 	uncontended_all(cycles, n);
 	base = cycles[0];
 	for (size_t i = 0; i < n; i++)
@@ -170,6 +364,7 @@ int main(void)
 		       !target ? "" :
 		       cycles[i] <= base ? "  (target <= pthread: ok)" : "  (target <= pthread: SLOWER)");
 	}
+	contended_figures(cycles);
 	if (write(wake_pipe[1], "x", 1) != 1 || pthread_join(other, NULL) != 0)
 		return 1;
 	return 0;

@@ -173,7 +173,7 @@ rejects "contended keys without hist_contended.csv" "$tmp/bad" "summary.csv has 
 bad; grep -v '^contended_acq_cycles_mean,' "$tmp/b/summary.csv" >"$tmp/bad/summary.csv"
 rejects "hist_contended.csv without the contended mean" "$tmp/bad" "no contended_acq_cycles_mean"
 bad; awk -F, -v b="$pb" 'BEGIN { OFS = "," } $1 == b { $3 += 1 } { print }' "$tmp/b/hist_contended.csv" >"$tmp/bad/hist_contended.csv"
-rejects "contended histogram disagreeing with contentions" "$tmp/bad" "hist_contended.csv holds $((cont + 1)) acquisitions, summary.csv's contentions is $cont"
+rejects "contended histogram disagreeing with contentions" "$tmp/bad" "hist_contended.csv holds $((cont + 1)) acquisitions, summary.csv's timed_contentions is $cont"
 bad; awk -F, -v b="$pb" 'BEGIN { OFS = "," } $1 == b { $3 -= 1 } $1 == 63 { $3 += 1 } { print }' "$tmp/b/hist_contended.csv" >"$tmp/bad/hist_contended.csv"
 rejects "contended bin above hist.csv's" "$tmp/bad" "hist_contended.csv holds 1 in bin 63, hist.csv only 0"
 bad; sed -i '20d' "$tmp/bad/hist_contended.csv"

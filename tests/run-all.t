@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 is_png() { [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
 is_svg() { [ -s "$1" ] && grep -q "<svg" "$1"; }
 
-echo "1..15"
+echo "1..20"
 
 # --- the whole quick suite ---
 start=$(date +%s)
@@ -32,6 +32,30 @@ done
 check "every plot in the report is a non-empty PNG and SVG ($pngs plots)" '[ $pngs -ge 2 ] && [ -z "$bad" ]'
 check "progress shows run counts and ETA" 'grep -q "^\[1/[0-9]*\] .*ETA" "$tmp/q.out"'
 check "no run failed" 'grep -q "^None: all" "$tmp/q/report.md"'
+check "the report states the timing mode" 'grep -q "^Acquisition timing: \`--timing all\` ([0-9]* run(s))" "$tmp/q/report.md"'
+check "the counter sweep includes Concurrency Kit's locks" \
+	'head -n 1 "$tmp/q/data/sweep-counter-ops_per_s.csv" | grep -q ",ck-mcs,.*ck-ticket,"'
+nodes=$(awk -F, '$1 == "topology_numa_nodes" { print $2 }' "$(ls -d "$tmp"/q/runs/*/ | head -n 1)meta.csv")
+if [ "${nodes:-1}" -ge 2 ]; then
+	check "ck-cohort is in the sweep ($nodes NUMA nodes)" 'grep -q "^sweep-counter-t[0-9]*-ck-cohort-" "$tmp/q/plan.txt"'
+else
+	check "ck-cohort is skipped on one NUMA node, and the report says so" \
+		'! grep -q "ck-cohort" "$tmp/q/plan.txt" && grep -q "^\`ck-cohort\` was skipped: this machine has 1 NUMA node" "$tmp/q/report.md"'
+fi
+
+# Kernel lock capture (--kernel-locks): where it works, the real kernel's row
+# in the patch tables and a column of the contended histogram's chart data;
+# where it does not, one line saying why.
+if grep -q -- ' --kernel-locks' "$tmp/q/plan.txt"; then
+	check "the patch tables have the real kernel's row" \
+		'grep -q "^kernel [0-9]*\.[0-9]* [a-z_]*  *[0-9]" "$tmp/q/report.md"'
+	check "its histogram is in the same chart's data as the models'" \
+		'head -n 1 "$tmp/q/data/hist-contended-creat-t$((4 * $(getconf _NPROCESSORS_ONLN))).csv" | grep -Eq ",kernel [0-9.]+( [a-z_]+)?\$"'
+else
+	check "the report says once why there is no kernel row" \
+		'[ "$(grep -c "^Kernel lock capture is unavailable here (" "$tmp/q/report.md")" -eq 1 ]'
+	ok "# skip kernel lock capture unavailable: no kernel row to look for"
+fi
 
 # --- interrupted, then resumed ---
 "$top/run-all" --quick --workloads counter --locks tas,futex --out "$tmp/r" >"$tmp/r.out" 2>&1 &

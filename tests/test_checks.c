@@ -36,6 +36,7 @@ static void record(struct fixture *fx, unsigned int i, unsigned int n, uint64_t 
 		hist_record(&fx->res.acq, cycles, false);
 	}
 	fx->thread[i]->ops += n;
+	fx->res.acquisitions += n;
 	fx->res.ops += n;
 	fx->res.ops_all += n;
 }
@@ -159,6 +160,7 @@ static void hist_total_checks_the_contended_histogram(void **state)
 	hist_record(&fx->thread[0]->acq_contended, 9000, true);
 	hist_record(&fx->res.acq, 9000, true);
 	hist_record(&fx->res.acq_contended, 9000, true);
+	fx->res.acquisitions++;
 	fx->res.ev.acq_spin++;
 	assert_int_equal(evaluate(fx, CHECK_HIST_TOTAL)->status, CHECK_OK);
 	assert_int_equal(fx->res.checks.count[CHECK_WARN], 0);

@@ -1,10 +1,12 @@
 /*
  * fuzz_results.c — libFuzzer target for the result-file readers that
  * analysis/lbcompare and run-all --resume rely on.  The first input byte
- * picks what is read: bit 1 clear, one file (bit 0: hist.csv, else
- * summary.csv); bit 1 set, both, summary.csv then hist.csv after the first NUL
- * byte (and hist_contended.csv after a second one), and then the check that
- * they agree.  Every rejection must be a one-line message.
+ * picks what is read: bit 1 clear, one file (bit 2 clear: bit 0 set
+ * hist.csv, else summary.csv; bit 2 set: bit 0 set kernel-locks.csv, else
+ * kernel-hist.csv); bit 1 set, all of a run, summary.csv then hist.csv after
+ * the first NUL byte, hist_contended.csv after a second one, kernel-hist.csv
+ * and kernel-locks.csv after a third and fourth, and then the check that they
+ * agree.  Every rejection must be a one-line message.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,27 +20,38 @@ static void one_line(const char *err)
 		abort();
 }
 
-/* Parses summary.csv + NUL + hist.csv [+ NUL + hist_contended.csv] and
+typedef int (*parser)(struct result_run *, const char *, size_t, const char *, char *, size_t);
+
+/* A run's files in the order they come, NUL-separated. */
+static const struct {
+	parser parse;
+	const char *name;
+} files[] = {
+	{ result_parse_summary, "summary.csv" },
+	{ result_parse_hist, "hist.csv" },
+	{ result_parse_hist_contended, "hist_contended.csv" },
+	{ result_parse_kernel_hist, "kernel-hist.csv" },
+	{ result_parse_kernel_locks, "kernel-locks.csv" },
+};
+
+/* Parses the NUL-separated files, and with summary.csv and hist.csv at least
  * checks them against each other. */
 static int both(struct result_run *run, const char *data, size_t size, char *err, size_t errlen)
 {
-	const char *nul = memchr(data, '\0', size), *hist, *nul2;
-	size_t slen = nul ? (size_t)(nul - data) : size, rest, hlen;
+	size_t k = 0;
 
-	if (result_parse_summary(run, data, slen, "summary.csv", err, errlen) != 0)
-		return -1;
-	if (!nul)
-		return 0;
-	hist = nul + 1;
-	rest = size - slen - 1;
-	nul2 = memchr(hist, '\0', rest);
-	hlen = nul2 ? (size_t)(nul2 - hist) : rest;
-	if (result_parse_hist(run, hist, hlen, "hist.csv", err, errlen) != 0)
-		return -1;
-	if (nul2 && result_parse_hist_contended(run, nul2 + 1, rest - hlen - 1, "hist_contended.csv", err,
-						errlen) != 0)
-		return -1;
-	return result_check_hist(run, err, errlen);
+	for (; k < sizeof(files) / sizeof(files[0]); k++) {
+		const char *nul = memchr(data, '\0', size);
+		size_t len = nul ? (size_t)(nul - data) : size;
+
+		if (files[k].parse(run, data, len, files[k].name, err, errlen) != 0)
+			return -1;
+		if (!nul)
+			break;
+		data = nul + 1;
+		size -= len + 1;
+	}
+	return k == 0 ? 0 : result_check_hist(run, err, errlen);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -55,6 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strcpy(run.dir, "fuzz");
 	if (data[0] & 2)
 		rc = both(&run, text, size - 1, err, sizeof(err));
+	else if (data[0] & 4)
+		rc = files[3 + (data[0] & 1)].parse(&run, text, size - 1, files[3 + (data[0] & 1)].name, err, sizeof(err));
 	else if (data[0] & 1)
 		rc = result_parse_hist(&run, text, size - 1, "hist.csv", err, sizeof(err));
 	else

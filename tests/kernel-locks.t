@@ -1,0 +1,145 @@
+#!/bin/sh
+# kernel-locks.t — lockbench --kernel-locks end to end: test-mutex V without a
+# userspace lock (-l none -w creat) makes the kernel's directory lock wait, and
+# the capture shows it (counts, histogram, callers); with a userspace lock
+# around creat and unlink (-l pthread) the directory lock is barely contended;
+# a busy process outside the run is not seen; where the capture cannot load,
+# the run fails at once with one line; lbcompare shows the kernel row and
+# rejects kernel files that disagree.  Checks that need the capture are
+# skipped, saying why, where it cannot load (not root, no BTF, built without
+# BPF); CI runs them as root.
+LB=${LOCKBENCH:-bench/lockbench}
+CMP=${LBCOMPARE:-analysis/lbcompare}
+tmp=$(mktemp -d) || exit 1
+busy=""
+trap '[ -n "$busy" ] && kill "$busy" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+
+echo "1..20"
+
+val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
+# The directory operations that take the parent directory's inode lock.
+DIR_CALLERS='do_unlinkat|path_openat|open_last_lookups|filename_create|lookup_open|do_rmdir|do_mkdirat'
+dir_rows() { awk -F, -v re="^($DIR_CALLERS)$" 'NR > 1 && $3 == "rwsem_write" && $8 ~ re' "$1/kernel-locks.csv"; }
+
+why=$("$LB" --kernel-locks -l none -w counter -t 1 -d 0.01 --warmup 0 --quiet 2>&1 >/dev/null)
+if [ $? -eq 0 ]; then
+	skip=""
+else
+	skip="# skip kernel lock capture unavailable here: ${why#lockbench: }"
+fi
+# capture NAME CONDITION: a check that needs the capture.
+capture() { if [ -n "$skip" ]; then ok "$1 $skip"; else check "$1" "$2"; fi; }
+
+# --- test-mutex V, no userspace lock: the directory lock is the kernel's ---
+if [ -z "$skip" ]; then
+	"$LB" -l none -w creat -t 16 -d 1 --kernel-locks -o "$tmp/none" >"$tmp/none.out" 2>"$tmp/none.err"
+	rc=$?
+fi
+capture "-l none -w creat -t 16 --kernel-locks succeeds" '[ $rc -eq 0 ] && [ ! -s "$tmp/none.err" ]'
+n_none=$(val "$tmp/none" kernel_contentions 2>/dev/null)
+capture "kernel contentions > 0 ($n_none)" '[ "${n_none:-0}" -gt 0 ]'
+hsum=$(awk -F, 'NR > 1 { s += $3 } END { print s + 0 }' "$tmp/none/kernel-hist.csv" 2>/dev/null)
+capture "the kernel histogram's total equals its count ($hsum = $n_none)" '[ "$hsum" = "$n_none" ]'
+capture "the summary prints the kernel histogram as a second block" \
+	'grep -q "^@acq_cycles:" "$tmp/none.out" && grep -q "^@kernel_wait_cycles:" "$tmp/none.out" &&
+	 grep -q "^  kernel locks    $n_none contentions" "$tmp/none.out"'
+callers=$(dir_rows "$tmp/none" 2>/dev/null | cut -d, -f8 | sort -u | tr '\n' ' ')
+capture "the top-locks table names the directory lock's callers ($callers)" \
+	'[ "$(dir_rows "$tmp/none" | cut -d, -f2 | sort -u | wc -l)" -ge 1 ] && [ "$(echo $callers | wc -w)" -ge 2 ]'
+w_none=$(val "$tmp/none" kernel_contentions_rwsem_write 2>/dev/null)
+capture "lbcompare accepts the run" '"$CMP" "$tmp/none" >/dev/null 2>"$tmp/cmp.err" && [ ! -s "$tmp/cmp.err" ]'
+
+# --- the cross-check: a userspace lock around creat and unlink ---
+if [ -z "$skip" ]; then
+	"$LB" -l pthread -w creat -t 16 -d 1 --kernel-locks --quiet -o "$tmp/pthread" 2>"$tmp/pthread.err"
+	rc=$?
+fi
+w_pthread=$(val "$tmp/pthread" kernel_contentions_rwsem_write 2>/dev/null)
+capture "-l pthread: far fewer directory-lock waits than -l none ($w_pthread vs $w_none)" \
+	'[ $rc -eq 0 ] && [ "${w_none:-0}" -ge 40 ] && [ $((w_pthread * 10)) -le "$w_none" ]'
+
+# --- the filter: a busy process outside the run ---
+if [ -z "$skip" ]; then
+	"$LB" -l none -w creat -t 8 -d 2 --warmup 0 --kernel-locks --quiet -o "$tmp/busy" 2>"$tmp/busy.err" &
+	busy=$!
+	sleep 0.3
+	"$LB" -l none -w counter -t 1 -d 1 --warmup 0 --kernel-locks --quiet -o "$tmp/quiet" 2>"$tmp/quiet.err"
+	rc=$?
+	wait $busy
+	brc=$?
+	busy=""
+fi
+w_busy=$(val "$tmp/busy" kernel_contentions_rwsem_write 2>/dev/null)
+w_quiet=$(val "$tmp/quiet" kernel_contentions_rwsem_write 2>/dev/null)
+capture "the busy process outside the run contended the directory lock ($w_busy waits)" \
+	'[ "${brc:-1}" -eq 0 ] && [ "${w_busy:-0}" -gt 0 ]'
+capture "and the run meanwhile saw none of it ($w_quiet rwsem_write waits)" \
+	'[ $rc -eq 0 ] && [ "$w_quiet" = 0 ] && [ -z "$(dir_rows "$tmp/quiet")" ]'
+
+# --- where the capture cannot run: one line, exit 2, nothing written ---
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -m 777 "$tmp/x"
+	chmod 755 "$tmp"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$LB" -l none -w creat -t 2 -d 0.1 --kernel-locks -o "$tmp/x/r" >"$tmp/x.out" 2>"$tmp/x.err"
+	rc=$?
+	# (A lockbench built without BPF says that first, as it did above.)
+	want="lockbench: --kernel-locks: needs root or CAP_BPF + CAP_PERFMON"
+	[ -n "$skip" ] && want=$why
+	check "without privileges --kernel-locks fails at once: exit 2 (got $rc), one line naming what is missing" \
+		'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/x.err")" -eq 1 ] && [ ! -s "$tmp/x.out" ] &&
+		 grep -qF -- "$want" "$tmp/x.err"'
+	check "and leaves nothing behind" 'empty "$tmp/x"'
+else
+	ok "without privileges --kernel-locks fails at once # skip needs root and setpriv"
+	ok "and leaves nothing behind # skip needs root and setpriv"
+fi
+
+# --- lbcompare: the kernel row beside the models ---
+if [ -z "$skip" ]; then
+	mkdir "$tmp/csv"
+	"$CMP" --csv "$tmp/csv" "$tmp/pthread" "$tmp/none" >"$tmp/table" 2>"$tmp/cmp.err"
+	rc=$?
+fi
+capture "lbcompare names the kernel row for the kernel and its lock type" \
+	'[ $rc -eq 0 ] && grep -q "^kernel [0-9]*\.[0-9]* rwsem_write  *[0-9]" "$tmp/table"'
+capture "its #contentions are the kernel's waits" \
+	'awk "/^Contended acquisitions only/ { on = 1; next } on && /^kernel / { print \$4; exit }" "$tmp/table" | grep -qx "$n_none"'
+capture "its histogram is a column of the contended histogram's CSV, beside pthread's" \
+	'head -n 1 "$tmp/csv/hist-contended-creat-t16.csv" | grep -q ",pthread,kernel [0-9.]* rwsem_write$" &&
+	 ! head -n 1 "$tmp/csv/hist-creat-t16.csv" | grep -q kernel'
+
+# --- the reader: kernel files that disagree are refused, in one line ---
+# rejects NAME SUBSTRING EDIT: a copy of the none run, EDIT run in it.
+rejects() {
+	if [ -n "$skip" ]; then
+		ok "$1 $skip"
+		return
+	fi
+	rm -rf "$tmp/bad" && cp -r "$tmp/none" "$tmp/bad" && (cd "$tmp/bad" && eval "$3")
+	"$CMP" "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF -- "$2" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok "$1"
+	else
+		not_ok "$1 (rc=$rc: $(head -c 200 "$tmp/err"))"
+	fi
+}
+edit() { awk -F, "BEGIN { OFS = \",\" } $2 { print }" "$1" >"$1.new" && mv "$1.new" "$1"; }
+rejects "a type column that does not add up to the row's count" "kernel-hist.csv: line 28:" \
+	'edit kernel-hist.csv "\$1 == 26 { \$9 += 1 }"'
+rejects "a histogram whose total is not kernel_contentions" "kernel_contentions is" \
+	'edit kernel-hist.csv "\$1 == 26 { \$3 += 1; \$9 += 1 }"'
+rejects "per-type counts that do not add up to kernel_contentions" "kernel_contentions_* keys add up to" \
+	'edit summary.csv "\$1 == \"kernel_contentions_rwsem_write\" { \$2 += 1 }"'
+# (creat's directory lock has two callers at least: rank 1 made the least.)
+rejects "kernel-locks.csv rows out of order" "rows go by total wait" \
+	'edit kernel-locks.csv "NR == 2 { \$5 = 0; \$6 = \"0.000\"; \$7 = 0 }"'
+rejects "kernel-hist.csv without kernel-locks.csv" "come together" 'rm kernel-locks.csv'
+# A run written before the capture existed (or without it) still loads.
+if [ -z "$skip" ]; then
+	rm -rf "$tmp/old" && cp -r "$tmp/none" "$tmp/old" && rm "$tmp/old"/kernel-*.csv
+	grep -v '^kernel_' "$tmp/none/summary.csv" >"$tmp/old/summary.csv"
+fi
+capture "a run without the kernel files and keys still loads" '"$CMP" "$tmp/old" >/dev/null 2>&1'

@@ -73,10 +73,10 @@ if [ -z "$skip" ]; then
 	brc=$?
 	busy=""
 fi
-w_busy=$(val "$tmp/busy" kernel_contentions_rwsem_write 2>/dev/null)
+w_busy=$(dir_waits "$tmp/busy")
 w_quiet=$(val "$tmp/quiet" kernel_contentions_rwsem_write 2>/dev/null)
 capture "the busy process outside the run contended the directory lock ($w_busy waits)" \
-	'[ "${brc:-1}" -eq 0 ] && [ "${w_busy:-0}" -gt 0 ]'
+	'[ "${brc:-1}" -eq 0 ] && [ "$w_busy" -gt 0 ]'
 # (The quiet run may wait for kernel locks of its own -- under TSan, its
 # madvise and page faults meet on its mm's mmap_lock -- but never for the busy
 # run's directory lock, nor for any directory operation.)

@@ -116,12 +116,69 @@ $(COMPARE): analysis/compare.c $(ANALYSIS_SRC) $(wildcard analysis/*.h)
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TESTPKG)) $(LDFLAGS) -o $@ $< $(LIB) \
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TESTPKG)) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) \
 		$(shell pkg-config --libs $(TESTPKG)) $(LDLIBS)
+
+# tests/test_stats.c tests analysis/stats.c, which only lbcompare links otherwise.
+$(BUILD)/tests/test_stats: TEST_EXTRA = analysis/stats.c
+$(BUILD)/tests/test_stats: analysis/stats.c analysis/stats.h
 
 $(BENCH_BIN): scripts/uncontended.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# `make dist`: lockbench-VERSION-ARCH.tar.gz (in DISTDIR, default here) for a
+# machine that can build nothing: a fully static bench/lockbench and
+# analysis/lbcompare, run-all and what it reads at run time, and the docs.  The
+# static lockbench is this build's own objects linked against libhwloc.a,
+# libnuma.a, libcpuid.a, libck.a, libbpf.a (+ libelf.a, libz.a) and glibc's
+# libc.a, so its BPF skeletons (CO-RE) are the same; scripts/static-hwloc.c
+# answers libhwloc.a's five libudev calls (Debian ships no libudev.a) and keeps
+# hwloc from loading plugins.  Debug info is dropped, symbols kept (perf).
+DIST_VERSION := $(shell git describe --tags --always 2>/dev/null || echo unknown)$(if $(filter %-dirty,$(GIT_COMMIT)),-dirty)
+DIST_ARCH    := $(shell $(CC) -dumpmachine 2>/dev/null | cut -d- -f1)
+DIST_NAME    := lockbench-$(DIST_VERSION)-$(DIST_ARCH)
+DISTDIR      ?= .
+DIST_STAGE   := $(BUILD)/dist/$(DIST_NAME)
+DIST_LDLIBS  := $(filter-out -ludev,$(shell pkg-config --libs --static $(PKGS) 2>/dev/null)) $(LDLIBS)
+DIST_FILES   := run-all README.md results/README.md scripts/registry.sh $(wildcard scripts/*.gp)
+DIST_ANALYSIS := $(patsubst %.c,$(BUILD)/%.o,analysis/compare.c $(ANALYSIS_SRC))
+
+.PHONY: dist
+dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(DIST_FILES)
+	@rm -rf $(BUILD)/dist/lockbench-*/
+	@mkdir -p $(DIST_STAGE)/bench $(DIST_STAGE)/analysis
+	@cp $(BUILD)/dist/lockbench $(DIST_STAGE)/bench/lockbench
+	@cp $(BUILD)/dist/lbcompare $(DIST_STAGE)/analysis/lbcompare
+	@cp --parents $(DIST_FILES) $(DIST_STAGE)/
+	@tar -C $(BUILD)/dist --owner=0 --group=0 -czf $(DISTDIR)/$(DIST_NAME).tar.gz $(DIST_NAME)
+	@echo "dist: $(DISTDIR)/$(DIST_NAME).tar.gz ($$(du -k $(DISTDIR)/$(DIST_NAME).tar.gz | cut -f1) KiB)"
+
+# The dlopen() and getaddrinfo() link warnings are for code lockbench never
+# runs: hwloc's plugin loader (static-hwloc.c empties its path) and libnuma's
+# network-interface lookup.
+$(BUILD)/dist/lockbench: $(BUILD)/bench/lockbench.o $(LIB) $(BUILD)/scripts/static-hwloc.o
+	$(call DIST_CAN_LINK,$(DIST_LDLIBS))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
+	$(if $(BPF_OK),,@echo "make dist: without BPF: the dist's lockbench has no sched oracle and no --kernel-locks" >&2)
+$(DIST_ANALYSIS): $(wildcard analysis/*.h)
+$(BUILD)/dist/lbcompare: $(DIST_ANALYSIS)
+	$(call DIST_CAN_LINK,-lm)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ -lm
+
+# DIST_CAN_LINK LIBS: a static link needs unsanitized objects and every -lX of
+# LIBS (and libc) as libX.a; else one line naming what is missing, before the
+# linker's pages of undefined references.  `cc -print-file-name` answers a
+# full path only for a file it finds.
+define DIST_CAN_LINK
+	@[ -z "$(SANFLAGS)" ] || { echo "make dist: a sanitizer build cannot be linked statically (SANFLAGS='$(SANFLAGS)')" >&2; exit 2; }
+	@for l in $(sort $(patsubst -l%,%,$(filter -l%,$(1))) c); do \
+		case $$($(CC) -print-file-name=lib$$l.a) in /*) ;; \
+		*) echo "make dist: no static library lib$$l.a (its Debian -dev package ships it; a static link needs it)" >&2; exit 2 ;; esac; \
+	done
+endef
 
 # Installs missing Debian packages (as root), or says which command to run.
 deps:

@@ -11,13 +11,17 @@
  *                                             variant's runs have hist_contended.csv)
  *   phases-<workload>-t<threads>.csv   lock,fast_pct,spin_pct,nosleep_pct,sleep_pct
  *   sweep-<workload>-<figure>.csv      threads,<lock>...  (medians; figure ops_per_s or cpu_us_per_op)
+ *   sweep-<workload>-<figure>-ci.csv   threads,<lock>,<lock> lo,<lock> hi...  (medians, 95% CIs)
+ *   stats-<workload>-t<threads>.csv    every ratio figure: median, CI, ratio, its CI, p, verdict
+ *   histcmp-, histdiff-<workload>-t<threads>.csv  histograms against the baseline's (stats.h)
  *
  * Each DIR is one run (summary.csv + hist.csv [+ hist_contended.csv]), or a
  * directory whose immediate subdirectories are runs.  Runs group by
  * (workload, threads); within a group, each lock is a variant, the first one
  * met the baseline for ratios, and repeated runs of a variant are
- * repetitions: figures are their median, with min..max beside it, and
- * histograms are summed.  The patch counted contended acquisitions only, so
+ * repetitions: figures are their median with its 95% CI, every ratio has a
+ * verdict (Mann-Whitney U over the repetitions: analysis/stats.h), and
+ * histograms are summed, then compared run by run.  The patch counted contended acquisitions only, so
  * the patch-shaped figures (#contentions, their mean acquisition time, the
  * "acq time = 2^bin cycles" table) are the contended ones; the
  * all-acquisitions figures follow them.  Where a group holds both kmutex-spin
@@ -43,6 +47,7 @@
 #include <sys/stat.h>
 
 #include "resultfile.h"
+#include "stats.h"
 
 #define MAX_RUNS 4096
 #define MAX_VARIANTS 64
@@ -51,7 +56,7 @@
 struct variant {
 	const char *lock;
 	const char *timing;      /* --timing of its runs: all, sample:N, off ("all" before --timing) */
-	char series[64];         /* its name in the sweep and phase CSVs: lock, or lock@timing (mixed_timing) */
+	char series[128];        /* its name in the sweep and phase CSVs: lock, lock@timing (mixed_timing), +@host */
 	char label[48];          /* what its rows are called: the lock, or the kernel row's name */
 	bool kernel_row;         /* `none` with kernel capture on creat/fserver: the real kernel */
 	bool kernel_ok;          /* every repetition has kernel-hist.csv */
@@ -67,6 +72,7 @@ struct variant {
 };
 
 struct group {
+	unsigned int host;       /* hosts[]: a group never mixes machines */
 	const char *workload;
 	const char *unit;
 	unsigned int threads;
@@ -179,6 +185,74 @@ static int add_parent(const char *dir)
 	return rc;
 }
 
+/* ---- hosts: runs from several machines, side by side ---- */
+
+/* The machines the runs came from, told apart by their meta.csv (name,
+ * kernel, CPU, topology); runs without one (written before meta.csv) are
+ * one unknown host.  With two or more, every group is one host's, and the
+ * report opens with the hosts and a table of each workload across them. */
+#define MAX_HOSTS 16
+struct host {
+	const struct result_host *id;   /* NULL: runs without meta.csv */
+	char label[48];                 /* hostname, made unique: vm, vm#2 */
+};
+static struct host hosts[MAX_HOSTS];
+static unsigned int nhosts;
+
+static bool same_host(const struct result_host *a, const struct result_host *b)
+{
+	if (!a || !b)
+		return a == b;
+	return strcmp(a->name, b->name) == 0 && strcmp(a->kernel, b->kernel) == 0 && strcmp(a->cpu, b->cpu) == 0 &&
+	       a->packages == b->packages && a->numa_nodes == b->numa_nodes && a->cores == b->cores &&
+	       a->pus == b->pus;
+}
+
+/* The index of a run's host, a new one the first time it is met; -1 with
+ * err set when there are too many. */
+static int host_of(const struct result_run *run)
+{
+	const struct result_host *id = run->has_meta ? &run->host : NULL;
+	unsigned int same_name = 0;
+
+	for (unsigned int h = 0; h < nhosts; h++) {
+		if (same_host(hosts[h].id, id))
+			return (int)h;
+		same_name += hosts[h].id && id && strcmp(hosts[h].id->name, id->name) == 0;
+	}
+	if (nhosts >= MAX_HOSTS)
+		return set_err("runs from more than %d hosts", MAX_HOSTS);
+	hosts[nhosts].id = id;
+	if (!id)
+		snprintf(hosts[nhosts].label, sizeof(hosts[nhosts].label), "unknown");
+	else if (same_name)  /* one name, another machine (or kernel): vm, vm#2 */
+		snprintf(hosts[nhosts].label, sizeof(hosts[nhosts].label), "%.40s#%u", id->name, same_name + 1);
+	else
+		snprintf(hosts[nhosts].label, sizeof(hosts[nhosts].label), "%.40s", id->name);
+	/* It names CSV files (group_file): nothing but [A-Za-z0-9._#-] in it. */
+	for (char *c = hosts[nhosts].label; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._#-", *c))
+			*c = '_';
+	return (int)nhosts++;
+}
+
+static void print_hosts(void)
+{
+	printf("Hosts (each table below is one host's; \"across hosts\" tables put them side by side):\n");
+	for (unsigned int h = 0; h < nhosts; h++) {
+		const struct result_host *id = hosts[h].id;
+
+		if (!id) {
+			printf("  %-12s runs without meta.csv: machine not recorded\n", hosts[h].label);
+			continue;
+		}
+		printf("  %-12s %s; %u package%s, %u cores, %u PUs usable, %u NUMA node%s; kernel %s\n", hosts[h].label,
+		       id->cpu, id->packages, id->packages == 1 ? "" : "s", id->cores, id->pus, id->numa_nodes,
+		       id->numa_nodes == 1 ? "" : "s", id->kernel);
+	}
+	printf("\n");
+}
+
 /* ---- grouping ---- */
 
 /* A run's --timing; runs written before it timed every acquisition. */
@@ -196,6 +270,19 @@ static bool runs_mix_timing(void)
 		if (strcmp(run_timing(runs[i]), run_timing(runs[0])) != 0)
 			return true;
 	return false;
+}
+
+/* With several hosts, each variant's series (its name in the CSV files that
+ * span groups, the sweeps) says its host: lock@host.  Its label stays the
+ * lock: a table is one host's. */
+static void name_host(struct group *g)
+{
+	for (unsigned int i = 0; nhosts > 1 && i < g->nv; i++) {
+		struct variant *v = &g->v[i];
+		size_t n = strlen(v->series);
+
+		snprintf(v->series + n, sizeof(v->series) - n, "@%s", hosts[g->host].label);
+	}
 }
 
 /* With mixed modes, each variant's name says its mode: lock@timing. */
@@ -217,20 +304,25 @@ static int group_run(struct result_run *run)
 	double threads;
 	struct group *g = NULL;
 	struct variant *v = NULL;
+	int host = host_of(run);
 
+	if (host < 0)
+		return -1;
 	if (!workload || !lock || !unit || result_number(run, "threads", &threads, err, sizeof(err))) {
 		if (!workload || !lock || !unit)
 			return set_err("%s/summary.csv: lacks lock, workload or unit", run->dir);
 		return -1;
 	}
 	for (unsigned int i = 0; i < ngroups && !g; i++)
-		if (strcmp(groups[i].workload, workload) == 0 && groups[i].threads == (unsigned int)threads)
+		if (groups[i].host == (unsigned int)host && strcmp(groups[i].workload, workload) == 0 &&
+		    groups[i].threads == (unsigned int)threads)
 			g = &groups[i];
 	if (!g) {
 		if (ngroups >= MAX_GROUPS)
-			return set_err("too many workload/thread groups");
+			return set_err("too many host/workload/thread groups");
 		g = &groups[ngroups++];
-		*g = (struct group){ .workload = workload, .unit = unit, .threads = (unsigned int)threads };
+		*g = (struct group){ .host = (unsigned int)host, .workload = workload, .unit = unit,
+				     .threads = (unsigned int)threads };
 	}
 	for (unsigned int i = 0; i < g->nv && !v; i++)
 		if (strcmp(g->v[i].lock, lock) == 0 && strcmp(g->v[i].timing, run_timing(run)) == 0)
@@ -314,8 +406,12 @@ static const struct variant *find_variant(const struct group *g, const char *loc
 
 /* ---- figures: median and spread over repetitions ---- */
 
+/* One figure of one variant over its repetitions (stats.h). */
 struct stat3 {
 	double median, min, max;
+	struct stats_interval ci;   /* the median's 95% interval (order statistics) */
+	double vals[64];            /* each repetition's figure */
+	unsigned int n;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -339,6 +435,9 @@ static int figure_per(const struct variant *v, const char *key, const char *per,
 		if (per)
 			vals[i] = den > 0 ? vals[i] / den : 0;
 	}
+	out->n = v->nreps;
+	memcpy(out->vals, vals, v->nreps * sizeof(vals[0]));
+	stats_median_ci(vals, v->nreps, STATS_LEVEL, &out->ci);
 	qsort(vals, v->nreps, sizeof(vals[0]), cmp_double);
 	out->min = vals[0];
 	out->max = vals[v->nreps - 1];
@@ -351,6 +450,14 @@ static int figure(const struct variant *v, const char *key, double scale, struct
 {
 	return figure_per(v, key, NULL, scale, out);
 }
+
+/* Which way a figure is better, and what a difference in it is called. */
+enum sense {
+	SENSE_COUNT,      /* more / fewer (events: neither is better as such) */
+	SENSE_RATE,       /* higher is faster: operations per second */
+	SENSE_TIME,       /* lower is faster: cycles per acquisition */
+	SENSE_COST,       /* lower is cheaper: CPU time per operation */
+};
 
 struct column {
 	const char *title;
@@ -365,6 +472,20 @@ struct column {
 	const char *per;  /* the figure is key / per, repetition by repetition */
 };
 #define KERNEL_NA "-"
+
+/* The verdict's words for a column with a ratio. */
+static enum sense column_sense(const struct column *col)
+{
+	size_t n = strlen(col->key);
+
+	if (strcmp(col->key, "ops_per_s") == 0)
+		return SENSE_RATE;
+	if (strcmp(col->key, "cpu_us_per_op") == 0)
+		return SENSE_COST;
+	if (n >= 11 && strcmp(col->key + n - 11, "cycles_mean") == 0)
+		return SENSE_TIME;
+	return SENSE_COUNT;
+}
 
 /* The key a variant's cell shows: the column's, or the kernel row's own. */
 static const char *column_key(const struct variant *v, const struct column *col)
@@ -381,28 +502,102 @@ static bool has_key(const struct variant *v, const char *key)
 	return true;
 }
 
-static void print_stat(const struct stat3 *s, const struct stat3 *base, unsigned int nreps,
-		       const struct column *col)
+/* ---- the verdict: a variant against the baseline, over repetitions ---- */
+
+struct verdict {
+	bool tested;              /* both sides have two repetitions or more */
+	struct stats_mwu mwu;
+	int direction;            /* +1: the variant's figure is higher, -1 lower, 0 no difference shown */
+	bool ratio_ok;            /* the ratio's interval exists (figures > 0 on both sides) */
+	struct stats_ratio ratio; /* Moses' interval of variant / baseline */
+};
+
+static void judge(const struct stat3 *s, const struct stat3 *base, struct verdict *vd)
 {
-	const char *fmt = col->fmt;
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), fmt, s->median);
-	printf("  %14s", buf);
-	if (nreps > 1) {
-		char lo[32], hi[32], range[72];
-
-		snprintf(lo, sizeof(lo), fmt, s->min);
-		snprintf(hi, sizeof(hi), fmt, s->max);
-		snprintf(range, sizeof(range), "[%s..%s]", lo, hi);
-		printf(" %-24s", range);
-	}
-	if (col->no_ratio)
+	*vd = (struct verdict){ .tested = s->n >= 2 && base->n >= 2 };
+	if (!vd->tested || stats_mann_whitney(s->vals, s->n, base->vals, base->n, &vd->mwu) != 0) {
+		vd->tested = false;
 		return;
-	if (base->median != 0)  /* whole numbers from 1000x on, to keep the column's width */
-		printf(" %6.*fx", s->median / base->median >= 999.995 ? 0 : 2, s->median / base->median);
+	}
+	vd->direction = stats_direction(&vd->mwu, s->n, base->n, STATS_LEVEL);
+	vd->ratio_ok = stats_ratio_ci(s->vals, s->n, base->vals, base->n, STATS_LEVEL, &vd->ratio) == 0;
+}
+
+/* "faster", "slower", "no difference", ... in the figure's own words; "-"
+ * when there are too few repetitions to test. */
+static const char *verdict_word(const struct verdict *vd, enum sense sense)
+{
+	static const char *const words[][2] = {
+		[SENSE_COUNT] = { "fewer", "more" },
+		[SENSE_RATE] = { "slower", "faster" },
+		[SENSE_TIME] = { "faster", "slower" },
+		[SENSE_COST] = { "cheaper", "costlier" },
+	};
+
+	if (!vd->tested)
+		return "-";
+	if (vd->direction == 0)
+		return "no difference";
+	return words[sense][vd->direction > 0];
+}
+
+/* What the cells of a table needed saying underneath. */
+struct unavailable {
+	bool old, kernel;        /* "n/a": runs that predate a figure; the kernel row's missing ones */
+	bool untimed;            /* a cycle figure of --timing off runs */
+	bool spread;             /* some interval reaches beyond +-10% of its median */
+};
+
+static void print_ratio(double value, double base)
+{
+	if (base != 0)  /* whole numbers from 1000x on, to keep the column's width */
+		printf(" %6.*fx", value / base >= 999.995 ? 0 : 2, value / base);
 	else
 		printf(" %7s", "-");
+}
+
+/* The median's interval, "!" after it when it is wide (STATS_SPREAD). */
+static void print_interval(const struct stat3 *s, const char *fmt, struct unavailable *na)
+{
+	char lo[32], hi[32], text[72];
+	bool wide;
+
+	if (s->n < 2) {
+		printf(" %-24s", "(1 run)");
+		return;
+	}
+	wide = stats_spread_large(s->median, &s->ci, STATS_SPREAD);
+	snprintf(lo, sizeof(lo), fmt, s->ci.lo);
+	snprintf(hi, sizeof(hi), fmt, s->ci.hi);
+	snprintf(text, sizeof(text), "[%s..%s]%s", lo, hi, wide ? "!" : "");
+	printf(" %-24s", text);
+	na->spread |= wide;
+}
+
+/* A cell: median, its interval, the ratio to the baseline's median and the
+ * verdict (`base` NULL: the baseline lacks the figure; `self`: this is the
+ * baseline's own row). */
+static void print_stat(const struct stat3 *s, const struct stat3 *base, bool self, unsigned int nreps,
+		       const struct column *col, struct unavailable *na)
+{
+	char buf[64];
+	struct verdict vd;
+
+	snprintf(buf, sizeof(buf), col->fmt, s->median);
+	printf("  %14s", buf);
+	if (nreps > 1)
+		print_interval(s, col->fmt, na);
+	if (col->no_ratio)
+		return;
+	print_ratio(s->median, base ? base->median : 0);
+	if (nreps < 2)
+		return;
+	if (self || !base) {
+		printf(" %-13s", self ? "" : "-");
+		return;
+	}
+	judge(s, base, &vd);
+	printf(" %-13s", verdict_word(&vd, column_sense(col)));
 }
 
 /* The cells of a figure the variant's runs do not have. */
@@ -413,14 +608,42 @@ static void print_unavailable(unsigned int nreps, const struct column *col)
 		printf(" %-24s", "");
 	if (!col->no_ratio)
 		printf(" %7s", "-");
+	if (!col->no_ratio && nreps > 1)
+		printf(" %-13s", "-");
 }
 
-/* Why cells read "n/a": runs that predate a figure, or the kernel row,
- * which has only the contended (waiting) figures. */
-struct unavailable {
-	bool old, kernel;
-	bool untimed;    /* a cycle figure of --timing off runs */
+/* Why a variant's cell has no figure. */
+enum missing {
+	FIGURE_OK,
+	FIGURE_UNTIMED,   /* a cycle figure of a --timing off run */
+	FIGURE_KERNEL,    /* the kernel row has no such figure */
+	FIGURE_OLD,       /* runs written before the figure existed */
 };
+
+static enum missing figure_missing(const struct variant *v, const struct column *col)
+{
+	const char *key = column_key(v, col);
+
+	if (strcmp(v->timing, "off") == 0 && strstr(key, "acq_cycles"))
+		return FIGURE_UNTIMED;
+	if (strcmp(key, KERNEL_NA) == 0)
+		return FIGURE_KERNEL;
+	if (col->optional && !has_key(v, key))
+		return FIGURE_OLD;
+	return FIGURE_OK;
+}
+
+/* Variant i's figure and the baseline's (*base_ok false when it lacks it).
+ * 0, or -1 with err set. */
+static int figure_pair(const struct group *g, unsigned int i, const struct column *col, struct stat3 *s,
+		       struct stat3 *base, bool *base_ok)
+{
+	*base_ok = figure_missing(&g->v[0], col) == FIGURE_OK;
+	if (figure_per(&g->v[i], column_key(&g->v[i], col), col->per, col->scale, s) ||
+	    (*base_ok && figure_per(&g->v[0], column_key(&g->v[0], col), col->per, col->scale, base)))
+		return -1;
+	return 0;
+}
 
 /* One cell: the variant's figure and its ratio to the baseline's (no ratio
  * when the baseline lacks the figure).  Where the variant's runs lack an
@@ -429,24 +652,18 @@ struct unavailable {
 static int print_cell(const struct group *g, unsigned int i, unsigned int nreps, const struct column *col,
 		      struct unavailable *na)
 {
-	const char *key = column_key(&g->v[i], col), *base_key = column_key(&g->v[0], col);
-	struct stat3 s, base = { 0, 0, 0 };
-	bool base_has = strcmp(base_key, KERNEL_NA) != 0 && (!col->optional || has_key(&g->v[0], base_key));
+	struct stat3 s, base;
+	enum missing why = figure_missing(&g->v[i], col);
+	bool base_ok;
 
-	if (strcmp(g->v[i].timing, "off") == 0 && strstr(key, "acq_cycles")) {
+	if (why != FIGURE_OK) {
 		print_unavailable(nreps, col);
-		na->untimed = true;
+		*(why == FIGURE_UNTIMED ? &na->untimed : why == FIGURE_KERNEL ? &na->kernel : &na->old) = true;
 		return 0;
 	}
-	if (strcmp(key, KERNEL_NA) == 0 || (col->optional && !has_key(&g->v[i], key))) {
-		print_unavailable(nreps, col);
-		*(strcmp(key, KERNEL_NA) == 0 ? &na->kernel : &na->old) = true;
-		return 0;
-	}
-	if (figure_per(&g->v[i], key, col->per, col->scale, &s) ||
-	    (base_has && figure_per(&g->v[0], base_key, col->per, col->scale, &base)))
+	if (figure_pair(g, i, col, &s, &base, &base_ok))
 		return -1;
-	print_stat(&s, &base, nreps, col);
+	print_stat(&s, base_ok ? &base : NULL, i == 0, nreps, col, na);
 	return 0;
 }
 
@@ -472,22 +689,74 @@ static bool in_rows(const struct variant *v, enum rows rows)
 	return rows == ROWS_ALL || (rows == ROWS_MODELS && !v->kernel_row) || (rows == ROWS_CAPTURED && v->kernel_ok);
 }
 
-/* A table of `cols` by variant, the `rows` ones. */
-static int print_block(const struct group *g, const struct column *cols, unsigned int ncols, enum rows rows)
+static unsigned int group_max_reps(const struct group *g)
 {
 	unsigned int nreps = 0;
-	struct unavailable na = { false, false, false };
-	int width = label_width(g);
 
 	for (unsigned int i = 0; i < g->nv; i++)
 		nreps = g->v[i].nreps > nreps ? g->v[i].nreps : nreps;
+	return nreps;
+}
+
+/* What the marks in a table mean, under it. */
+static void print_legend(const struct unavailable *na)
+{
+	if (na->old)
+		printf("(n/a: those runs were written by a lockbench that did not record the figure)\n");
+	if (na->untimed)
+		printf("(n/a: runs with --timing off time no acquisition)\n");
+	if (na->kernel)
+		printf("(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions)\n");
+	if (na->spread)
+		printf("(!: the median's 95%% CI reaches beyond +-%.0f%% of it: a noisy figure; more repetitions narrow it)\n",
+		       100 * STATS_SPREAD);
+}
+
+/* What the brackets and verdicts of the group's tables are, once above them,
+ * with what the fewest repetitions of a variant can say. */
+static void print_stats_note(const struct group *g)
+{
+	unsigned int least = g->v[0].nreps, most = group_max_reps(g);
+	struct stats_interval ci;
+	double one[64] = { 0 };  /* stand-in values: only the interval's coverage at `least` is wanted */
+
+	for (unsigned int i = 1; i < g->nv; i++)
+		least = g->v[i].nreps < least ? g->v[i].nreps : least;
+	if (most < 2) {
+		printf("One run per variant: no intervals and no verdicts (run-all --reps, or more runs, give them).\n\n");
+		return;
+	}
+	stats_median_ci(one, least, STATS_LEVEL, &ci);
+	printf("Figures: the median of %u", least);
+	if (most > least)
+		printf(" to %u", most);
+	printf(" repetitions, [its 95%% CI] (order statistics); verdict: the variant's repetitions against\n"
+	       "%s's (Mann-Whitney U, 95%%; \"no difference\": none shown).\n", g->v[0].label);
+	if (!ci.reached && least >= 2)
+		printf("With %u repetitions the interval is [min..max], which holds the median with %.1f%% confidence,\n"
+		       "not 95%%: 6 or more reach it.\n", least, 100 * ci.coverage);
+	if (least < 4)  /* the smallest two-sided p of n against n runs: 2 / C(2n, n) */
+		printf("With %u a side no difference can be shown at 95%% (the smallest p is %.3f): 4 or more can.\n",
+		       least, least == 1 ? 1.0 : least == 2 ? 2.0 / 6 : 2.0 / 20);
+	printf("\n");
+}
+
+/* A table of `cols` by variant, the `rows` ones. */
+static int print_block(const struct group *g, const struct column *cols, unsigned int ncols, enum rows rows)
+{
+	unsigned int nreps = group_max_reps(g);
+	struct unavailable na = { 0 };
+	int width = label_width(g);
+
 	printf("%-*s", width, "");
 	for (unsigned int c = 0; c < ncols; c++) {
 		printf("  %14s", cols[c].title);
 		if (nreps > 1)
-			printf(" %-24s", "[min..max]");
+			printf(" %-24s", "[95% CI]");
 		if (!cols[c].no_ratio)
 			printf(" %7s", "ratio");
+		if (!cols[c].no_ratio && nreps > 1)
+			printf(" %-13s", "verdict");
 	}
 	printf("\n");
 	for (unsigned int i = 0; i < g->nv; i++) {
@@ -499,24 +768,35 @@ static int print_block(const struct group *g, const struct column *cols, unsigne
 				return -1;
 		printf("\n");
 	}
-	if (na.old)
-		printf("(n/a: those runs were written by a lockbench that did not record the figure)\n");
-	if (na.untimed)
-		printf("(n/a: runs with --timing off time no acquisition)\n");
-	if (na.kernel)
-		printf("(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions)\n");
+	print_legend(&na);
 	printf("\n");
 	return 0;
 }
 
-static int print_throughput(const struct group *g)
+/* The figures with a ratio to the baseline, in the order of the tables:
+ * throughput and CPU cost, then the patch's contended figures, then those
+ * of all acquisitions.  Returns how many (at most 6). */
+static unsigned int ratio_columns(const struct group *g, struct column *cols)
 {
 	bool jobs = strcmp(g->unit, "jobs") == 0;
-	struct column cols[] = {
+	const struct column all[] = {
 		{ jobs ? "Jobs/min" : "Ops/sec", "ops_per_s", jobs ? 60 : 1, "%.0f", false, false, NULL, NULL },
 		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL },
+		{ "#contentions", "contentions", 1, "%.0f", false, false, "kernel_contentions", NULL },
+		{ "mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true, "kernel_wait_cycles_mean", NULL },
+		{ "acquisitions", "acquisitions", 1, "%.0f", false, false, KERNEL_NA, NULL },
+		{ "mean cycles", "acq_cycles_mean", 1, "%.0f", false, false, KERNEL_NA, NULL },
 	};
 
+	memcpy(cols, all, sizeof(all));
+	return sizeof(all) / sizeof(all[0]);
+}
+
+static int print_throughput(const struct group *g)
+{
+	struct column cols[6];
+
+	ratio_columns(g, cols);
 	return print_block(g, cols, 2, ROWS_ALL);
 }
 
@@ -525,20 +805,85 @@ static int print_throughput(const struct group *g)
  * included, which is what lockbench's plain acq_cycles figures cover. */
 static int print_contention(const struct group *g)
 {
-	static const struct column contended[] = {
-		{ "#contentions", "contentions", 1, "%.0f", false, false, "kernel_contentions", NULL },
-		{ "mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true, "kernel_wait_cycles_mean", NULL },
-	};
-	static const struct column all[] = {
-		{ "acquisitions", "acquisitions", 1, "%.0f", false, false, KERNEL_NA, NULL },
-		{ "mean cycles", "acq_cycles_mean", 1, "%.0f", false, false, KERNEL_NA, NULL },
-	};
+	struct column cols[6];
 
+	ratio_columns(g, cols);
 	printf("Contended acquisitions only, as the patch counted (#contentions; mean acquisition cycles):\n");
-	if (print_block(g, contended, 2, ROWS_ALL))
+	if (print_block(g, cols + 2, 2, ROWS_ALL))
 		return -1;
 	printf("All acquisitions, fast path included:\n");
-	return print_block(g, all, 2, ROWS_ALL);
+	return print_block(g, cols + 4, 2, ROWS_ALL);
+}
+
+/* The title of ratio column c in the differences table: "mean cycles"
+ * says which acquisitions. */
+static const char *difference_title(const struct column *col)
+{
+	if (strcmp(col->key, "contended_acq_cycles_mean") == 0)
+		return "mean cycles, contended";
+	if (strcmp(col->key, "acq_cycles_mean") == 0)
+		return "mean cycles, all";
+	return col->title;
+}
+
+/* A p-value in three decimals, "<0.001" below. */
+static void p_text(double p, char *buf, size_t len)
+{
+	if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+/* One line of the differences table: variant i's figure against the baseline's. */
+static int print_difference(const struct group *g, unsigned int i, const struct column *col, int width)
+{
+	struct stat3 s, base;
+	struct verdict vd;
+	char ci[64] = "-", p[16] = "-";
+	bool base_ok;
+
+	if (figure_missing(&g->v[i], col) != FIGURE_OK || figure_missing(&g->v[0], col) != FIGURE_OK)
+		return 0;
+	if (figure_pair(g, i, col, &s, &base, &base_ok))
+		return -1;
+	judge(&s, &base, &vd);
+	if (vd.ratio_ok && vd.ratio.reached)
+		snprintf(ci, sizeof(ci), "[%.3g..%.3g]", vd.ratio.lo, vd.ratio.hi);
+	if (vd.tested)
+		p_text(vd.mwu.p, p, sizeof(p));
+	printf("%-*s  %-23s %3u:%-3u", width, g->v[i].label, difference_title(col), s.n, base.n);
+	print_ratio(s.median, base.median);
+	printf("  %-22s %6s  %s\n", ci, p, verdict_word(&vd, column_sense(col)));
+	return 0;
+}
+
+/*
+ * ministat's question for every figure with a ratio: is the variant's
+ * different from the baseline's at 95% confidence, and by how much?  The
+ * verdict is the Mann–Whitney U test's over the repetitions; the ratio's
+ * interval is Moses' (stats.h), which excludes 1.0 exactly when the verdict
+ * is a difference.
+ */
+static int print_differences(const struct group *g)
+{
+	struct column cols[6];
+	unsigned int ncols = ratio_columns(g, cols);
+	int width = label_width(g);
+
+	if (g->nv < 2 || group_max_reps(g) < 2)
+		return 0;
+	printf("Differences from %s at 95%% confidence, repetition by repetition (ratio: of the medians;\n"
+	       "its CI: Moses', the ratios variant/baseline between which the test does not reject; p: Mann-Whitney U,\n"
+	       "two-sided; runs: the variant's:the baseline's):\n", g->v[0].label);
+	printf("%-*s  %-23s %7s %7s  %-22s %6s  %s\n", width, "variant", "figure", "runs", "ratio", "95% CI of ratio", "p",
+	       "verdict");
+	for (unsigned int i = 1; i < g->nv; i++)
+		for (unsigned int c = 0; c < ncols; c++)
+			if (print_difference(g, i, &cols[c], width))
+				return -1;
+	printf("\n");
+	return 0;
 }
 
 /* True when some run of the group recorded spin/sleep events. */
@@ -664,6 +1009,120 @@ static void print_hist(const struct group *g, bool contended)
 				printf("  %-14llu %6.2f%%    ", (unsigned long long)h.bins[b], pct);
 			else
 				printf("  %-14s %7s    ", "n/a", "");
+		}
+		printf("\n");
+	}
+	printf("\n");
+}
+
+/* ---- two variants' histograms, repetition by repetition ---- */
+
+#define HIST_RELABELLINGS 20000  /* every way to deal the runs up to this many, else this many drawn */
+#define HIST_RESAMPLES 1000      /* bootstrap resamples of the per-bin share differences */
+#define HIST_SEED 1              /* fixed: the same runs give the same report */
+
+struct hist_comparison {
+	struct stats_hist_test test;
+	double mean_shift;            /* mean log2 bin, variant minus baseline: < 0, shorter */
+	double diff[RESULT_BINS], lo[RESULT_BINS], hi[RESULT_BINS];  /* share, percentage points */
+};
+
+/* A variant's runs' histograms of one kind (as hist_of pools them). */
+static void run_hists(const struct variant *v, bool contended, const uint64_t **out)
+{
+	for (unsigned int r = 0; r < v->nreps; r++)
+		out[r] = v->kernel_row ? v->reps[r]->kernel_hist
+				       : contended ? v->reps[r]->hist_contended : v->reps[r]->hist;
+}
+
+static double mean_bin(const struct hist_view *h)
+{
+	double sum = 0;
+
+	for (int b = 0; b < RESULT_BINS; b++)
+		sum += b * (double)h->bins[b];
+	return h->total ? sum / (double)h->total : 0;
+}
+
+/* Variant i's histogram against the baseline's: false when either has no
+ * such histogram, fewer than two runs, or nothing in it. */
+static bool compare_hists(const struct group *g, unsigned int i, bool contended, struct hist_comparison *c)
+{
+	const struct variant *v = &g->v[i], *base = &g->v[0];
+	struct hist_view hv = hist_of(v, contended), hb = hist_of(base, contended);
+	const uint64_t *x[64], *y[64];
+
+	if (!hv.ok || !hb.ok || !hv.total || !hb.total || v->nreps < 2 || base->nreps < 2)
+		return false;
+	run_hists(base, contended, x);
+	run_hists(v, contended, y);
+	if (stats_hist_permutation(x, base->nreps, y, v->nreps, RESULT_BINS, HIST_RELABELLINGS, HIST_SEED,
+				   &c->test) != 0 ||
+	    stats_share_diff(x, base->nreps, y, v->nreps, RESULT_BINS, STATS_LEVEL, HIST_RESAMPLES, HIST_SEED,
+			     c->diff, c->lo, c->hi) != 0)
+		return false;
+	c->mean_shift = mean_bin(&hv) - mean_bin(&hb);
+	return true;
+}
+
+static const char *hist_verdict(const struct hist_comparison *c)
+{
+	return c->test.p <= 1 - STATS_LEVEL ? "differs" : "no difference";
+}
+
+/* The distance of each variant's distribution from the baseline's, then
+ * where the mass moved: per bin, the share's change with its interval. */
+static void print_hist_differences(const struct group *g, bool contended)
+{
+	static struct hist_comparison c[MAX_VARIANTS];
+	bool ok[MAX_VARIANTS] = { false }, any = false, few = false;
+	int width = label_width(g), first = -1, last = -1;
+
+	for (unsigned int i = 1; i < g->nv; i++) {
+		ok[i] = compare_hists(g, i, contended, &c[i]);
+		any |= ok[i];
+		for (int b = 0; ok[i] && b < RESULT_BINS; b++)
+			if (c[i].lo[b] != 0 || c[i].hi[b] != 0 || c[i].diff[b] != 0) {
+				first = first < 0 || b < first ? b : first;
+				last = b > last ? b : last;
+			}
+	}
+	if (!any)
+		return;
+	printf("Distribution of %s against %s's: earth mover's distance between the pooled\n"
+	       "histograms (EMD, in bins: 1.0 = all the mass moved by a factor of 2); p: the share of the ways of\n"
+	       "dealing the runs anew between the two that put them as far apart; mean shift: of the log2 bin,\n"
+	       "- = shorter:\n", contended ? "contended acquisitions" : "all acquisitions", g->v[0].label);
+	printf("%-*s  %7s %6s %10s %7s  %s\n", width, "variant", "runs", "EMD", "mean shift", "p", "verdict");
+	for (unsigned int i = 1; i < g->nv; i++) {
+		char runs[16], p[16];
+
+		if (!ok[i])
+			continue;
+		snprintf(runs, sizeof(runs), "%u:%u", g->v[i].nreps, g->v[0].nreps);
+		p_text(c[i].test.p, p, sizeof(p));
+		printf("%-*s  %7s %6.2f %+10.2f %7s  %s\n", width, g->v[i].label, runs, c[i].test.emd,
+		       c[i].mean_shift, p, hist_verdict(&c[i]));
+		few |= c[i].test.p_min > 1 - STATS_LEVEL;
+	}
+	if (few)
+		printf("(\"no difference\" is all that so few repetitions can show: 4 or more a side can show one)\n");
+	printf("Share of acquisitions in each bin, variant minus %s, percentage points, with a 95%% bootstrap\n"
+	       "interval (%d resamples of each side's runs, seed %d):\n", g->v[0].label, HIST_RESAMPLES, HIST_SEED);
+	printf("bin   ");
+	for (unsigned int i = 1; i < g->nv; i++)
+		if (ok[i])
+			printf("  %-24s", g->v[i].label);
+	printf("\n");
+	for (int b = first; first >= 0 && b <= last; b++) {
+		printf("%-6d", b);
+		for (unsigned int i = 1; i < g->nv; i++) {
+			char cell[64];
+
+			if (!ok[i])
+				continue;
+			snprintf(cell, sizeof(cell), "%+.2f [%+.2f..%+.2f]", c[i].diff[b], c[i].lo[b], c[i].hi[b]);
+			printf("  %-24s", cell);
 		}
 		printf("\n");
 	}
@@ -876,13 +1335,116 @@ static int print_seed(const struct group *g)
 
 static int print_group(const struct group *g)
 {
-	printf("== workload %s, %u threads: %u variant%s, baseline %s; timing %s ==\n\n", g->workload, g->threads,
+	if (nhosts > 1)
+		printf("== host %s: ", hosts[g->host].label);
+	else
+		printf("== ");
+	printf("workload %s, %u threads: %u variant%s, baseline %s; timing %s ==\n\n", g->workload, g->threads,
 	       g->nv, g->nv == 1 ? "" : "s", g->v[0].label, mixed_timing ? "mixed (lock@timing)" : g->v[0].timing);
+	print_stats_note(g);
 	print_kernel_row_note(g);
-	if (print_seed(g) || print_throughput(g) || print_contention(g) || print_phases(g) || print_kernel(g))
+	if (print_seed(g) || print_throughput(g) || print_contention(g) || print_differences(g) || print_phases(g) ||
+	    print_kernel(g))
 		return -1;
 	print_hist(g, true);
+	print_hist_differences(g, true);
 	print_hist(g, false);
+	print_hist_differences(g, false);
+	return 0;
+}
+
+/* ---- across hosts: one table, a column per host ---- */
+
+/* The host's group of `workload` with the most threads, or NULL. */
+static const struct group *host_group(unsigned int host, const char *workload)
+{
+	const struct group *best = NULL;
+
+	for (unsigned int i = 0; i < ngroups; i++)
+		if (groups[i].host == host && strcmp(groups[i].workload, workload) == 0 &&
+		    (!best || groups[i].threads > best->threads))
+			best = &groups[i];
+	return best;
+}
+
+/* The workload's locks over every host's group, in the order first met. */
+static unsigned int across_locks(const struct group *const *per_host, const char **locks, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (unsigned int h = 0; h < nhosts; h++)
+		for (unsigned int i = 0; per_host[h] && i < per_host[h]->nv; i++) {
+			unsigned int k = 0;
+
+			while (k < n && strcmp(locks[k], per_host[h]->v[i].lock) != 0)
+				k++;
+			if (k == n && n < max)
+				locks[n++] = per_host[h]->v[i].lock;
+		}
+	return n;
+}
+
+/* One host's cell: median throughput, ratio to that host's baseline and the
+ * verdict against it; blank when the host did not run the lock. */
+static int print_across_cell(const struct group *g, const char *lock, double scale)
+{
+	const struct variant *v = g ? find_variant(g, lock) : NULL;
+	struct stat3 s, base;
+	struct verdict vd;
+
+	if (!v) {
+		printf("  %12s %7s %-13s", "", "", "");
+		return 0;
+	}
+	if (figure(v, "ops_per_s", scale, &s) || figure(&g->v[0], "ops_per_s", scale, &base))
+		return -1;
+	judge(&s, &base, &vd);
+	printf("  %12.0f", s.median);
+	print_ratio(s.median, base.median);
+	printf(" %-13s", v == &g->v[0] ? "(baseline)" : verdict_word(&vd, SENSE_RATE));
+	return 0;
+}
+
+/* Each workload's variants on every host that ran it, at that host's most
+ * threads: throughput, and the ratio and verdict against that host's own
+ * baseline, so hosts are compared by what the variants do on each. */
+static int print_across_hosts(void)
+{
+	for (unsigned int i = 0; i < ngroups; i++) {
+		const struct group *per_host[MAX_HOSTS];
+		const char *locks[MAX_VARIANTS];
+		unsigned int nlocks, present = 0;
+		bool jobs = strcmp(groups[i].unit, "jobs") == 0, first = true;
+
+		for (unsigned int j = 0; j < i; j++)
+			first &= strcmp(groups[j].workload, groups[i].workload) != 0;
+		for (unsigned int h = 0; h < nhosts; h++)
+			present += (per_host[h] = host_group(h, groups[i].workload)) != NULL;
+		if (!first || present < 2)
+			continue;
+		printf("== across hosts: workload %s, each host at its most threads; %s, ratio and verdict against that "
+		       "host's baseline ==\n", groups[i].workload, jobs ? "jobs/min" : "ops/sec");
+		printf("%-18s", "");
+		for (unsigned int h = 0; h < nhosts; h++) {
+			char head[64];
+
+			if (per_host[h])
+				snprintf(head, sizeof(head), "%s, %u threads", hosts[h].label, per_host[h]->threads);
+			else
+				snprintf(head, sizeof(head), "%s: not run", hosts[h].label);
+			printf("  %-34.34s", head);
+		}
+		printf("\n");
+		nlocks = across_locks(per_host, locks, MAX_VARIANTS);
+		for (unsigned int k = 0; k < nlocks; k++) {
+			printf("%-18s", locks[k]);
+			for (unsigned int h = 0; h < nhosts; h++)
+				if (print_across_cell(per_host[h], locks[k], jobs ? 60 : 1))
+					return -1;
+			printf("\n");
+		}
+		printf("\n");
+	}
 	return 0;
 }
 
@@ -933,6 +1495,14 @@ static double group_tsc_hz(const struct group *g)
  * variant's runs have them and some contended at all, so that a chart of it
  * has something to show).  The kernel row has a column in the contended
  * one only: its waits are its contended acquisitions. */
+/* A group's CSV file: STEM-<workload>-t<threads>.csv, and with several
+ * hosts STEM-<workload>-t<threads>@<host>.csv. */
+static void group_file(char *name, size_t len, const char *stem, const struct group *g)
+{
+	snprintf(name, len, "%s-%s-t%u%s%s.csv", stem, g->workload, g->threads, nhosts > 1 ? "@" : "",
+		 nhosts > 1 ? hosts[g->host].label : "");
+}
+
 static int csv_hist(const struct group *g, const char *dir, bool contended)
 {
 	char name[256], path[1400];
@@ -949,7 +1519,7 @@ static int csv_hist(const struct group *g, const char *dir, bool contended)
 	}
 	if (!total)
 		return 0;
-	snprintf(name, sizeof(name), "hist-%s%s-t%u.csv", contended ? "contended-" : "", g->workload, g->threads);
+	group_file(name, sizeof(name), contended ? "hist-contended" : "hist", g);
 	if (!(f = csv_open(dir, name, path, sizeof(path))))
 		return -1;
 	fprintf(f, "bin,lower_cycles,lower_ns");
@@ -994,7 +1564,7 @@ static int csv_phases(const struct group *g, const char *dir)
 	char name[256], path[1400];
 	FILE *f;
 
-	snprintf(name, sizeof(name), "phases-%s-t%u.csv", g->workload, g->threads);
+	group_file(name, sizeof(name), "phases", g);
 	if (!(f = csv_open(dir, name, path, sizeof(path))))
 		return -1;
 	fprintf(f, "lock,fast_pct,spin_pct,nosleep_pct,sleep_pct\n");
@@ -1046,6 +1616,20 @@ static const struct variant *find_series(const struct group *g, const char *seri
 	return NULL;
 }
 
+/* The variant called `series` among the workload's groups at `threads`
+ * (one per host). */
+static const struct variant *find_series_at(const char *workload, unsigned int threads, const char *series)
+{
+	for (unsigned int gi = 0; gi < ngroups; gi++) {
+		const struct variant *v = NULL;
+
+		if (strcmp(groups[gi].workload, workload) == 0 && groups[gi].threads == threads &&
+		    (v = find_series(&groups[gi], series)))
+			return v;
+	}
+	return NULL;
+}
+
 static int cmp_group_threads(const void *a, const void *b)
 {
 	const struct group *x = *(const struct group *const *)a, *y = *(const struct group *const *)b;
@@ -1053,8 +1637,10 @@ static int cmp_group_threads(const void *a, const void *b)
 	return (x->threads > y->threads) - (x->threads < y->threads);
 }
 
-/* One row per thread count, one column per lock; empty where not run. */
-static int csv_sweep(const char *workload, const char *key, const char *dir)
+/* One row per thread count, one column per lock; empty where not run.
+ * With `ci`, three columns per lock: the median, then its 95% interval's
+ * ends (`<lock> lo`, `<lock> hi`), for error bars. */
+static int csv_sweep(const char *workload, const char *key, const char *dir, bool ci)
 {
 	const char *locks[MAX_VARIANTS];
 	const struct group *rows[MAX_GROUPS];
@@ -1062,25 +1648,35 @@ static int csv_sweep(const char *workload, const char *key, const char *dir)
 	char name[256], path[1400];
 	FILE *f;
 
-	for (unsigned int gi = 0; gi < ngroups; gi++)
-		if (strcmp(groups[gi].workload, workload) == 0)
+	/* One row per thread count: with several hosts, each host's variants
+	 * are their own series (lock@host), found in that host's group. */
+	for (unsigned int gi = 0; gi < ngroups; gi++) {
+		bool seen = false;
+
+		for (unsigned int r = 0; r < nrows; r++)
+			seen |= rows[r]->threads == groups[gi].threads;
+		if (strcmp(groups[gi].workload, workload) == 0 && !seen)
 			rows[nrows++] = &groups[gi];
+	}
 	qsort(rows, nrows, sizeof(rows[0]), cmp_group_threads);
-	snprintf(name, sizeof(name), "sweep-%s-%s.csv", workload, key);
+	snprintf(name, sizeof(name), "sweep-%s-%s%s.csv", workload, key, ci ? "-ci" : "");
 	if (!(f = csv_open(dir, name, path, sizeof(path))))
 		return -1;
 	fprintf(f, "threads");
 	for (unsigned int k = 0; k < nlocks; k++)
-		fprintf(f, ",%s", locks[k]);
+		if (ci)
+			fprintf(f, ",%s,%s lo,%s hi", locks[k], locks[k], locks[k]);
+		else
+			fprintf(f, ",%s", locks[k]);
 	fprintf(f, "\n");
 	for (unsigned int r = 0; r < nrows; r++) {
 		fprintf(f, "%u", rows[r]->threads);
 		for (unsigned int k = 0; k < nlocks; k++) {
-			const struct variant *v = find_series(rows[r], locks[k]);
+			const struct variant *v = find_series_at(workload, rows[r]->threads, locks[k]);
 			struct stat3 s;
 
 			if (!v) {
-				fprintf(f, ",");
+				fprintf(f, ci ? ",,," : ",");
 				continue;
 			}
 			if (figure(v, key, 1, &s)) {
@@ -1088,8 +1684,113 @@ static int csv_sweep(const char *workload, const char *key, const char *dir)
 				return -1;
 			}
 			fprintf(f, ",%.6g", s.median);
+			if (ci)
+				fprintf(f, ",%.6g,%.6g", s.ci.lo, s.ci.hi);
 		}
 		fprintf(f, "\n");
+	}
+	return csv_close(f, path);
+}
+
+/* A figure's name in stats-*.csv: its summary.csv key, or jobs_per_min. */
+static const char *figure_name(const struct column *col)
+{
+	return col->scale == 60 ? "jobs_per_min" : col->key;
+}
+
+/* One row of stats-*.csv: variant i's figure, and against the baseline's. */
+static int csv_stats_row(FILE *f, const struct group *g, unsigned int i, const struct column *col)
+{
+	struct stat3 s, base;
+	struct verdict vd;
+	bool base_ok;
+
+	if (figure_missing(&g->v[i], col) != FIGURE_OK)
+		return 0;
+	if (figure_pair(g, i, col, &s, &base, &base_ok))
+		return -1;
+	fprintf(f, "%s,%s,%u,%.6g,%.6g,%.6g,%.4f,%d", g->v[i].series, figure_name(col), s.n, s.median, s.ci.lo,
+		s.ci.hi, s.ci.coverage, s.n >= 2 && stats_spread_large(s.median, &s.ci, STATS_SPREAD));
+	if (!base_ok || i == 0) {
+		fprintf(f, ",%u,%s,,,,%s\n", base_ok ? base.n : 0, i == 0 ? "1" : "", i == 0 ? "baseline" : "-");
+		return 0;
+	}
+	judge(&s, &base, &vd);
+	fprintf(f, ",%u,", base.n);
+	if (base.median != 0)
+		fprintf(f, "%.6g", s.median / base.median);
+	if (vd.ratio_ok && vd.ratio.reached)
+		fprintf(f, ",%.6g,%.6g", vd.ratio.lo, vd.ratio.hi);
+	else
+		fprintf(f, ",,");
+	if (vd.tested)
+		fprintf(f, ",%.6g", vd.mwu.p);
+	else
+		fprintf(f, ",");
+	fprintf(f, ",%s\n", verdict_word(&vd, column_sense(col)));
+	return 0;
+}
+
+/* stats-<workload>-t<threads>.csv: every figure with a ratio, every
+ * variant: the median and its interval, the ratio and its, the verdict. */
+static int csv_stats(const struct group *g, const char *dir)
+{
+	struct column cols[6];
+	unsigned int ncols = ratio_columns(g, cols);
+	char name[256], path[1400];
+	FILE *f;
+
+	group_file(name, sizeof(name), "stats", g);
+	if (!(f = csv_open(dir, name, path, sizeof(path))))
+		return -1;
+	fprintf(f, "variant,figure,runs,median,ci_lo,ci_hi,ci_coverage,spread_large,baseline_runs,ratio,"
+		   "ratio_ci_lo,ratio_ci_hi,p,verdict\n");
+	for (unsigned int i = 0; i < g->nv; i++)
+		for (unsigned int c = 0; c < ncols; c++)
+			if (csv_stats_row(f, g, i, &cols[c])) {
+				fclose(f);
+				return -1;
+			}
+	return csv_close(f, path);
+}
+
+/* histcmp-<workload>-t<threads>.csv (each variant's distance from the
+ * baseline's histogram) and histdiff-<workload>-t<threads>.csv (per bin, the
+ * change of share): written when some variant has two runs or more. */
+static int csv_histcmp(const struct group *g, const char *dir)
+{
+	static struct hist_comparison c;
+	char name[256], path[1400], path2[1400];
+	FILE *f, *d;
+
+	if (group_max_reps(g) < 2 || g->nv < 2)
+		return 0;
+	group_file(name, sizeof(name), "histcmp", g);
+	if (!(f = csv_open(dir, name, path, sizeof(path))))
+		return -1;
+	group_file(name, sizeof(name), "histdiff", g);
+	if (!(d = csv_open(dir, name, path2, sizeof(path2)))) {
+		fclose(f);
+		return -1;
+	}
+	fprintf(f, "histogram,variant,runs,baseline_runs,emd_bins,mean_shift_bins,p,relabellings,verdict\n");
+	fprintf(d, "histogram,variant,bin,diff_pp,diff_lo_pp,diff_hi_pp\n");
+	for (int contended = 1; contended >= 0; contended--)
+		for (unsigned int i = 1; i < g->nv; i++) {
+			const char *kind = contended ? "contended" : "all";
+
+			if (!compare_hists(g, i, contended, &c))
+				continue;
+			fprintf(f, "%s,%s,%u,%u,%.4f,%.4f,%.6g,%lu,%s\n", kind, g->v[i].series, g->v[i].nreps,
+				g->v[0].nreps, c.test.emd, c.mean_shift, c.test.p, c.test.relabellings,
+				hist_verdict(&c));
+			for (int b = 0; b < RESULT_BINS; b++)
+				fprintf(d, "%s,%s,%d,%.4f,%.4f,%.4f\n", kind, g->v[i].series, b, c.diff[b], c.lo[b],
+					c.hi[b]);
+		}
+	if (csv_close(d, path2)) {
+		fclose(f);
+		return -1;
 	}
 	return csv_close(f, path);
 }
@@ -1100,14 +1801,15 @@ static int write_csvs(const char *dir)
 		bool first_of_workload = true;
 
 		if (csv_hist(&groups[i], dir, false) || csv_hist(&groups[i], dir, true) ||
-		    csv_phases(&groups[i], dir))
+		    csv_phases(&groups[i], dir) || csv_stats(&groups[i], dir) || csv_histcmp(&groups[i], dir))
 			return -1;
 		for (unsigned int j = 0; j < i; j++)
 			if (strcmp(groups[j].workload, groups[i].workload) == 0)
 				first_of_workload = false;
-		if (first_of_workload && (csv_sweep(groups[i].workload, "ops_per_s", dir) ||
-					  csv_sweep(groups[i].workload, "cpu_us_per_op", dir)))
-			return -1;
+		for (int ci = 0; first_of_workload && ci <= 1; ci++)
+			if (csv_sweep(groups[i].workload, "ops_per_s", dir, ci) ||
+			    csv_sweep(groups[i].workload, "cpu_us_per_op", dir, ci))
+				return -1;
 	}
 	return 0;
 }
@@ -1139,6 +1841,12 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < ngroups; i++) {
 		name_kernel_rows(&groups[i]);
 		name_timing(&groups[i]);
+		name_host(&groups[i]);
+	}
+	if (nhosts > 1) {
+		print_hosts();
+		if (print_across_hosts() != 0)
+			return die(err);
 	}
 	if (mixed_timing)
 		printf("NOTE: these runs mix --timing modes, so each variant is named lock@timing.  Ops/sec and CPU us/op\n"

@@ -35,9 +35,18 @@ struct result_kernel_row {
 	char caller[64];                    /* truncated where longer */
 };
 
+/* Who ran it, from meta.csv: lbcompare tells hosts apart by these. */
+struct result_host {
+	char name[64];                      /* hostname */
+	char kernel[64];                    /* kernel_release */
+	char cpu[128];                      /* cpu_brand, trailing blanks dropped */
+	unsigned int packages, numa_nodes, cores, pus;  /* topology_*: pus = topology_pus_usable */
+};
+
 /* One run directory: its summary.csv, hist.csv and, when it has one (runs
  * written before it existed have not), hist_contended.csv, and with
- * --kernel-locks, kernel-hist.csv and kernel-locks.csv. */
+ * --kernel-locks, kernel-hist.csv and kernel-locks.csv, and its meta.csv's
+ * host. */
 struct result_run {
 	char dir[1024];
 	struct result_kv kv[RESULT_MAX_KEYS];
@@ -56,6 +65,8 @@ struct result_run {
 	bool has_kernel_locks;              /* kernel-locks.csv was read */
 	struct result_kernel_row kernel_row[RESULT_KERNEL_ROWS];
 	unsigned int kernel_nrows;
+	bool has_meta;                      /* meta.csv was read (runs without one: host unknown) */
+	struct result_host host;
 };
 
 /* Parse summary.csv / hist.csv contents (len bytes, need not be NUL-terminated).
@@ -78,6 +89,12 @@ int result_parse_kernel_hist(struct result_run *run, const char *buf, size_t len
 			     char *err, size_t errlen);
 int result_parse_kernel_locks(struct result_run *run, const char *buf, size_t len, const char *what,
 			      char *err, size_t errlen);
+
+/* meta.csv: every line a 'key,value' line, no key twice, and the host's
+ * keys (struct result_host) present and well formed; fills run->host and
+ * sets has_meta.  Its other keys are not kept. */
+int result_parse_meta(struct result_run *run, const char *buf, size_t len, const char *what,
+		      char *err, size_t errlen);
 
 /* With the files parsed: the histogram's total equals `acquisitions`, and
  * acq_bin_p50 / acq_bin_p99 name the bins its quantiles fall in; the

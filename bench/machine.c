@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -384,6 +385,160 @@ void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned in
 		fprintf(stderr, "lockbench: WARNING: %s\n", m->warn[i]);
 }
 
+/* ---- noise: what else the machine did over the measured interval ---- */
+
+/* /proc/stat's first line: all CPUs' ticks since boot. */
+static bool read_proc_stat(struct machine_noise_sample *s)
+{
+	unsigned long long v[8] = { 0 };  /* user nice system idle iowait irq softirq steal */
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return false;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+		   &v[6], &v[7]);
+	fclose(f);
+	if (n < 4)
+		return false;
+	/* guest time is counted in user already */
+	s->busy = v[0] + v[1] + v[2] + v[5] + v[6];
+	s->steal = v[7];
+	s->total = s->busy + v[3] + v[4] + v[7];
+	return true;
+}
+
+/* PSI's "some" line of /proc/pressure/cpu: time some task waited for a CPU. */
+static bool read_cpu_pressure(double *total_us)
+{
+	char line[256];
+	FILE *f = fopen("/proc/pressure/cpu", "r");
+	bool ok = false;
+
+	if (!f)
+		return false;
+	while (!ok && fgets(line, sizeof(line), f)) {
+		const char *t = strstr(line, "total=");
+
+		ok = strncmp(line, "some ", 5) == 0 && t && sscanf(t, "total=%lf", total_us) == 1;
+	}
+	fclose(f);
+	return ok;
+}
+
+/* Sums (or averages) a per-CPU sysfs number over every CPU that has it. */
+static bool per_cpu_sum(const char *leaf, double *sum, unsigned int *count)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	*sum = 0;
+	*count = 0;
+	for (long c = 0; c < ncpu; c++) {
+		char path[160], value[32];
+
+		snprintf(path, sizeof(path), SYS_CPU "/cpu%ld/%s", c, leaf);
+		if (read_line(path, value, sizeof(value))) {
+			*sum += strtod(value, NULL);
+			(*count)++;
+		}
+	}
+	return *count > 0;
+}
+
+static void noise_sample(struct machine_noise_sample *s)
+{
+	struct rusage ru;
+	double sum, sum2;
+	unsigned int n, n2;
+
+	s->t = mono_now_s();
+	s->stat_ok = read_proc_stat(s);
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		s->self_cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+				(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+		s->csw_involuntary = ru.ru_nivcsw;
+	}
+	s->pressure_ok = read_cpu_pressure(&s->pressure_us);
+	s->mhz_ok = per_cpu_sum("cpufreq/scaling_cur_freq", &sum, &n);
+	s->mhz = n ? sum / n / 1000 : 0;  /* kHz */
+	s->throttle_ok = per_cpu_sum("thermal_throttle/core_throttle_count", &sum, &n);
+	per_cpu_sum("thermal_throttle/package_throttle_count", &sum2, &n2);
+	s->throttle = (unsigned long long)(sum + sum2);
+}
+
+/* The hottest thermal zone, deg C. */
+static bool max_temperature(double *celsius)
+{
+	bool any = false;
+
+	for (int z = 0; z < 256; z++) {
+		char path[96], value[32];
+
+		snprintf(path, sizeof(path), "/sys/class/thermal/thermal_zone%d/temp", z);
+		if (!read_line(path, value, sizeof(value))) {
+			if (access(path, F_OK) != 0 && z > 0 && !any)
+				break;
+			continue;
+		}
+		if (!any || strtod(value, NULL) / 1000 > *celsius)
+			*celsius = strtod(value, NULL) / 1000;
+		any = true;
+	}
+	return any;
+}
+
+void machine_noise_begin(struct machine_noise *n)
+{
+	memset(n, 0, sizeof(*n));
+	noise_sample(&n->begin);
+}
+
+void machine_noise_end(struct machine_noise *n)
+{
+	FILE *f;
+	int running, all;
+
+	noise_sample(&n->end);
+	f = fopen("/proc/loadavg", "r");
+	if (f) {
+		n->loadavg_ok = fscanf(f, "%lf %*f %*f %d/%d", &n->loadavg_1m, &running, &all) == 3;
+		n->procs_running = running;
+		fclose(f);
+	}
+	n->temp_ok = max_temperature(&n->temp_c_max);
+	n->taken = true;
+}
+
+/* What /proc/stat's ticks over the interval say, as % of all of them. */
+static bool stat_delta(const struct machine_noise *n, double *ticks)
+{
+	if (!n->taken || !n->begin.stat_ok || !n->end.stat_ok || n->end.total <= n->begin.total)
+		return false;
+	*ticks = (double)(n->end.total - n->begin.total);
+	return true;
+}
+
+double machine_noise_other_cpu_pct(const struct machine_noise *n)
+{
+	double ticks, busy, self;
+
+	if (!stat_delta(n, &ticks))
+		return -1;
+	busy = (double)(n->end.busy - n->begin.busy);
+	self = (n->end.self_cpu_s - n->begin.self_cpu_s) * (double)sysconf(_SC_CLK_TCK);
+	/* Ticks are sampled, the process's own time is exact: a little either way. */
+	return busy > self ? 100 * (busy - self) / ticks : 0;
+}
+
+double machine_noise_steal_pct(const struct machine_noise *n)
+{
+	double ticks;
+
+	if (!stat_delta(n, &ticks))
+		return -1;
+	return 100 * (double)(n->end.steal - n->begin.steal) / ticks;
+}
+
 /* ---- output ---- */
 
 void machine_print_summary(const struct machine_info *m, FILE *out)
@@ -547,6 +702,51 @@ static void write_placement(const struct bench_result *res, FILE *f)
 		put(f, "lock_node", "%d", res->lock_node);
 }
 
+/* A figure, or `unavailable` where the machine does not expose it. */
+static void put_or_unavailable(FILE *f, const char *key, bool ok, const char *fmt, double v)
+{
+	if (ok)
+		put(f, key, fmt, v);
+	else
+		put(f, key, "unavailable");
+}
+
+/* Whether the run shared the machine: the verdict meta.csv and run-all's
+ * report give (MACHINE_BUSY_*). */
+static void put_busy(FILE *f, double other, double steal)
+{
+	if (other < 0)
+		put(f, "noise_busy", "unknown");
+	else if (other > MACHINE_BUSY_OTHER_PCT || steal > MACHINE_BUSY_STEAL_PCT)
+		put(f, "noise_busy", "yes: other processes %.1f%% of the CPU time; steal %.1f%%", other, steal);
+	else
+		put(f, "noise_busy", "no");
+}
+
+static void write_noise(const struct machine_noise *n, FILE *f)
+{
+	const struct machine_noise_sample *a = &n->begin, *b = &n->end;
+	double secs = n->taken ? b->t - a->t : 0, other = machine_noise_other_cpu_pct(n);
+	double steal = machine_noise_steal_pct(n);
+
+	put_or_unavailable(f, "noise_interval_s", n->taken, "%.4f", secs);
+	put_or_unavailable(f, "noise_other_cpu_pct", other >= 0, "%.2f", other);
+	put_or_unavailable(f, "noise_steal_pct", steal >= 0, "%.2f", steal);
+	put_or_unavailable(f, "noise_cpu_pressure_pct", n->taken && a->pressure_ok && b->pressure_ok && secs > 0,
+			   "%.2f", (b->pressure_us - a->pressure_us) / (secs * 1e4));
+	put_or_unavailable(f, "noise_loadavg_1m", n->loadavg_ok, "%.2f", n->loadavg_1m);
+	put_or_unavailable(f, "noise_procs_running", n->loadavg_ok, "%.0f", n->procs_running);
+	put_or_unavailable(f, "noise_csw_involuntary", n->taken, "%.0f", (double)(b->csw_involuntary - a->csw_involuntary));
+	put_or_unavailable(f, "noise_csw_involuntary_per_s", n->taken && secs > 0, "%.1f",
+			   (double)(b->csw_involuntary - a->csw_involuntary) / secs);
+	put_or_unavailable(f, "noise_cpu_mhz_begin", n->taken && a->mhz_ok, "%.0f", a->mhz);
+	put_or_unavailable(f, "noise_cpu_mhz_end", n->taken && b->mhz_ok, "%.0f", b->mhz);
+	put_or_unavailable(f, "noise_thermal_throttle", n->taken && a->throttle_ok && b->throttle_ok, "%.0f",
+			   (double)(b->throttle - a->throttle));
+	put_or_unavailable(f, "noise_temp_c_max", n->temp_ok, "%.1f", n->temp_c_max);
+	put_busy(f, other, steal);
+}
+
 void machine_write_meta(const struct bench_result *res, FILE *f)
 {
 	const struct machine_info *m = &res->machine;
@@ -563,6 +763,7 @@ void machine_write_meta(const struct bench_result *res, FILE *f)
 	put(f, "oracle", "%s", res->oracle < 0 ? "none" : oracle_name[res->oracle]);
 	put(f, "oracle_fallback", "%s", res->oracle_fallback[0] ? res->oracle_fallback : "-");
 	put(f, "probe_s", "%.4f", m->probe_s);
+	write_noise(&m->noise, f);
 	put(f, "warnings", "%u", m->nwarn);
 	for (unsigned int i = 0; i < m->nwarn; i++) {
 		char key[24];

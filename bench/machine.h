@@ -21,6 +21,40 @@
 
 struct bench_result;
 
+/* One reading of what perturbs a run, taken at each end of the measured
+ * interval (machine_noise_begin / _end); what is not exposed here is left
+ * out (its *_ok false). */
+struct machine_noise_sample {
+	double t;                                 /* CLOCK_MONOTONIC, s */
+	bool stat_ok;                             /* /proc/stat's cpu line, all CPUs, USER_HZ ticks */
+	unsigned long long busy, steal, total;
+	double self_cpu_s;                        /* this process's user + sys (getrusage) */
+	long csw_involuntary;                     /* this process's */
+	bool pressure_ok;                         /* /proc/pressure/cpu "some" total, us */
+	double pressure_us;
+	bool mhz_ok;                              /* mean cpufreq scaling_cur_freq over the CPUs */
+	double mhz;
+	bool throttle_ok;                         /* thermal_throttle core + package counts, summed */
+	unsigned long long throttle;
+};
+
+/* What else the machine did while the run was measured: meta.csv's noise_*
+ * keys (results/README.md). */
+struct machine_noise {
+	bool taken;                               /* both ends were read */
+	struct machine_noise_sample begin, end;
+	bool loadavg_ok;                          /* /proc/loadavg at the end */
+	double loadavg_1m;
+	int procs_running;
+	bool temp_ok;                             /* hottest thermal zone at the end, deg C */
+	double temp_c_max;
+};
+
+/* Other processes used more than this share of the machine's CPU time, or
+ * the hypervisor stole more than this: meta.csv says the run was busy. */
+#define MACHINE_BUSY_OTHER_PCT 10.0
+#define MACHINE_BUSY_STEAL_PCT 2.0
+
 struct machine_info {
 	/* libcpuid */
 	bool cpuid_ok;
@@ -50,6 +84,7 @@ struct machine_info {
 	/* the build and the run */
 	char commit[48], date_utc[32];
 	double probe_s;
+	struct machine_noise noise;         /* over the measured interval */
 	unsigned int nwarn;
 	char warn[MACHINE_WARN_MAX][256];
 };
@@ -68,6 +103,16 @@ void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned in
  * (meaningful when tsc_hz_cpuid > 0): the probe's warning and the
  * tsc_frequency self-check both ask this. */
 bool machine_tsc_rate_agrees(const struct machine_info *m);
+
+/* Read at the start and at the end of the measured interval: cheap (a few
+ * small /proc and sysfs files), and outside it. */
+void machine_noise_begin(struct machine_noise *n);
+void machine_noise_end(struct machine_noise *n);
+
+/* The noise figures as meta.csv gives them: percentages of the machine's
+ * CPU time over the interval (-1: not exposed). */
+double machine_noise_other_cpu_pct(const struct machine_noise *n);
+double machine_noise_steal_pct(const struct machine_noise *n);
 
 /* The summary's clock lines, and every warning again. */
 void machine_print_summary(const struct machine_info *m, FILE *out);

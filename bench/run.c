@@ -628,11 +628,12 @@ static enum start_status threads_start(struct bench_run *run, struct bench_threa
 /* Warm-up, then the measured interval; returns its length in seconds.  The
  * kernel lock capture (--kernel-locks) records exactly this interval: the
  * waits that begin between the phase's CAS and its STOP store. */
-static double run_timed(struct bench_run *run, double tsc_hz)
+static double run_timed(struct bench_run *run, double tsc_hz, struct machine_noise *noise)
 {
 	double t0, t1;
 
 	run_wait(run, run->cfg->warmup_s);
+	machine_noise_begin(noise);  /* what else the machine does meanwhile (meta.csv noise_*) */
 	t0 = mono_now_s();
 	klock_start(tsc_hz);
 	if (!run_should_stop(run)) {
@@ -648,6 +649,7 @@ static double run_timed(struct bench_run *run, double tsc_hz)
 	t1 = mono_now_s();
 	klock_stop();
 	__atomic_store_n(&run->phase, PHASE_STOP, __ATOMIC_RELAXED);
+	machine_noise_end(noise);
 	return t1 - t0;
 }
 
@@ -785,7 +787,7 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 	}
 	gate_set(run, 1);
 	bench_test_point("warmup", 0);
-	res->measured_s = run_timed(run, res->tsc_hz);
+	res->measured_s = run_timed(run, res->tsc_hz, &res->machine.noise);
 	bench_test_point("join", 0);
 	if (!threads_leave(run, created))
 		return run_abandon(run, threads, created, res->tsc_hz, err, errlen);

@@ -41,7 +41,7 @@ rejects() {
 	fi
 }
 
-echo "1..42"
+echo "1..49"
 "$LB" -l ticket -t 2 -d 0.1 --warmup 0 --quiet -o "$tmp/a" &&
 	"$LB" -l tas -t 2 -d 0.1 --warmup 0 --quiet -o "$tmp/b"
 check "two runs made" '[ $? -eq 0 ]'
@@ -106,6 +106,46 @@ rm -rf "$tmp/csv-one"; mkdir -p "$tmp/csv-one"
 check "one thread: no contention, contended figures 0, and no contended chart to draw" \
 	'[ $? -eq 0 ] && [ "$(val "$tmp/one" contentions)" = 0 ] && [ "$(val "$tmp/one" contended_acq_cycles_mean)" = 0.000 ] &&
 	 [ -s "$tmp/csv-one/hist-counter-t1.csv" ] && [ ! -e "$tmp/csv-one/hist-contended-counter-t1.csv" ]'
+
+# --- repetitions: intervals, ratios and verdicts ---
+# rep SRC DST OPS_PER_S: a copy of run SRC whose throughput reads OPS_PER_S
+# (measured_s set to match, so that ops / measured_s still agrees).
+rep() {
+	cp -r "$1" "$2"
+	awk -F, -v OFS=, -v ops="$(val "$1" ops)" -v t="$3" '$1 == "measured_s" { $2 = sprintf("%.9f", ops / t) }
+		$1 == "ops_per_s" { $2 = sprintf("%.6f", t) } { print }' "$1/summary.csv" >"$2/summary.csv"
+}
+i=0
+mkdir -p "$tmp/reps" "$tmp/same"
+for f in 1000 1010 990 1020 980; do
+	i=$((i + 1))
+	rep "$tmp/a" "$tmp/reps/ticket-$i" $f       # baseline
+	rep "$tmp/b" "$tmp/reps/tas-$i" $((f * 3 / 2))  # 1.5x, every run above every baseline run
+	rep "$tmp/b" "$tmp/same/tas-$i" $((2000 - f))   # the baseline's figures, reordered
+done
+mkdir -p "$tmp/csv-reps"
+"$CMP" --csv "$tmp/csv-reps" "$tmp"/reps/ticket-* "$tmp"/reps/tas-* >"$tmp/reps.table" 2>"$tmp/err"
+check "5 runs a side: the median, its interval [min..max] and what that covers (93.8%)" \
+	'[ $? -eq 0 ] && grep -Eq "^ticket +1000 \[980\.\.1020\] +1\.00x" "$tmp/reps.table" &&
+	 grep -q "With 5 repetitions the interval is \[min..max\], which holds the median with 93.8% confidence" "$tmp/reps.table"'
+check "1.5x with no overlap: verdict faster, in the table and the differences" \
+	'grep -Eq "^tas +1500 \[1470\.\.1530\] +1\.50x faster " "$tmp/reps.table" &&
+	 grep -Eq "^tas +Ops/sec +5:5 +1\.50x +\[1\.4[0-9]*\.\.1\.5[0-9]*\] +0\.008 +faster\$" "$tmp/reps.table"'
+check "stats CSV: the ratio, Moses' interval around it, the exact p (2/252) and the verdict" \
+	'awk -F, "\$1 == \"tas\" && \$2 == \"ops_per_s\" { ok = \$3 == 5 && \$4 == 1500 && \$10 == 1.5 && \$11 < 1.5 && \$12 > 1.5 && \$13 > 0.0079 && \$13 < 0.0080 && \$14 == \"faster\" } END { exit !ok }" "$tmp/csv-reps/stats-counter-t2.csv"'
+check "the sweep's error-bar file has each lock's median and interval" \
+	'grep -qx "2,1000,980,1020,1500,1470,1530" "$tmp/csv-reps/sweep-counter-ops_per_s-ci.csv"'
+"$CMP" "$tmp"/reps/ticket-* "$tmp"/same/tas-* >"$tmp/same.table" 2>"$tmp/err"
+check "the same figures in another order: no difference, never faster or slower" \
+	'[ $? -eq 0 ] && grep -Eq "^tas +Ops/sec +5:5 +1\.00x +.* no difference\$" "$tmp/same.table" &&
+	 grep -Eq "^tas +1000 \[980\.\.1020\] +1\.00x no difference " "$tmp/same.table"'
+check "histograms: a distance, a p and a verdict per variant, and the shares' change per bin" \
+	'grep -Eq "^tas +5:5 +[0-9.]+ +[-+][0-9.]+ +[<0-9.]+ +(differs|no difference)\$" "$tmp/reps.table" &&
+	 grep -q "^Share of acquisitions in each bin, variant minus ticket" "$tmp/reps.table" &&
+	 head -n 1 "$tmp/csv-reps/histcmp-counter-t2.csv" | grep -q "^histogram,variant,runs,baseline_runs,emd_bins,"'
+"$CMP" "$tmp/a" "$tmp/b" >"$tmp/single.table" 2>&1
+check "one run a side: said once, no interval or verdict columns" \
+	'grep -q "^One run per variant: no intervals and no verdicts" "$tmp/single.table" && ! grep -q "ratio verdict" "$tmp/single.table"'
 
 # --- the seed's own figures beside this machine's kmutex-spin -> kmutex-fix ---
 for w in creat fserver; do

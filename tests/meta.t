@@ -18,9 +18,15 @@ tsc_hz_libcpuid tsc_hz_diff_pct tsc_hz_libcpuid_source cpu_mhz_os clocksource ts
 tsc_skew_cpus tsc_skew_pairs tsc_skew_ref_cpu tsc_skew_rounds tsc_skew_bound_cycles
 tsc_skew_worst_cpu tsc_skew_worst_offset_cycles tsc_skew_backwards_pairs
 tsc_skew_backwards_max_cycles tsc_skew_s pin pin_order pin_order_len lock_node_requested lock_node
-oracle oracle_fallback probe_s warnings"
+oracle oracle_fallback probe_s noise_interval_s noise_other_cpu_pct noise_steal_pct
+noise_cpu_pressure_pct noise_loadavg_1m noise_procs_running noise_csw_involuntary
+noise_csw_involuntary_per_s noise_cpu_mhz_begin noise_cpu_mhz_end noise_thermal_throttle
+noise_temp_c_max noise_busy warnings"
+NOISE_NUMBERS="noise_interval_s noise_other_cpu_pct noise_steal_pct noise_cpu_pressure_pct noise_loadavg_1m
+noise_procs_running noise_csw_involuntary noise_csw_involuntary_per_s noise_cpu_mhz_begin noise_cpu_mhz_end
+noise_thermal_throttle noise_temp_c_max"
 
-echo "1..14"
+echo "1..16"
 "$LB" -l ticket -t 3 -d 0.05 --warmup 0 --quiet -o "$tmp/r" >"$tmp/out" 2>"$tmp/err"
 check "a run writes meta.csv" '[ $? -eq 0 ] && [ -s "$tmp/r/meta.csv" ]'
 m=$tmp/r/meta.csv
@@ -39,6 +45,16 @@ check "commit is a short hash (maybe -dirty) or unknown" \
 	'value lockbench_commit "$m" | grep -Eq "^([0-9a-f]{4,40}(-dirty)?|unknown)$"'
 check "calibrated TSC rate is a positive integer" \
 	'value tsc_hz_calibrated "$m" | grep -Eq "^[1-9][0-9]{7,}$"'
+# The machine's noise over the measured interval: numbers where exposed.
+bad=""
+for k in $NOISE_NUMBERS; do
+	value "$k" "$m" | grep -Eqx '[0-9]+(\.[0-9]+)?|unavailable' || bad="$bad $k=$(value "$k" "$m")"
+done
+check "noise keys are numbers or unavailable${bad:+ (not:$bad)}" '[ -z "$bad" ]'
+measured=$(awk -F, '$1 == "measured_s" { print $2 }' "$tmp/r/summary.csv")
+check "noise covers the measured interval ($(value noise_interval_s "$m") s of $measured s) and says if it was busy" \
+	'awk -v a="$(value noise_interval_s "$m")" -v b="$measured" "BEGIN { exit !(a - b < 0.05 && b - a < 0.05) }" &&
+	 value noise_busy "$m" | grep -Eq "^(no|unknown|yes: other processes [0-9.]+% of the CPU time; steal [0-9.]+%)$"'
 warn_lines=$(grep -c '^warning_[0-9]*,' "$m")
 check "warnings counts the warning_N lines ($warn_lines)" '[ "$(value warnings "$m")" = "$warn_lines" ]'
 

@@ -8,11 +8,13 @@ trap 'rm -rf "$tmp"' EXIT
 is_png() { [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
 is_svg() { [ -s "$1" ] && grep -q "<svg" "$1"; }
 
-echo "1..20"
+echo "1..30"
 
 # --- the whole quick suite ---
+# One repetition (quick mode's default is 5: five times as long): the
+# pipeline end to end; the rounds and the statistics are tested below.
 start=$(date +%s)
-"$top/run-all" --quick --out "$tmp/q" >"$tmp/q.out" 2>&1
+"$top/run-all" --quick --reps 1 --out "$tmp/q" >"$tmp/q.out" 2>&1
 rc=$?
 secs=$(($(date +%s) - start))
 echo "# ./run-all --quick took ${secs} s"
@@ -58,7 +60,7 @@ else
 fi
 
 # --- interrupted, then resumed ---
-"$top/run-all" --quick --workloads counter --locks tas,futex --out "$tmp/r" >"$tmp/r.out" 2>&1 &
+"$top/run-all" --quick --reps 2 --workloads counter --locks tas,futex --out "$tmp/r" >"$tmp/r.out" 2>&1 &
 pid=$!
 for i in $(seq 1 300); do
 	[ "$(ls "$tmp"/r/runs/*/summary.csv 2>/dev/null | wc -l)" -ge 2 ] && break
@@ -69,6 +71,7 @@ wait $pid
 rc=$?
 finished=$(ls "$tmp"/r/runs/*/summary.csv | wc -l)
 total=$(wc -l <"$tmp/r/plan.txt")
+cp "$tmp/r/plan.txt" "$tmp/r-plan-before"
 check "an interrupted run exits 130 (got $rc)" '[ $rc -eq 130 ]'
 check "it kept its finished runs ($finished of $total)" '[ $finished -ge 2 ] && [ $finished -lt $total ]'
 check "it left no half-written run directory" '! ls -d "$tmp"/r/runs/*.partial-* >/dev/null 2>&1'
@@ -95,3 +98,46 @@ check "--resume completes (exit $rc)" '[ $rc -eq 0 ] && [ "$(ls "$tmp"/r/runs/*/
 check "--resume did not redo finished runs" \
 	'[ -z "$(echo "$before" | grep -vxF "$(echo "$after")")" ] && [ "$(grep -c "^\[" "$tmp/resume.out")" -eq $((total - finished)) ]'
 check "--resume wrote the report" '[ -s "$tmp/r/report.md" ]'
+check "--resume kept the plan and its order" 'cmp -s "$tmp/r-plan-before" "$tmp/r/plan.txt"'
+
+# --- rounds: every variant once per round, each round in its own order ---
+"$top/run-all" --quick --workloads counter --locks tas,ticket --threads 1,2 --reps 4 --order-seed 7 \
+	--out "$tmp/s" >"$tmp/s.out" 2>&1
+rc=$?
+plan=$tmp/s/plan.txt
+check "a run of 4 rounds exits 0 and plans 16 runs (rc=$rc)" '[ $rc -eq 0 ] && [ "$(wc -l <"$plan")" -eq 16 ]'
+# Round r is plan lines 4r-3..4r: the 4 variants, each named -rR and run with --seed R.
+bad=$(awk '{ r = int((NR - 1) / 4) + 1; v = $1; sub(/-r[0-9]+$/, "", v)
+	if ($1 != v "-r" r || $NF != r || $(NF - 1) != "--seed") print "line " NR
+	if (seen[r, v]++) print "twice in round " r ": " v }' "$plan")
+check "each round runs every variant once, as NAME-rR with --seed R${bad:+ ($bad)}" '[ -z "$bad" ]'
+orders=$(awk '{ v = $1; sub(/-r[0-9]+$/, "", v); o[int((NR - 1) / 4)] = o[int((NR - 1) / 4)] " " v }
+	END { for (r in o) print o[r] }' "$plan" | sort -u | wc -l)
+check "the rounds run in different orders ($orders distinct of 4)" '[ "$orders" -ge 2 ]'
+check "variants.txt lists the variants in table order, tas first" \
+	'[ "$(cut -d" " -f1 "$tmp/s/variants.txt" | tr "\n" " ")" = "sweep-counter-t1-tas sweep-counter-t1-ticket sweep-counter-t2-tas sweep-counter-t2-ticket " ]'
+# The same seed plans the same order: a second run stopped as soon as it has its plan.
+"$top/run-all" --quick --workloads counter --locks tas,ticket --threads 1,2 --reps 4 --order-seed 7 \
+	--out "$tmp/s2" >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 1 300); do
+	[ -s "$tmp/s2/plan.txt" ] && break
+	sleep 0.1
+done
+kill -TERM $pid
+wait $pid
+check "--order-seed 7 plans the same order again, and settings records it" \
+	'cmp -s "$plan" "$tmp/s2/plan.txt" && grep -qx "ORDER_SEED=7" "$tmp/s/settings"'
+check "the report says how the rounds were ordered and how to read the verdicts" \
+	'grep -q "run in 4 round(s), each round every variant once in an order shuffled from seed 7" "$tmp/s/report.md" &&
+	 grep -q "Mann-Whitney U test over the repetitions" "$tmp/s/report.md" &&
+	 grep -q -- "--order-seed 7" "$tmp/s/report.md"'
+check "its tables have 95% CIs and verdicts, and a differences table; the report, the sweep's verdicts" \
+	'grep -q "Ops/sec \[95% CI\]  *ratio verdict" "$tmp/s/data/sweep-counter.txt" &&
+	 grep -Eq "^\| 2 \| tas \| .* \| [0-9]+ \|\$" "$tmp/s/report.md" &&
+	 grep -Eq "^ticket  +Ops/sec +4:4 +[0-9.]+x .* (faster|slower|no difference)\$" "$tmp/s/data/sweep-counter.txt"'
+check "it writes the statistics and the error bars' data" \
+	'head -n 1 "$tmp/s/data/stats-counter-t2.csv" | grep -q "^variant,figure,runs,median,ci_lo,ci_hi," &&
+	 head -n 1 "$tmp/s/data/sweep-counter-ops_per_s-ci.csv" | grep -qx "threads,tas,tas lo,tas hi,ticket,ticket lo,ticket hi"'
+check "the report sums up the machine's noise during the runs" \
+	'grep -A2 "^### Noise during the runs" "$tmp/s/report.md" | grep -Eq "^(Other processes used a median [0-9.]+%|These runs recorded no noise)"'

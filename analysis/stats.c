@@ -1,0 +1,530 @@
+/*
+ * stats.c — the statistics of stats.h: order-statistic intervals of the
+ * median, the Mann–Whitney U test, Moses' interval of a ratio, and a
+ * permutation test of histograms.  Small functions over plain arrays; no
+ * state but the caller's generator.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* ---- the generator: splitmix64 (Steele, Lea & Flood 2014) ---- */
+
+void stats_rng_seed(struct stats_rng *rng, uint64_t seed)
+{
+	rng->state = seed;
+}
+
+uint64_t stats_rng_next(struct stats_rng *rng)
+{
+	uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+double stats_rng_uniform(struct stats_rng *rng)
+{
+	return (double)(stats_rng_next(rng) >> 11) * 0x1p-53;  /* 53 random bits */
+}
+
+unsigned int stats_rng_below(struct stats_rng *rng, unsigned int n)
+{
+	/* Rejection keeps every value equally likely. */
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n, v;
+
+	do
+		v = stats_rng_next(rng);
+	while (v >= limit);
+	return (unsigned int)(v % n);
+}
+
+/* ---- medians and their intervals ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A sorted copy of x into buf (n <= STATS_MAX_REPS * STATS_MAX_REPS). */
+static void sorted_copy(const double *x, size_t n, double *buf)
+{
+	memcpy(buf, x, n * sizeof(*x));
+	qsort(buf, n, sizeof(*buf), cmp_double);
+}
+
+static double median_sorted(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+double stats_median(const double *x, size_t n)
+{
+	double s[STATS_MAX_REPS * STATS_MAX_REPS];
+
+	if (n == 0 || n > sizeof(s) / sizeof(s[0]))
+		return NAN;
+	sorted_copy(x, n, s);
+	return median_sorted(s, n);
+}
+
+double stats_binom_half_cdf(unsigned int n, int k)
+{
+	double term = ldexp(1.0, -(int)n), sum = 0;  /* C(n, 0) / 2^n */
+
+	for (int i = 0; i <= k && i <= (int)n; i++) {
+		sum += term;
+		term = term * (double)(n - (unsigned int)i) / (double)(i + 1);
+	}
+	return sum > 1 ? 1 : sum;
+}
+
+/* The coverage of [x(k), x(n+1-k)]: the median lies outside it only when
+ * fewer than k values fall on one side of it. */
+static double order_coverage(size_t n, size_t k)
+{
+	return 1 - 2 * stats_binom_half_cdf((unsigned int)n, (int)k - 1);
+}
+
+void stats_median_ci(const double *x, size_t n, double level, struct stats_interval *ci)
+{
+	double s[STATS_MAX_REPS * STATS_MAX_REPS];
+	size_t k = 1;
+
+	if (n == 0 || n > sizeof(s) / sizeof(s[0])) {
+		*ci = (struct stats_interval){ NAN, NAN, 0, false };
+		return;
+	}
+	sorted_copy(x, n, s);
+	while (k + 1 <= (n + 1) / 2 && order_coverage(n, k + 1) >= level)
+		k++;
+	ci->lo = s[k - 1];
+	ci->hi = s[n - k];
+	ci->coverage = order_coverage(n, k);
+	ci->reached = ci->coverage >= level;
+}
+
+bool stats_spread_large(double median, const struct stats_interval *ci, double frac)
+{
+	double margin = frac * fabs(median);
+
+	return ci->lo < median - margin || ci->hi > median + margin;
+}
+
+/* ---- Mann–Whitney U ---- */
+
+/* ways[s]: the number of k-subsets of the n scores whose scores add up to
+ * s, for s = 0..*maxsum (all scores >= 0); NULL when out of memory. */
+static double *subset_sums(const unsigned int *score, size_t n, size_t k, unsigned int *maxsum)
+{
+	unsigned int total = 0;
+	double *table, *ways;
+
+	for (size_t i = 0; i < n; i++)
+		total += score[i];
+	table = calloc((k + 1) * (total + 1), sizeof(*table));
+	if (!table)
+		return NULL;
+	table[0] = 1;  /* table[j * (total + 1) + s]: j of the items so far, sum s */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = (i + 1 < k ? i + 1 : k); j >= 1; j--)
+			for (unsigned int s = total; s >= score[i]; s--) {
+				table[j * (total + 1) + s] += table[(j - 1) * (total + 1) + s - score[i]];
+				if (s == 0)
+					break;
+			}
+	ways = malloc((total + 1) * sizeof(*ways));
+	if (ways)
+		memcpy(ways, table + k * (total + 1), (total + 1) * sizeof(*ways));
+	free(table);
+	*maxsum = total;
+	return ways;
+}
+
+struct ranked {
+	double v;
+	bool from_x;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+/* Twice each value's midrank (whole numbers), x's first, and the ties' sum
+ * of t^3 - t for the normal approximation's variance. */
+static void doubled_midranks(const double *x, size_t nx, const double *y, size_t ny,
+			     unsigned int *rank2, double *ties)
+{
+	struct ranked all[2 * STATS_MAX_REPS];
+	size_t n = nx + ny, xi = 0, yi = nx;
+
+	for (size_t i = 0; i < n; i++)
+		all[i] = i < nx ? (struct ranked){ x[i], true } : (struct ranked){ y[i - nx], false };
+	qsort(all, n, sizeof(all[0]), cmp_ranked);
+	*ties = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && all[j + 1].v == all[i].v)
+			j++;
+		/* positions i..j (0-based) share the rank (i + 1 + j + 1) / 2 */
+		for (size_t t = i; t <= j; t++)
+			rank2[all[t].from_x ? xi++ : yi++] = (unsigned int)(i + j + 2);
+		*ties += pow((double)(j - i + 1), 3) - (double)(j - i + 1);
+		i = j + 1;
+	}
+}
+
+static bool all_finite(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return false;
+	return true;
+}
+
+static double choose(unsigned int n, unsigned int k)
+{
+	double c = 1;
+
+	for (unsigned int i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return c;
+}
+
+/* The exact two-sided p: the share of the ways to deal the ranks that put
+ * x's rank sum at least as far from its mean as observed. */
+static int exact_p(const unsigned int *rank2, size_t nx, size_t n, long w2, double *p)
+{
+	unsigned int maxsum;
+	double *ways = subset_sums(rank2, n, nx, &maxsum), far = 0, all = 0;
+	long mean2 = (long)(nx * (n + 1)), dist = labs(w2 - mean2);
+
+	if (!ways)
+		return -1;
+	for (unsigned int s = 0; s <= maxsum; s++) {
+		all += ways[s];
+		if (labs((long)s - mean2) >= dist)
+			far += ways[s];
+	}
+	free(ways);
+	*p = far / all;
+	return 0;
+}
+
+int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, struct stats_mwu *out)
+{
+	unsigned int rank2[2 * STATS_MAX_REPS];
+	size_t n = nx + ny;
+	double ties;
+	long w2 = 0;
+
+	if (nx < 1 || ny < 1 || nx > STATS_MAX_REPS || ny > STATS_MAX_REPS || !all_finite(x, nx) ||
+	    !all_finite(y, ny))
+		return -1;
+	doubled_midranks(x, nx, y, ny, rank2, &ties);
+	for (size_t i = 0; i < nx; i++)
+		w2 += rank2[i];
+	out->u = (double)w2 / 2 - (double)(nx * (nx + 1)) / 2;
+	out->p_min = fmin(1, 2 / choose((unsigned int)n, (unsigned int)nx));
+	out->exact = n <= STATS_EXACT_MAX;
+	if (out->exact)
+		return exact_p(rank2, nx, n, w2, &out->p);
+	/* Normal approximation with the ties' correction and continuity. */
+	double var = (double)(nx * ny) / 12 * ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
+	double z = var > 0 ? fmax(0, fabs(out->u - (double)(nx * ny) / 2) - 0.5) / sqrt(var) : 0;
+
+	out->p = var > 0 ? fmin(1, erfc(z / M_SQRT2)) : 1;
+	return 0;
+}
+
+int stats_direction(const struct stats_mwu *t, size_t nx, size_t ny, double level)
+{
+	double centre = (double)(nx * ny) / 2;
+
+	if (t->p > 1 - level || t->u == centre)
+		return 0;
+	return t->u > centre ? 1 : -1;
+}
+
+/* ---- Moses' interval of a ratio ---- */
+
+/* The standard normal quantile, by bisection on erfc (called rarely). */
+static double normal_quantile(double q)
+{
+	double lo = -40, hi = 40;
+
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (0.5 * erfc(-mid / M_SQRT2) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* The largest k with P(U <= k - 1) <= tail under no difference (no ties):
+ * the Moses interval is [R(k), R(nx ny + 1 - k)]; 0 when even the extreme
+ * ratios do not reach the level. */
+static long moses_k(size_t nx, size_t ny, double tail)
+{
+	size_t n = nx + ny;
+
+	if (n > STATS_EXACT_MAX) {
+		double sd = sqrt((double)(nx * ny) * (double)(n + 1) / 12);
+
+		return (long)floor((double)(nx * ny) / 2 - 0.5 + normal_quantile(tail) * sd) + 1;
+	}
+	unsigned int rank[2 * STATS_MAX_REPS], maxsum;
+	double *ways, all = 0, below = 0;
+	long k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		rank[i] = (unsigned int)i + 1;
+	ways = subset_sums(rank, n, nx, &maxsum);
+	if (!ways)
+		return -1;
+	for (unsigned int s = 0; s <= maxsum; s++)
+		all += ways[s];
+	/* U = W - nx(nx+1)/2; accumulate P(U <= u) while it stays within the tail. */
+	for (unsigned int s = (unsigned int)(nx * (nx + 1) / 2); s <= maxsum; s++) {
+		below += ways[s];
+		if (below / all > tail)
+			break;
+		k = (long)(s - nx * (nx + 1) / 2) + 1;
+	}
+	free(ways);
+	return k;
+}
+
+int stats_ratio_ci(const double *x, size_t nx, const double *y, size_t ny, double level,
+		   struct stats_ratio *out)
+{
+	static double r[STATS_MAX_REPS * STATS_MAX_REPS];
+	size_t m = nx * ny;
+	long k;
+
+	if (nx < 1 || ny < 1 || nx > STATS_MAX_REPS || ny > STATS_MAX_REPS)
+		return -1;
+	for (size_t i = 0; i < nx; i++)
+		for (size_t j = 0; j < ny; j++) {
+			if (!(x[i] > 0) || !(y[j] > 0) || !isfinite(x[i]) || !isfinite(y[j]))
+				return -1;
+			r[i * ny + j] = x[i] / y[j];
+		}
+	qsort(r, m, sizeof(r[0]), cmp_double);
+	out->estimate = median_sorted(r, m);
+	k = moses_k(nx, ny, (1 - level) / 2);
+	if (k < 0)
+		return -1;
+	out->reached = k >= 1;
+	out->lo = r[k >= 1 ? k - 1 : 0];
+	out->hi = r[k >= 1 ? m - (size_t)k : m - 1];
+	return 0;
+}
+
+/* ---- histograms ---- */
+
+double stats_emd_bins(const uint64_t *a, const uint64_t *b, size_t nbins)
+{
+	double ta = 0, tb = 0, ca = 0, cb = 0, d = 0;
+
+	for (size_t i = 0; i < nbins; i++) {
+		ta += (double)a[i];
+		tb += (double)b[i];
+	}
+	if (ta == 0 || tb == 0)
+		return 0;
+	for (size_t i = 0; i < nbins; i++) {
+		ca += (double)a[i];
+		cb += (double)b[i];
+		d += fabs(ca / ta - cb / tb);
+	}
+	return d;
+}
+
+#define HIST_MAX_BINS 64
+
+/* The runs of both sides in one array, x's first. */
+struct runset {
+	const uint64_t *run[2 * STATS_MAX_REPS];
+	size_t n, nx, nbins;
+	uint64_t total[HIST_MAX_BINS];
+};
+
+static int runset_init(struct runset *rs, const uint64_t *const *x, size_t nx, const uint64_t *const *y,
+		       size_t ny, size_t nbins)
+{
+	uint64_t tx = 0, ty = 0;
+
+	if (nx < 1 || ny < 1 || nx > STATS_MAX_REPS || ny > STATS_MAX_REPS || nbins > HIST_MAX_BINS)
+		return -1;
+	rs->n = nx + ny;
+	rs->nx = nx;
+	rs->nbins = nbins;
+	memset(rs->total, 0, sizeof(rs->total));
+	for (size_t i = 0; i < rs->n; i++) {
+		rs->run[i] = i < nx ? x[i] : y[i - nx];
+		for (size_t b = 0; b < nbins; b++) {
+			rs->total[b] += rs->run[i][b];
+			*(i < nx ? &tx : &ty) += rs->run[i][b];
+		}
+	}
+	return tx && ty ? 0 : -1;
+}
+
+/* The distance when the runs at `pick` (nx of them) are one side. */
+static double split_emd(const struct runset *rs, const size_t *pick)
+{
+	uint64_t a[HIST_MAX_BINS] = { 0 }, b[HIST_MAX_BINS];
+
+	for (size_t i = 0; i < rs->nx; i++)
+		for (size_t k = 0; k < rs->nbins; k++)
+			a[k] += rs->run[pick[i]][k];
+	for (size_t k = 0; k < rs->nbins; k++)
+		b[k] = rs->total[k] - a[k];
+	return stats_emd_bins(a, b, rs->nbins);
+}
+
+/* The next nx-combination of 0..n-1 in lexicographic order; false after the last. */
+static bool next_combination(size_t *c, size_t k, size_t n)
+{
+	size_t i = k;
+
+	while (i > 0 && c[i - 1] == n - k + i - 1)
+		i--;
+	if (i == 0)
+		return false;
+	c[i - 1]++;
+	for (size_t j = i; j < k; j++)
+		c[j] = c[j - 1] + 1;
+	return true;
+}
+
+/* A random nx-subset of 0..n-1: the head of a partial Fisher–Yates shuffle. */
+static void random_combination(size_t *c, size_t k, size_t n, struct stats_rng *rng)
+{
+	size_t idx[2 * STATS_MAX_REPS];
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	for (size_t i = 0; i < k; i++) {
+		size_t j = i + stats_rng_below(rng, (unsigned int)(n - i)), t = idx[i];
+
+		idx[i] = idx[j];
+		idx[j] = t;
+		c[i] = idx[i];
+	}
+}
+
+int stats_hist_permutation(const uint64_t *const *x, size_t nx, const uint64_t *const *y, size_t ny,
+			   size_t nbins, unsigned long max, uint64_t seed, struct stats_hist_test *out)
+{
+	struct runset rs;
+	size_t pick[2 * STATS_MAX_REPS] = { 0 };
+	double ways, tolerance;
+	unsigned long far = 0;
+
+	if (runset_init(&rs, x, nx, y, ny, nbins) != 0 || max < 1)
+		return -1;
+	for (size_t i = 0; i < nx; i++)
+		pick[i] = i;
+	out->emd = split_emd(&rs, pick);
+	tolerance = out->emd * 1e-12;  /* the same split summed in another order */
+	ways = choose((unsigned int)rs.n, (unsigned int)nx);
+	out->exhaustive = ways <= (double)max;
+	if (out->exhaustive) {
+		out->relabellings = 0;
+		do {
+			far += split_emd(&rs, pick) >= out->emd - tolerance;
+			out->relabellings++;
+		} while (next_combination(pick, nx, rs.n));
+		out->p = (double)far / (double)out->relabellings;
+		/* With equal sides, a split and its mirror are equally far apart. */
+		out->p_min = (nx == ny ? 2 : 1) / ways;
+		return 0;
+	}
+	struct stats_rng rng;
+
+	stats_rng_seed(&rng, seed);
+	for (unsigned long i = 0; i < max; i++) {
+		random_combination(pick, nx, rs.n, &rng);
+		far += split_emd(&rs, pick) >= out->emd - tolerance;
+	}
+	out->relabellings = max;
+	/* The observed split counts as one of them (a valid p, never 0). */
+	out->p = (double)(far + 1) / (double)(max + 1);
+	out->p_min = 1 / (double)(max + 1);
+	return 0;
+}
+
+/* Per-bin shares of the pooled runs at `pick` (n of them), into share. */
+static void pooled_shares(const uint64_t *const *runs, const size_t *pick, size_t n, size_t nbins, double *share)
+{
+	double total = 0;
+
+	for (size_t b = 0; b < nbins; b++)
+		share[b] = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t b = 0; b < nbins; b++)
+			share[b] += (double)runs[pick[i]][b];
+	for (size_t b = 0; b < nbins; b++)
+		total += share[b];
+	for (size_t b = 0; b < nbins; b++)
+		share[b] = total > 0 ? 100 * share[b] / total : 0;
+}
+
+/* One resample of a side: n of its runs drawn with replacement. */
+static void resample(size_t *pick, size_t n, struct stats_rng *rng)
+{
+	for (size_t i = 0; i < n; i++)
+		pick[i] = stats_rng_below(rng, (unsigned int)n);
+}
+
+int stats_share_diff(const uint64_t *const *x, size_t nx, const uint64_t *const *y, size_t ny, size_t nbins,
+		     double level, unsigned int resamples, uint64_t seed, double *diff, double *lo, double *hi)
+{
+	struct runset rs;
+	struct stats_rng rng;
+	size_t px[STATS_MAX_REPS], py[STATS_MAX_REPS];
+	double sx[HIST_MAX_BINS], sy[HIST_MAX_BINS], *boot;
+	double tail = (1 - level) / 2;
+
+	if (runset_init(&rs, x, nx, y, ny, nbins) != 0 || resamples < 1)
+		return -1;
+	boot = malloc((size_t)resamples * nbins * sizeof(*boot));
+	if (!boot)
+		return -1;
+	for (size_t i = 0; i < STATS_MAX_REPS; i++)
+		px[i] = py[i] = i;
+	pooled_shares(x, px, nx, nbins, sx);
+	pooled_shares(y, py, ny, nbins, sy);
+	for (size_t b = 0; b < nbins; b++)
+		diff[b] = sy[b] - sx[b];
+	stats_rng_seed(&rng, seed);
+	for (unsigned int r = 0; r < resamples; r++) {
+		resample(px, nx, &rng);
+		resample(py, ny, &rng);
+		pooled_shares(x, px, nx, nbins, sx);
+		pooled_shares(y, py, ny, nbins, sy);
+		for (size_t b = 0; b < nbins; b++)
+			boot[b * resamples + r] = sy[b] - sx[b];
+	}
+	for (size_t b = 0; b < nbins; b++) {
+		double *v = boot + b * resamples;
+
+		qsort(v, resamples, sizeof(*v), cmp_double);
+		lo[b] = v[(size_t)floor((resamples - 1) * tail)];
+		hi[b] = v[(size_t)ceil((resamples - 1) * (1 - tail))];
+	}
+	free(boot);
+	return 0;
+}

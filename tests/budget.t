@@ -1,0 +1,77 @@
+#!/bin/sh
+# budget.t — run-all's plan cost before it starts, and --budget MINUTES:
+# a plan that fits is left alone; one that does not loses sweep points, then
+# repetitions, never a lock, a workload or a patch baseline; one that cannot
+# fit is refused before anything runs, leaving nothing behind.
+# The cost: each run's -d and --warmup, and RUN_OVERHEAD (0.3 s) of its own.
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+LB=${LOCKBENCH:-$top/bench/lockbench}
+case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
+echo "1..13"
+
+# --- a plan that fits: run as planned, its cost printed first ---
+# One quick counter run: 0.3 s + 0.1 s warm-up + 0.3 s of its own = 0:01.
+"$top/run-all" --lockbench "$LB" --budget 60 --quick --reps 1 --locks tas --workloads counter --threads 1 \
+	--out "$tmp/fit" >"$tmp/fit.out" 2>&1
+rc=$?
+check "a plan within --budget runs as planned (rc=$rc: $(tail -n 1 "$tmp/fit.out"))" \
+	'[ $rc -eq 0 ] && [ "$(wc -l <"$tmp/fit/plan.txt")" -eq 1 ] && ! grep -q -- "--budget" "$tmp/fit.out"'
+check "before it starts, run-all prints the plan's size and time" \
+	'head -n 1 "$tmp/fit.out" | grep -q "^run-all: 1 runs in 1 round(s), .*: about 0:01$"'
+
+# --- a plan too long: trimmed, then interrupted as soon as it has started ---
+# Per round: creat, 2 patch locks x 3 thread counts x 0.9 s = 5.4 s; the
+# counter sweep, 6 locks x 3 thread counts x 0.7 s = 12.6 s.  8 rounds: 2:24.
+# Without its middle point (2 threads) the sweep costs 8.4 s a round, 13.8 s in
+# all: 8 rounds 1:50, ... 5 rounds 69 s, 4 rounds 55 s, within 1 minute.
+"$top/run-all" --lockbench "$LB" --budget 1 --quick --reps 8 --threads 1,2,4 --workloads creat,counter \
+	--locks kmutex-spin,kmutex-fix,tas,ticket,mcs,futex --out "$tmp/trim" >"$tmp/trim.out" 2>&1 &
+pid=$!
+for i in $(seq 1 600); do # until the first run starts (run-all then stops cleanly on SIGTERM)
+	grep -q "^\[1/" "$tmp/trim.out" && break
+	sleep 0.1
+done
+kill -TERM $pid
+wait $pid
+plan=$tmp/trim/plan.txt
+check "it says what it trimmed, and from what" \
+	'grep -qx "run-all: --budget 1: the whole plan would take about 2:24; trimmed to 4 repetition(s), sweep points 1 4" "$tmp/trim.out"'
+check "the plan's size and time are the trimmed plan's" \
+	'grep -q "^run-all: 72 runs in 4 round(s), .*: about 0:55$" "$tmp/trim.out" && [ "$(wc -l <"$plan")" -eq 72 ]'
+check "first the sweep's middle thread count went (1 and the largest stay)" \
+	'[ "$(awk "/^sweep-/ { print \$7 }" "$plan" | sort -un | tr "\n" " ")" = "1 4 " ]'
+check "then repetitions, down to 4, as settings records, with the budget" \
+	'[ "$(sed "s/ .*//; s/.*-r//" "$plan" | sort -u | tr "\n" " ")" = "1 2 3 4 " ] && grep -qx REPS=4 "$tmp/trim/settings" &&
+	 grep -qx BUDGET=1 "$tmp/trim/settings"'
+check "the report of the interrupted run names the budget in its command line" \
+	'"$top/run-all" --report "$tmp/trim" >/dev/null 2>&1 && grep -q "^\`./run-all --quick --reps 4 --order-seed [0-9]* --budget 1 --locks" "$tmp/trim/report.md"'
+check "every lock and workload stays: the patch experiment whole, its baselines in every round" \
+	'[ "$(grep -c "^patch-creat-t[124]-kmutex-spin-r" "$plan")" -eq 12 ] &&
+	 [ "$(grep -c "^patch-creat-t[124]-kmutex-fix-r" "$plan")" -eq 12 ] &&
+	 [ "$(awk "/^sweep-/ { print \$3 }" "$plan" | sort -u | wc -l)" -eq 6 ]'
+
+# --- a plan that cannot fit: refused before anything runs ---
+# 8 sweep locks: even at 1 and 4 threads and 4 rounds, 4 x (5.4 + 11.2) s = 1:06.
+"$top/run-all" --lockbench "$LB" --budget 1 --quick --threads 1,2,4 --workloads creat,counter \
+	--locks kmutex-spin,kmutex-fix,tas,ticket,mcs,futex,ttas,ck-fas --out "$tmp/no" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "a budget even the most trimmed plan overruns: one line, exit 2 (rc=$rc: $(head -c 200 "$tmp/err"))" \
+	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	 grep -qx "run-all: --budget 1: even trimmed to 4 repetition(s) and sweep points 1 4, the plan takes about 1:06: give it more minutes, or fewer --locks or --workloads" "$tmp/err"'
+check "it ran nothing and left nothing behind" '[ ! -s "$tmp/out" ] && [ ! -e "$tmp/no" ]'
+
+# --- bad uses: one line each, exit 2 ---
+bad_use() { # NAME EXPECTED ARGS...
+	name=$1 want=$2
+	shift 2
+	"$top/run-all" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$name (rc=$rc: $(head -c 200 "$tmp/err"))" \
+		'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qxF -- "$want" "$tmp/err" && [ ! -s "$tmp/out" ]'
+}
+bad_use "--budget takes whole minutes" "run-all: --budget: '1.5' is not a positive whole number of minutes" --budget 1.5
+bad_use "--budget with --resume" "run-all: --budget: a resumed run keeps its plan" --budget 5 --resume "$tmp/fit"
+bad_use "--budget with --report" "run-all: --report DIR takes no other option" --budget 5 --report "$tmp/fit"

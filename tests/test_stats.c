@@ -1,0 +1,447 @@
+/*
+ * test_stats.c — analysis/stats.c against hand-computed and textbook
+ * figures, then over synthetic repetitions: an A/A comparison (both sides
+ * from one distribution, many seeds) must read "no difference" in at least
+ * 95% of seeds, and an A/B one with a 20% shift must be told apart (80% of
+ * seeds, never the wrong way round) at run-all's default repetition counts
+ * on a quiet machine, and at this VM's measured noise with the repetitions
+ * that noise needs.  No timing: fast and deterministic.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../analysis/stats.h"
+
+/* run-all's default repetitions (run-all: REPS), full and quick mode. */
+#define REPS_FULL 6
+#define REPS_QUICK 5
+/*
+ * Noise: the spread of one figure over repetitions, as the standard
+ * deviation of its logarithm (about the relative spread), measured on this
+ * project's 2-core VM with run-all's interleaved rounds (README, "Reading
+ * the verdicts"): Ops/sec of full-mode counter runs (2 s, 6 repetitions, 12
+ * variants) spread by 0.064-0.070 in the quietest variants (1 thread), and
+ * by a median 0.19 over all 12 while other sessions' builds and tests took
+ * a median 48% of the CPU time.  NOISE_SIGMA (0.10) is the noise the
+ * aa test uses (its false-positive rate does not depend on it: the test is
+ * on ranks).
+ */
+#define NOISE_SIGMA 0.10
+#define QUIET_SIGMA 0.07
+#define LOADED_SIGMA 0.19
+#define LOADED_REPS 24           /* enough for 80% at +20% (20 give 82%; 24 keep the test fast: past
+                                    STATS_EXACT_MAX values p is the normal approximation's) */
+#define SEEDS 2000
+
+static void assert_close(double got, double want, double tolerance)
+{
+	if (fabs(got - want) > tolerance)
+		fail_msg("%.10g is not %.10g (+-%g)", got, want, tolerance);
+}
+
+/* ---- hand-computed and textbook cases ---- */
+
+static void generator_is_seeded(void **state)
+{
+	struct stats_rng a, b, c;
+	bool differs = false;
+
+	(void)state;
+	stats_rng_seed(&a, 42);
+	stats_rng_seed(&b, 42);
+	stats_rng_seed(&c, 43);
+	for (int i = 0; i < 100; i++) {
+		uint64_t va = stats_rng_next(&a);
+
+		assert_true(va == stats_rng_next(&b));
+		differs |= va != stats_rng_next(&c);
+	}
+	assert_true(differs);
+	for (int i = 0; i < 10000; i++) {
+		double u = stats_rng_uniform(&a);
+
+		assert_true(u >= 0 && u < 1);
+		assert_true(stats_rng_below(&a, 7) < 7);
+	}
+}
+
+static void medians(void **state)
+{
+	double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
+
+	(void)state;
+	assert_close(stats_median(odd, 3), 3, 0);
+	assert_close(stats_median(even, 4), 2.5, 0);
+	assert_close(odd[0], 5, 0);  /* the input is not sorted in place */
+}
+
+/*
+ * By hand: the median lies below x(k) only when fewer than k of the n values
+ * are below it, P(Bin(n, 1/2) <= k - 1).  n = 10: P(<= 1) = 11/1024, P(<= 2)
+ * = 56/1024 = 0.055 > 0.025, so k = 2: [x(2), x(9)], coverage 1 - 22/1024 =
+ * 0.978515625.  n = 5: even [x(1), x(5)] covers only 1 - 2/32 = 0.9375.
+ */
+static void median_ci_by_hand(void **state)
+{
+	double ten[] = { 12, 7, 3, 18, 9, 1, 15, 11, 5, 20 };  /* sorted: 1 3 5 7 9 11 12 15 18 20 */
+	double five[] = { 4, 2, 8, 6, 10 }, six[] = { 4, 2, 8, 6, 10, 12 };
+	double nine[] = { 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+	struct stats_interval ci;
+
+	(void)state;
+	assert_close(stats_binom_half_cdf(10, 1), 11.0 / 1024, 1e-15);
+	stats_median_ci(ten, 10, 0.95, &ci);
+	assert_close(ci.lo, 3, 0);
+	assert_close(ci.hi, 18, 0);
+	assert_close(ci.coverage, 0.978515625, 1e-12);
+	assert_true(ci.reached);
+	stats_median_ci(five, 5, 0.95, &ci);
+	assert_close(ci.lo, 2, 0);
+	assert_close(ci.hi, 10, 0);
+	assert_close(ci.coverage, 0.9375, 1e-12);
+	assert_false(ci.reached);
+	stats_median_ci(six, 6, 0.95, &ci);
+	assert_close(ci.coverage, 1 - 2.0 / 64, 1e-12);
+	assert_true(ci.reached);
+	stats_median_ci(nine, 9, 0.95, &ci);  /* P(<= 1) = 10/512: k = 2 */
+	assert_close(ci.lo, 2, 0);
+	assert_close(ci.hi, 8, 0);
+	assert_close(ci.coverage, 1 - 20.0 / 512, 1e-12);
+	assert_true(stats_spread_large(10, &(struct stats_interval){ 8.9, 10.5, 1, true }, 0.10));
+	assert_false(stats_spread_large(10, &(struct stats_interval){ 9.1, 10.9, 1, true }, 0.10));
+}
+
+/*
+ * Hollander & Wolfe (1973), p. 69: permeability constants of the human
+ * chorioamnion at term (x) and at 12–26 weeks (y), the example of R's
+ * wilcox.test: W = 35, one-sided p = 0.1272, so two-sided 0.2544 (764 of the
+ * 3003 ways to deal the ranks are as extreme, by enumeration).
+ */
+static const double hw_x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+static const double hw_y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+
+static void mann_whitney_textbook(void **state)
+{
+	struct stats_mwu t;
+
+	(void)state;
+	assert_int_equal(stats_mann_whitney(hw_x, 10, hw_y, 5, &t), 0);
+	assert_close(t.u, 35, 0);
+	assert_close(t.p, 764.0 / 3003, 1e-12);
+	assert_true(t.exact);
+	assert_int_equal(stats_direction(&t, 10, 5, 0.95), 0);
+}
+
+static void mann_whitney_small_and_tied(void **state)
+{
+	double lo[] = { 1, 2, 3 }, hi[] = { 4, 5, 6 }, a[] = { 1, 2, 2, 3 }, b[] = { 2, 3, 4, 4 };
+	double lo4[] = { 1, 2, 3, 4 }, hi4[] = { 5, 6, 7, 8 }, bad[] = { 1, NAN };
+	struct stats_mwu t;
+
+	(void)state;
+	/* Complete separation of 3 and 3: 2 of the 20 deals, p = 0.1 — no
+	 * difference can be shown with three repetitions a side. */
+	assert_int_equal(stats_mann_whitney(lo, 3, hi, 3, &t), 0);
+	assert_close(t.u, 0, 0);
+	assert_close(t.p, 0.1, 1e-12);
+	assert_close(t.p_min, 0.1, 1e-12);
+	assert_int_equal(stats_direction(&t, 3, 3, 0.95), 0);
+	/* 4 and 4: 2 of 70, and a direction. */
+	assert_int_equal(stats_mann_whitney(hi4, 4, lo4, 4, &t), 0);
+	assert_close(t.u, 16, 0);
+	assert_close(t.p, 2.0 / 70, 1e-12);
+	assert_int_equal(stats_direction(&t, 4, 4, 0.95), 1);
+	/* Ties as midranks: U = 2.5, 14 of the 70 deals as extreme (enumerated). */
+	assert_int_equal(stats_mann_whitney(a, 4, b, 4, &t), 0);
+	assert_close(t.u, 2.5, 0);
+	assert_close(t.p, 0.2, 1e-12);
+	/* All equal: nothing to tell apart. */
+	assert_int_equal(stats_mann_whitney(a + 1, 1, a + 2, 1, &t), 0);
+	assert_close(t.p, 1, 0);
+	assert_int_equal(stats_mann_whitney(bad, 2, lo, 3, &t), -1);
+	assert_int_equal(stats_mann_whitney(lo, 0, hi, 3, &t), -1);
+}
+
+static void mann_whitney_normal_approximation(void **state)
+{
+	double x[30], y[30];
+	struct stats_mwu t;
+
+	(void)state;
+	for (int i = 0; i < 30; i++) {
+		x[i] = i;          /* x: 0..29, y: 15.5..44.5, no ties */
+		y[i] = i + 15.5;
+	}
+	/* x_i > y_j when i >= j + 16: 1 + 2 + ... + 14 = 105 pairs. */
+	assert_int_equal(stats_mann_whitney(x, 30, y, 30, &t), 0);
+	assert_false(t.exact);
+	assert_close(t.u, 105, 0);
+	/* sd = sqrt(900 * 61 / 12) = 67.64; z = (450 - 105 - 0.5) / 67.64 = 5.093 */
+	assert_close(t.p, erfc(344.5 / sqrt(900.0 * 61 / 12) / M_SQRT2), 1e-12);
+	assert_int_equal(stats_direction(&t, 30, 30, 0.95), -1);
+}
+
+/* Moses' interval on the same data: k = 9 by enumeration, so the 9th
+ * smallest and 9th largest of the 50 ratios; the Hodges–Lehmann ratio is
+ * the median of the 50. */
+static void ratio_interval_textbook(void **state)
+{
+	struct stats_ratio r;
+	double zero[] = { 0, 1 };
+
+	(void)state;
+	assert_int_equal(stats_ratio_ci(hw_x, 10, hw_y, 5, 0.95, &r), 0);
+	assert_true(r.reached);
+	assert_close(r.lo, 1.04 / 1.21, 1e-12);
+	assert_close(r.hi, 1.45 / 0.74, 1e-12);
+	assert_close(r.estimate, (1.46 / 1.15 + 1.64 / 1.21) / 2, 1e-12);  /* 25th and 26th */
+	assert_int_equal(stats_ratio_ci(zero, 2, hw_y, 5, 0.95, &r), -1);
+	assert_int_equal(stats_ratio_ci(hw_x, 3, hw_y, 3, 0.95, &r), 0);
+	assert_false(r.reached);  /* 3 and 3 cannot reach 95% */
+}
+
+/* ---- synthetic repetitions ---- */
+
+static double normal(struct stats_rng *rng)
+{
+	double u = stats_rng_uniform(rng), v = stats_rng_uniform(rng);
+
+	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
+}
+
+/* n throughputs around `median`, lognormal with the given sigma. */
+static void reps(struct stats_rng *rng, double median, double sigma, double *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = median * exp(sigma * normal(rng));
+}
+
+/* How often, over SEEDS seeds, n vs n repetitions at `ratio` read as a
+ * difference the right way round (ratio 1: either way); also checks that
+ * Moses' interval excludes 1.0 exactly then, and that no seed reads the
+ * wrong way round (ratio != 1). */
+static double detection_rate(double ratio, double sigma, size_t n, uint64_t seed0)
+{
+	unsigned int found = 0, wrong = 0;
+
+	for (uint64_t seed = seed0; seed < seed0 + SEEDS; seed++) {
+		struct stats_rng rng;
+		struct stats_mwu t;
+		struct stats_ratio r;
+		double x[STATS_MAX_REPS], y[STATS_MAX_REPS];
+		int dir;
+
+		stats_rng_seed(&rng, seed);
+		reps(&rng, 1000 * ratio, sigma, x, n);
+		reps(&rng, 1000, sigma, y, n);
+		assert_int_equal(stats_mann_whitney(x, n, y, n, &t), 0);
+		assert_int_equal(stats_ratio_ci(x, n, y, n, STATS_LEVEL, &r), 0);
+		dir = stats_direction(&t, n, n, STATS_LEVEL);
+		if (r.reached && (dir != 0) != (r.lo > 1 || r.hi < 1))
+			fail_msg("seed %llu: verdict %d but ratio interval [%g, %g]", (unsigned long long)seed, dir,
+				 r.lo, r.hi);
+		found += ratio == 1 ? dir != 0 : dir == (ratio > 1 ? 1 : -1);
+		wrong += ratio != 1 && dir == (ratio > 1 ? -1 : 1);
+	}
+	if (wrong)
+		fail_msg("%u of %d seeds read %g the wrong way round", wrong, SEEDS, ratio);
+	return (double)found / SEEDS;
+}
+
+static void aa_false_positives_at_most_5pct(void **state)
+{
+	size_t counts[] = { REPS_QUICK, REPS_FULL, 10 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		double rate = detection_rate(1.0, NOISE_SIGMA, counts[i], 1000 * i);
+
+		print_message("# A/A, %zu vs %zu repetitions, %d seeds: %.2f%% read as a difference\n", counts[i],
+			      counts[i], SEEDS, 100 * rate);
+		assert_true(rate <= 0.05);
+	}
+}
+
+static void ab_20pct_detected_at_default_reps(void **state)
+{
+	double full, quick;
+
+	(void)state;
+	full = detection_rate(1.2, QUIET_SIGMA, REPS_FULL, 100000);
+	quick = detection_rate(1.2, QUIET_SIGMA, REPS_QUICK, 200000);
+	print_message("# A/B, +20%% at sigma %.2f: detected in %.1f%% of seeds at %d repetitions, %.1f%% at %d\n",
+		      QUIET_SIGMA, 100 * full, REPS_FULL, 100 * quick, REPS_QUICK);
+	assert_true(full >= 0.80);
+	assert_true(quick >= 0.80);
+	/* -20% as well (detection_rate fails on any verdict the wrong way round) */
+	assert_true(detection_rate(1 / 1.2, QUIET_SIGMA, REPS_FULL, 300000) >= 0.80);
+}
+
+/* At the loaded VM's noise the default repetitions mostly read "no
+ * difference" (never the opposite); LOADED_REPS tell +20% apart. */
+static void ab_20pct_at_loaded_noise(void **state)
+{
+	double at_default, at_loaded;
+
+	(void)state;
+	at_default = detection_rate(1.2, LOADED_SIGMA, REPS_FULL, 400000);
+	at_loaded = detection_rate(1.2, LOADED_SIGMA, LOADED_REPS, 500000);
+	print_message("# A/B, +20%% at sigma %.2f: detected in %.1f%% of seeds at %d repetitions, %.1f%% at %d\n",
+		      LOADED_SIGMA, 100 * at_default, REPS_FULL, 100 * at_loaded, LOADED_REPS);
+	assert_true(at_loaded >= 0.80);
+}
+
+/* ---- histograms ---- */
+
+/* A run's histogram: `count` acquisitions around bin `centre`, the run's
+ * own offset drawn with sd `run_sd` bins (runs differ more than
+ * acquisitions do), each acquisition spread over bins with sd 1.5. */
+static void run_hist(struct stats_rng *rng, double centre, double run_sd, unsigned int count, uint64_t *h)
+{
+	double offset = run_sd * normal(rng);
+
+	memset(h, 0, 64 * sizeof(*h));
+	for (unsigned int i = 0; i < count; i++) {
+		long b = lround(centre + offset + 1.5 * normal(rng));
+
+		h[b < 0 ? 0 : b > 63 ? 63 : b]++;
+	}
+}
+
+static void emd_by_hand(void **state)
+{
+	uint64_t a[4] = { 1, 0, 0, 0 }, b[4] = { 0, 0, 1, 0 }, c[4] = { 1, 1, 0, 0 }, none[4] = { 0 };
+
+	(void)state;
+	assert_close(stats_emd_bins(a, b, 4), 2, 1e-12);   /* all the mass moved two bins */
+	assert_close(stats_emd_bins(a, a, 4), 0, 0);
+	assert_close(stats_emd_bins(a, c, 4), 0.5, 1e-12); /* half of it moved one bin */
+	assert_close(stats_emd_bins(a, none, 4), 0, 0);
+}
+
+static void hist_permutation_exhaustive_and_sampled(void **state)
+{
+	uint64_t runs[12][64];
+	const uint64_t *x[6], *y[6];
+	struct stats_rng rng;
+	struct stats_hist_test t, t2;
+
+	(void)state;
+	stats_rng_seed(&rng, 7);
+	for (int i = 0; i < 12; i++)
+		run_hist(&rng, i < 6 ? 20 : 24, 0.3, 500, runs[i]);
+	for (int i = 0; i < 6; i++) {
+		x[i] = runs[i];
+		y[i] = runs[6 + i];
+	}
+	/* 3 and 3: 20 ways; separated as far as they go, p = 2/20. */
+	assert_int_equal(stats_hist_permutation(x, 3, y, 3, 64, 1000, 1, &t), 0);
+	assert_true(t.exhaustive);
+	assert_int_equal(t.relabellings, 20);
+	assert_close(t.p, 0.1, 1e-12);
+	assert_close(t.p_min, 0.1, 1e-12);
+	assert_true(t.emd > 3 && t.emd < 5);  /* moved by 4 bins */
+	/* 6 and 6 sampled: the same seed, the same p. */
+	assert_int_equal(stats_hist_permutation(x, 6, y, 6, 64, 300, 5, &t), 0);
+	assert_int_equal(stats_hist_permutation(x, 6, y, 6, 64, 300, 5, &t2), 0);
+	assert_false(t.exhaustive);
+	assert_close(t.p, t2.p, 0);
+	assert_close(t.p * 301, round(t.p * 301), 1e-9);  /* (1 + as far) / (1 + 300) */
+	assert_true(t.p < 0.05);
+	assert_int_equal(stats_hist_permutation(x, 6, y, 0, 64, 300, 5, &t), -1);
+}
+
+static void share_diff_bootstrap_is_seeded(void **state)
+{
+	uint64_t runs[10][64];
+	const uint64_t *x[5], *y[5];
+	double d[64], lo[64], hi[64], d2[64], lo2[64], hi2[64], lo3[64], hi3[64];
+	struct stats_rng rng;
+	bool differs = false;
+
+	(void)state;
+	stats_rng_seed(&rng, 11);
+	for (int i = 0; i < 10; i++)
+		run_hist(&rng, i < 5 ? 20 : 26, 0.5, 400, runs[i]);
+	for (int i = 0; i < 5; i++) {
+		x[i] = runs[i];
+		y[i] = runs[5 + i];
+	}
+	assert_int_equal(stats_share_diff(x, 5, y, 5, 64, 0.95, 500, 3, d, lo, hi), 0);
+	assert_int_equal(stats_share_diff(x, 5, y, 5, 64, 0.95, 500, 3, d2, lo2, hi2), 0);
+	assert_int_equal(stats_share_diff(x, 5, y, 5, 64, 0.95, 500, 4, d2, lo3, hi3), 0);
+	assert_memory_equal(lo, lo2, sizeof(lo));
+	assert_memory_equal(hi, hi2, sizeof(hi));
+	for (int b = 0; b < 64; b++) {
+		double sx = 0, sy = 0, tx = 0, ty = 0;
+
+		for (int i = 0; i < 5; i++) {
+			sx += (double)x[i][b];
+			sy += (double)y[i][b];
+			for (int k = 0; k < 64; k++) {
+				tx += (double)x[i][k];
+				ty += (double)y[i][k];
+			}
+		}
+		assert_close(d[b], 100 * (sy / ty - sx / tx), 1e-9);
+		assert_true(lo[b] <= hi[b]);
+		differs |= lo[b] != lo3[b] || hi[b] != hi3[b];
+	}
+	assert_true(differs);   /* another seed, other resamples */
+	assert_true(hi[20] < 0 && lo[26] > 0);  /* the mass left bin 20 for bin 26 */
+}
+
+/* A/A over histograms: runs from one distribution, dealt at random. */
+static void hist_aa_false_positives_at_most_5pct(void **state)
+{
+	unsigned int found = 0, seeds = 400;
+
+	(void)state;
+	for (unsigned int seed = 0; seed < seeds; seed++) {
+		uint64_t runs[2 * REPS_QUICK][64];
+		const uint64_t *x[REPS_QUICK], *y[REPS_QUICK];
+		struct stats_rng rng;
+		struct stats_hist_test t;
+
+		stats_rng_seed(&rng, 5000 + seed);
+		for (int i = 0; i < 2 * REPS_QUICK; i++)
+			run_hist(&rng, 20, 1.0, 200, runs[i]);
+		for (int i = 0; i < REPS_QUICK; i++) {
+			x[i] = runs[i];
+			y[i] = runs[REPS_QUICK + i];
+		}
+		assert_int_equal(stats_hist_permutation(x, REPS_QUICK, y, REPS_QUICK, 64, 5000, seed, &t), 0);
+		found += t.p <= 1 - STATS_LEVEL;
+	}
+	print_message("# histogram A/A, %d vs %d runs, %u seeds: %.2f%% read as a difference\n", REPS_QUICK,
+		      REPS_QUICK, seeds, 100.0 * found / seeds);
+	assert_true(found <= seeds / 20);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(generator_is_seeded),
+		cmocka_unit_test(medians),
+		cmocka_unit_test(median_ci_by_hand),
+		cmocka_unit_test(mann_whitney_textbook),
+		cmocka_unit_test(mann_whitney_small_and_tied),
+		cmocka_unit_test(mann_whitney_normal_approximation),
+		cmocka_unit_test(ratio_interval_textbook),
+		cmocka_unit_test(aa_false_positives_at_most_5pct),
+		cmocka_unit_test(ab_20pct_detected_at_default_reps),
+		cmocka_unit_test(ab_20pct_at_loaded_noise),
+		cmocka_unit_test(emd_by_hand),
+		cmocka_unit_test(hist_permutation_exhaustive_and_sampled),
+		cmocka_unit_test(share_diff_bootstrap_is_seeded),
+		cmocka_unit_test(hist_aa_false_positives_at_most_5pct),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

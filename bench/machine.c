@@ -18,7 +18,6 @@
 #include <libcpuid.h>
 
 #include "harness.h"
-#include "../locks/oracle.h"
 #include "machine.h"
 #include "memory.h"
 #include "result.h"
@@ -560,8 +559,6 @@ void machine_write_meta(const struct bench_result *res, FILE *f)
 	write_identity(m, f);
 	write_clock(m, f);
 	write_placement(res, f);
-	put(f, "oracle", "%s", res->oracle < 0 ? "none" : oracle_name[res->oracle]);
-	put(f, "oracle_fallback", "%s", res->oracle_fallback[0] ? res->oracle_fallback : "-");
 	put(f, "probe_s", "%.4f", m->probe_s);
 	put(f, "warnings", "%u", m->nwarn);
 	for (unsigned int i = 0; i < m->nwarn; i++) {

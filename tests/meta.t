@@ -18,7 +18,7 @@ tsc_hz_libcpuid tsc_hz_diff_pct tsc_hz_libcpuid_source cpu_mhz_os clocksource ts
 tsc_skew_cpus tsc_skew_pairs tsc_skew_ref_cpu tsc_skew_rounds tsc_skew_bound_cycles
 tsc_skew_worst_cpu tsc_skew_worst_offset_cycles tsc_skew_backwards_pairs
 tsc_skew_backwards_max_cycles tsc_skew_s pin pin_order pin_order_len lock_node_requested lock_node
-oracle oracle_fallback probe_s warnings"
+probe_s warnings"
 
 echo "1..14"
 "$LB" -l ticket -t 3 -d 0.05 --warmup 0 --quiet -o "$tmp/r" >"$tmp/out" 2>"$tmp/err"

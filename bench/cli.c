@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../locks/oracle.h"
 #include "cli.h"
 #include "placement.h"
 #include "workload.h"
@@ -27,7 +26,7 @@ enum {
 	OPT_CS = 256, OPT_THINK, OPT_LIST, OPT_PIN, OPT_SPIN_BUDGET, OPT_LOCK_NODE,
 	OPT_WATCHDOG, OPT_DIR, OPT_FILE_SIZE, OPT_POOL_SIZE, OPT_SEED, OPT_WARMUP,
 	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
-	OPT_TIMING,
+	OPT_TIMING, OPT_LOCK_OPT,
 };
 
 static const struct option long_options[] = {
@@ -43,6 +42,7 @@ static const struct option long_options[] = {
 	{ "pin",         required_argument, NULL, OPT_PIN },
 	{ "spin-budget", required_argument, NULL, OPT_SPIN_BUDGET },
 	{ "oracle",      required_argument, NULL, OPT_ORACLE },
+	{ "lock-opt",    required_argument, NULL, OPT_LOCK_OPT },
 	{ "lock-node",   required_argument, NULL, OPT_LOCK_NODE },
 	{ "watchdog",    required_argument, NULL, OPT_WATCHDOG },
 	{ "dir",         required_argument, NULL, OPT_DIR },
@@ -70,10 +70,9 @@ void cli_usage(FILE *out)
 		"      --cs CYCLES         busy work inside the critical section (default 0)\n"
 		"      --think CYCLES      busy work between operations (default 0)\n"
 		"      --pin POLICY        thread placement (default %s; --topology shows each order):\n%s"
-		"      --spin-budget CYC   kmutex optimistic-spin budget in TSC cycles (0: none with\n"
-		"                          the sched oracle, 32768 without it)\n"
-		"      --oracle NAME       what kmutex spinners see: sched (the kernel's view via BPF),\n"
-		"                          runstate, rq-curr, or auto (default: sched where it loads)\n"
+		"      --lock-opt KEY=VALUE  a setting of the lock under test (--list shows each lock's);\n"
+		"                          --oracle NAME and --spin-budget CYCLES are kmutex-*'s\n"
+		"                          oracle= and spin-budget=\n"
 		"      --lock-node N       NUMA node of the lock and shared data (default: first thread's)\n"
 		"      --watchdog SECONDS  abort (exit 4) after this long without a lock acquisition\n"
 		"                          (default: the larger of 5 and --duration)\n"
@@ -96,6 +95,28 @@ void cli_usage(FILE *out)
 		MAX_THREADS, PLACEMENT_DEFAULT, placement_help);
 }
 
+/* Each table of lock options once, with the locks that have it. */
+static void list_lock_options(FILE *out)
+{
+	fprintf(out, "options:\n");
+	for (size_t i = 0; i < lock_registry_len; i++) {
+		const struct lock_option *opts = lock_registry[i]->options;
+		bool first = true;
+
+		for (size_t j = 0; j < i; j++)
+			first &= lock_registry[j]->options != opts;
+		if (!opts || !first)
+			continue;
+		fprintf(out, "  of");
+		for (size_t j = i; j < lock_registry_len; j++)
+			if (lock_registry[j]->options == opts)
+				fprintf(out, " %s", lock_registry[j]->name);
+		fprintf(out, " (--lock-opt KEY=VALUE):\n");
+		for (const struct lock_option *o = opts; o->key; o++)
+			fprintf(out, "    %s=%s\n        %s\n", o->key, o->value, o->help);
+	}
+}
+
 void cli_list(FILE *out)
 {
 	fprintf(out, "locks:\n");
@@ -104,6 +125,7 @@ void cli_list(FILE *out)
 	fprintf(out, "workloads:\n");
 	for (size_t i = 0; i < workload_registry_len; i++)
 		fprintf(out, "  %-18s %s\n", workload_registry[i]->name, workload_registry[i]->description);
+	list_lock_options(out);
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -121,16 +143,9 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 static int parse_u64(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out,
 		     char *err, size_t errlen)
 {
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno ||
-	    v < min || v > max)
+	if (!lock_parse_u64(text, min, max, out))
 		return fail(err, errlen, "%s: '%s' is not an integer in [%" PRIu64 ", %" PRIu64 "]",
 			    opt, text, min, max);
-	*out = v;
 	return 0;
 }
 
@@ -181,21 +196,74 @@ static int parse_workload(const char *text, struct bench_config *cfg, char *err,
 	return -1;
 }
 
-static int parse_oracle(const char *text, struct bench_config *cfg, char *err, size_t errlen)
-{
-	int kind = oracle_find(text);
-	int n;
+/*
+ * --lock-opt KEY=VALUE (and its older spellings, --oracle and --spin-budget):
+ * kept as given, then handed to the lock's own options once every argument
+ * is read, since -l may come after them.  The lock checks the value.
+ */
+#define MAX_LOCK_OPTS 16
+struct lock_opt_arg {
+	const char *spelling;    /* how messages name it: "--lock-opt oracle", "--oracle" */
+	char spelling_buf[48];
+	const char *key, *value;
+	size_t klen;
+};
+static struct lock_opt_arg lock_opts[MAX_LOCK_OPTS];
+static unsigned int nlock_opts;
 
-	if (kind >= 0) {
-		cfg->lock_params.oracle = kind;
-		return 0;
+static int add_lock_opt(const char *alias, const char *key, const char *value, char *err, size_t errlen)
+{
+	struct lock_opt_arg *a = &lock_opts[nlock_opts];
+
+	if (nlock_opts >= MAX_LOCK_OPTS)
+		return fail(err, errlen, "--lock-opt: more than %d lock settings", MAX_LOCK_OPTS);
+	*a = (struct lock_opt_arg){ .key = key, .value = value };
+	if (alias) {
+		a->klen = strlen(key);
+		a->spelling = alias;
+	} else {
+		const char *eq = strchr(key, '=');
+
+		if (!eq || eq == key)
+			return fail(err, errlen, "--lock-opt: '%s' is not KEY=VALUE", key);
+		a->klen = (size_t)(eq - key);
+		a->value = eq + 1;
+		snprintf(a->spelling_buf, sizeof(a->spelling_buf), "--lock-opt %.*s", (int)(a->klen > 32 ? 32 : a->klen),
+			 key);
+		a->spelling = a->spelling_buf;
 	}
-	n = snprintf(err, errlen, "--oracle: unknown oracle '%s' (valid:", text);
-	for (int k = 0; k < ORACLE_NR && n > 0 && (size_t)n < errlen; k++)
-		n += snprintf(err + n, errlen - (size_t)n, " %s", oracle_name[k]);
-	if (n > 0 && (size_t)n < errlen)
-		snprintf(err + n, errlen - (size_t)n, ")");
-	return -1;
+	nlock_opts++;
+	return 0;
+}
+
+/* The lock's options, named in a message: " oracle spin-budget", or " none". */
+static void option_names(const struct lock_ops *lock, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const struct lock_option *o = lock->options; o && o->key && n < len; o++)
+		n += (size_t)snprintf(buf + n, len - n, " %s", o->key);
+	if (n == 0)
+		snprintf(buf, len, " none");
+}
+
+static int apply_lock_opts(struct bench_config *cfg, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < nlock_opts; i++) {
+		const struct lock_opt_arg *a = &lock_opts[i];
+		const struct lock_option *o = lock_option_find(cfg->lock, a->key, a->klen);
+		char names[256], why[256];
+
+		if (!o) {
+			option_names(cfg->lock, names, sizeof(names));
+			return fail(err, errlen, "%s: lock %s has no option '%.*s' (its options:%s)", a->spelling,
+				    cfg->lock->name, (int)(a->klen > 64 ? 64 : a->klen), a->key, names);
+		}
+		if (o->set(&cfg->lock_params.settings, a->value, why, sizeof(why)) != 0)
+			return fail(err, errlen, "%s: %s", a->spelling, why);
+	}
+	return 0;
 }
 
 /* all | sample:N | off; N from 2 (sample:1 is all) to 2^32. */
@@ -292,10 +360,11 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 		cfg->pin = arg;
 		return 0;
 	case OPT_SPIN_BUDGET:
-		return parse_u64("--spin-budget", arg, 0, MAX_WORK_CYCLES,
-				 &cfg->lock_params.spin_budget_cycles, err, errlen);
+		return add_lock_opt("--spin-budget", "spin-budget", arg, err, errlen);
 	case OPT_ORACLE:
-		return parse_oracle(arg, cfg, err, errlen);
+		return add_lock_opt("--oracle", "oracle", arg, err, errlen);
+	case OPT_LOCK_OPT:
+		return add_lock_opt(NULL, arg, NULL, err, errlen);
 	case OPT_LOCK_NODE:
 		if (parse_u64("--lock-node", arg, 0, 4095, &v, err, errlen))
 			return -1;
@@ -355,6 +424,7 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 	int action = CLI_RUN, opt;
 
 	config_defaults(cfg);
+	nlock_opts = 0;
 	cfg->cmdline = join_cmdline(argc, argv);
 	/* 0, not 1: glibc then also forgets the position inside a previous
 	 * argv's grouped short options (found by tests/fuzz/fuzz_cli.c). */
@@ -381,5 +451,7 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 	}
 	if (optind < argc)
 		return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (action == CLI_RUN && apply_lock_opts(cfg, err, errlen))
+		return -1;
 	return action;
 }

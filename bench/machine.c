@@ -19,7 +19,6 @@
 #include <libcpuid.h>
 
 #include "harness.h"
-#include "../locks/oracle.h"
 #include "machine.h"
 #include "memory.h"
 #include "result.h"
@@ -760,8 +759,6 @@ void machine_write_meta(const struct bench_result *res, FILE *f)
 	write_identity(m, f);
 	write_clock(m, f);
 	write_placement(res, f);
-	put(f, "oracle", "%s", res->oracle < 0 ? "none" : oracle_name[res->oracle]);
-	put(f, "oracle_fallback", "%s", res->oracle_fallback[0] ? res->oracle_fallback : "-");
 	put(f, "probe_s", "%.4f", m->probe_s);
 	write_noise(&m->noise, f);
 	put(f, "warnings", "%u", m->nwarn);

@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include <ftw.h>
 
-#include "../locks/oracle.h"
 #include "fileutil.h"
 #include "report.h"
 #include "workload.h"
@@ -120,23 +119,21 @@ void report_print_hist(const struct hist *h, const char *name, FILE *out)
 	print_hist(h, name, 0, out);
 }
 
-/* The oracle the lock used and the budget that follows from it. */
-static void print_spin_settings(const struct bench_result *res, FILE *out)
+/* The lock's settings in force (its settings_figures hook), on one line. */
+static void print_setting(void *ctx, const char *key, const char *value)
 {
-	uint64_t budget = oracle_spin_budget(res->oracle, res->cfg->lock_params.spin_budget_cycles);
+	FILE *out = ctx;
 
-	if (res->oracle < 0)
+	fprintf(out, " %s=%s", key, value);
+}
+
+static void print_lock_settings(const struct bench_result *res, FILE *out)
+{
+	if (!res->cfg->lock->settings_figures)
 		return;
-	fprintf(out, "  spin settings   oracle %s", oracle_name[res->oracle]);
-	if (res->cfg->lock_params.oracle != res->oracle)
-		fprintf(out, " (%s)", oracle_name[res->cfg->lock_params.oracle]);
-	if (budget)
-		fprintf(out, ", budget %" PRIu64 " cycles%s\n", budget,
-			res->cfg->lock_params.spin_budget_cycles ? "" : " (userspace default)");
-	else
-		fprintf(out, ", no budget: need_resched() and the owner's CPU end spins\n");
-	if (res->oracle_fallback[0])
-		fprintf(out, "  oracle note     sched unavailable: %s\n", res->oracle_fallback);
+	fprintf(out, "  lock settings  ");
+	res->cfg->lock->settings_figures(&res->lock_params.settings, print_setting, out);
+	fprintf(out, "\n");
 }
 
 static void print_events(const struct bench_result *res, FILE *out)
@@ -144,7 +141,7 @@ static void print_events(const struct bench_result *res, FILE *out)
 	const struct lock_events *ev = &res->ev;
 	uint64_t acquisitions = ev->acq_fast + ev->acq_spin + ev->acq_nosleep + ev->acq_sleep;
 
-	print_spin_settings(res, out);
+	print_lock_settings(res, out);
 	fprintf(out, "  acquired via    fast %" PRIu64 ", spin %" PRIu64 ", without sleeping %" PRIu64
 		", sleep %" PRIu64 "; %.4f futex waits per acquisition\n",
 		ev->acq_fast, ev->acq_spin, ev->acq_nosleep, ev->acq_sleep,
@@ -350,18 +347,20 @@ static void csv_text(char *buf, size_t len, const char *msg)
 			*c = ';';
 }
 
-/* Which oracle ran, what was asked, the budget in force, and why sched
- * could not load. */
-static void write_oracle(const struct bench_result *res, FILE *f)
+/* The lock's settings as summary.csv keys (kmutex: its oracle, what was
+ * asked, the budget in force, and why sched could not load). */
+static void write_setting(void *ctx, const char *key, const char *value)
 {
-	const struct bench_config *cfg = res->cfg;
-	char fallback[sizeof(res->oracle_fallback)];
+	char text[256];  /* the reader takes values up to 255 bytes */
 
-	csv_text(fallback, sizeof(fallback), res->oracle_fallback);
-	fprintf(f, "oracle,%s\noracle_requested,%s\nspin_budget_effective_cycles,%" PRIu64 "\noracle_fallback,%s\n",
-		res->oracle < 0 ? "none" : oracle_name[res->oracle], oracle_name[cfg->lock_params.oracle],
-		res->oracle < 0 ? 0 : oracle_spin_budget(res->oracle, cfg->lock_params.spin_budget_cycles),
-		fallback);
+	csv_text(text, sizeof(text), value);
+	fprintf(ctx, "%s,%s\n", key, text);
+}
+
+static void write_lock_settings(const struct bench_result *res, FILE *f)
+{
+	if (res->cfg->lock->settings_figures)
+		res->cfg->lock->settings_figures(&res->lock_params.settings, write_setting, f);
 }
 
 /* The contended acquisitions' figures (their count is `contentions`). */
@@ -410,10 +409,10 @@ static void write_summary(const struct bench_result *res, FILE *f)
 		cfg->lock->name, cfg->workload->name, cfg->workload->unit, cfg->threads, cfg->pin);
 	fprintf(f, "duration_s,%.6f\nwarmup_s,%.6f\nmeasured_s,%.6f\n",
 		cfg->duration_s, cfg->warmup_s, res->measured_s);
-	fprintf(f, "cs_cycles,%" PRIu64 "\nthink_cycles,%" PRIu64 "\nspin_budget_cycles,%" PRIu64 "\nseed,%" PRIu64 "\n",
-		cfg->cs_cycles, cfg->think_cycles, cfg->lock_params.spin_budget_cycles, cfg->seed);
+	fprintf(f, "cs_cycles,%" PRIu64 "\nthink_cycles,%" PRIu64 "\nseed,%" PRIu64 "\n",
+		cfg->cs_cycles, cfg->think_cycles, cfg->seed);
 	fprintf(f, "timing,%s\n", report_timing_name(cfg, mode, sizeof(mode)));
-	write_oracle(res, f);
+	write_lock_settings(res, f);
 	fprintf(f, "ops,%" PRIu64 "\nops_all,%" PRIu64 "\nops_per_s,%.3f\n", res->ops, res->ops_all, res->ops_per_s);
 	fprintf(f, "ops_abandoned,%" PRIu64 "\n", res->ops_abandoned);
 	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\n", res->acquisitions, res->contentions);

@@ -59,8 +59,7 @@ struct bench_result {
 	int invariant;               /* enum invariant_status */
 	char invariant_msg[256];     /* verify()'s message when it failed */
 	struct checks checks;        /* the self-checks (checks.h), after the join */
-	int oracle;                  /* the oracle the lock used (locks/oracle.h); -1: it asks none */
-	char oracle_fallback[200];   /* why sched could not load, when auto fell back; else "" */
+	struct lock_params lock_params; /* what the lock ran with: its settings after prepare() */
 	struct kernel_locks kernel;  /* --kernel-locks: the kernel's lock contention (captured: it ran) */
 };
 

@@ -16,7 +16,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../locks/oracle.h"
 #include "kernel_locks.h"
 #include "memory.h"
 #include "placement.h"
@@ -810,34 +809,23 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 	return EXIT_OK;
 }
 
-/*
- * The oracle of a lock that asks one (LOCK_F_ORACLE), settled before any
- * thread starts: sched is loaded here, sized to the run's threads; auto
- * falls back to runstate, saying why on one line; an explicit sched that
- * cannot load fails the run.  res->oracle is what the lock uses (-1: none).
- */
-static int run_oracle(const struct bench_config *cfg, struct bench_result *res, char *err, size_t errlen)
+/* The lock's own settings, settled before any thread starts (kmutex:
+ * its oracle, loading the BPF program it needs); a note it makes (a
+ * fallback) is one stderr line, an error fails the run. */
+static int run_lock_prepare(const struct bench_config *cfg, struct lock_params *params, char *err, size_t errlen)
 {
-	int want = cfg->lock_params.oracle;
+	char msg[512] = "";
+	int rc;
 
-	res->oracle = -1;
-	if (!(cfg->lock->flags & LOCK_F_ORACLE))
+	if (!cfg->lock->prepare)
 		return EXIT_OK;
-	res->oracle = want;
-	if (want != ORACLE_AUTO && want != ORACLE_SCHED)
-		return EXIT_OK;
-	if (oracle_sched_open(cfg->threads, res->oracle_fallback, sizeof(res->oracle_fallback)) == 0) {
-		res->oracle = ORACLE_SCHED;
-		res->oracle_fallback[0] = '\0';
-		return EXIT_OK;
-	}
-	if (want == ORACLE_SCHED) {
-		snprintf(err, errlen, "--oracle sched: %s", res->oracle_fallback);
+	rc = cfg->lock->prepare(&params->settings, cfg->threads, msg, sizeof(msg));
+	if (rc < 0) {
+		snprintf(err, errlen, "lock %s: %s", cfg->lock->name, msg);
 		return EXIT_RUNTIME;
 	}
-	res->oracle = ORACLE_RUNSTATE;
-	fprintf(stderr, "lockbench: oracle sched unavailable (%s): using runstate, spin budget %" PRIu64
-		" cycles\n", res->oracle_fallback, oracle_spin_budget(ORACLE_RUNSTATE, cfg->lock_params.spin_budget_cycles));
+	if (rc > 0)
+		fprintf(stderr, "lockbench: %s\n", msg);
 	return EXIT_OK;
 }
 
@@ -845,21 +833,21 @@ static int run_prepare(struct bench_run *run, struct bench_result *res, char *er
 {
 	const struct bench_config *cfg = run->cfg;
 	const struct workload_ops *wl = cfg->workload;
-	struct lock_params params = cfg->lock_params;
-	int rc = run_oracle(cfg, res, err, errlen);
+	struct lock_params *params = &res->lock_params;
+	int rc;
 
+	*params = cfg->lock_params;
+	params->threads = cfg->threads;
+	rc = run_lock_prepare(cfg, params, err, errlen);
 	if (rc != EXIT_OK)
 		return rc;
-	if (res->oracle >= 0)
-		params.oracle = res->oracle;
-	params.threads = cfg->threads;
 	run->lock = mem_alloc_node(cfg->lock->size, run->lock_node);
 	run->wl_shared = mem_alloc_node(wl->shared_size, run->lock_node);
 	if (!run->lock || !run->wl_shared) {
 		snprintf(err, errlen, "out of memory for the lock and shared data");
 		return EXIT_RUNTIME;
 	}
-	rc = cfg->lock->init(run->lock, &params);
+	rc = cfg->lock->init(run->lock, params);
 	if (rc) {
 		snprintf(err, errlen, "lock %s: init failed: %s", cfg->lock->name, strerror(-rc));
 		return EXIT_RUNTIME;

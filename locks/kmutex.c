@@ -62,8 +62,11 @@
  * kernel's owner *is* the lock word, and a NULL owner means free).
  */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "futex_sys.h"
 #include "lock.h"
@@ -653,19 +656,124 @@ static uint64_t km_wait_until_acquired(struct kmutex *l, struct lock_thread *sel
 	return waits;
 }
 
+/* ---- settings: --lock-opt oracle=NAME, spin-budget=CYCLES ---- */
+
+/* In struct lock_settings' bytes; zeroed: auto, the oracle's own budget. */
+struct kmutex_settings {
+	uint64_t spin_budget_cycles;  /* as asked; 0 = the oracle's default (oracle_spin_budget) */
+	int32_t oracle_requested;     /* enum oracle_kind, ORACLE_AUTO by default */
+	int32_t oracle;               /* settled by kmutex_prepare(); ORACLE_AUTO before */
+	char fallback[200];           /* why sched could not load when auto fell back; "" otherwise */
+};
+_Static_assert(sizeof(struct kmutex_settings) <= LOCK_SETTINGS_SIZE, "kmutex settings outgrow lock_settings");
+
+/* Copied in and out: the bytes are unsigned char, never read as another type. */
+static struct kmutex_settings km_settings(const struct lock_settings *s)
+{
+	struct kmutex_settings k;
+
+	memcpy(&k, s->bytes, sizeof(k));
+	return k;
+}
+
+static void km_settings_store(struct lock_settings *s, const struct kmutex_settings *k)
+{
+	memcpy(s->bytes, k, sizeof(*k));
+}
+
+static int km_set_oracle(struct lock_settings *s, const char *value, char *err, size_t errlen)
+{
+	struct kmutex_settings k = km_settings(s);
+	int kind = oracle_find(value);
+	int n;
+
+	if (kind >= 0) {
+		k.oracle_requested = kind;
+		km_settings_store(s, &k);
+		return 0;
+	}
+	n = snprintf(err, errlen, "unknown oracle '%s' (valid:", value);
+	for (int i = 0; i < ORACLE_NR && n > 0 && (size_t)n < errlen; i++)
+		n += snprintf(err + n, errlen - (size_t)n, " %s", oracle_name[i]);
+	if (n > 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - (size_t)n, ")");
+	return -1;
+}
+
+#define KM_MAX_BUDGET UINT64_C(1000000000000)
+
+static int km_set_budget(struct lock_settings *s, const char *value, char *err, size_t errlen)
+{
+	struct kmutex_settings k = km_settings(s);
+
+	if (!lock_parse_u64(value, 0, KM_MAX_BUDGET, &k.spin_budget_cycles)) {
+		snprintf(err, errlen, "'%s' is not an integer in [0, %" PRIu64 "]", value, KM_MAX_BUDGET);
+		return -1;
+	}
+	km_settings_store(s, &k);
+	return 0;
+}
+
+static const struct lock_option kmutex_options[] = {
+	{ "oracle", "auto|sched|runstate|rq-curr",
+	  "what spinners see: sched, the kernel's view via BPF; default auto, sched where it loads, else runstate",
+	  km_set_oracle },
+	{ "spin-budget", "CYCLES",
+	  "optimistic-spin budget in TSC cycles; default 0: none with sched, 32768 with the others",
+	  km_set_budget },
+	{ NULL, NULL, NULL, NULL },
+};
+
+/* The oracle, settled before the threads start: sched is loaded here, sized
+ * to the run's threads; auto falls back to runstate, saying why. */
+static int kmutex_prepare(struct lock_settings *s, unsigned int threads, char *msg, size_t msglen)
+{
+	struct kmutex_settings k = km_settings(s);
+
+	k.oracle = oracle_settle(k.oracle_requested, threads, k.fallback, sizeof(k.fallback));
+	if (k.oracle < 0) {
+		snprintf(msg, msglen, "oracle sched unavailable: %s", k.fallback);
+		return -1;
+	}
+	km_settings_store(s, &k);
+	if (!k.fallback[0])
+		return 0;
+	snprintf(msg, msglen, "oracle sched unavailable (%s): using runstate, spin budget %" PRIu64 " cycles",
+		 k.fallback, oracle_spin_budget(k.oracle, k.spin_budget_cycles));
+	return 1;
+}
+
+static void kmutex_settings_figures(const struct lock_settings *s, lock_put_fn *put, void *ctx)
+{
+	struct kmutex_settings k = km_settings(s);
+	int oracle = oracle_resolve(k.oracle != ORACLE_AUTO ? k.oracle : k.oracle_requested);
+	char num[24];
+
+	snprintf(num, sizeof(num), "%" PRIu64, k.spin_budget_cycles);
+	put(ctx, "spin_budget_cycles", num);
+	put(ctx, "oracle", oracle_name[oracle]);
+	put(ctx, "oracle_requested", oracle_name[k.oracle_requested]);
+	snprintf(num, sizeof(num), "%" PRIu64, oracle_spin_budget(oracle, k.spin_budget_cycles));
+	put(ctx, "spin_budget_effective_cycles", num);
+	put(ctx, "oracle_fallback", k.fallback[0] ? k.fallback : "-");
+}
+
 /* ---- lock_ops ---- */
 
 static int kmutex_init(void *lock, const struct lock_params *params, const struct kmutex_policy *pol)
 {
 	struct kmutex *l = lock;
-	int oracle = oracle_resolve(params->oracle);
+	struct kmutex_settings k = km_settings(&params->settings);
+	/* Settled by prepare() in a run; a test that calls init directly gets
+	 * what its request means now. */
+	int oracle = oracle_resolve(k.oracle != ORACLE_AUTO ? k.oracle : k.oracle_requested);
 	int err = oracle_check(oracle);
 
 	if (err)
 		return err;
 	l->pol = pol;
 	l->oracle = oracle;
-	l->budget = oracle_spin_budget(oracle, params->spin_budget_cycles);
+	l->budget = oracle_spin_budget(oracle, k.spin_budget_cycles);
 	__atomic_store_n(&l->state, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->owner, NULL, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->queue_tail, NULL, __ATOMIC_RELAXED);
@@ -828,7 +936,10 @@ static bool kmutex_trylock(void *lock, struct lock_thread *self)
 		.description = desc,							\
 		.size = sizeof(struct kmutex),						\
 		.thread_size = sizeof(struct kmutex_thread),				\
-		.flags = LOCK_F_PHASES | LOCK_F_SLEEPS | LOCK_F_ORACLE,			\
+		.flags = LOCK_F_PHASES | LOCK_F_SLEEPS,					\
+		.options = kmutex_options,						\
+		.prepare = kmutex_prepare,						\
+		.settings_figures = kmutex_settings_figures,				\
 		.init = init_##id,							\
 		.destroy = kmutex_destroy,						\
 		.thread_init = kmutex_thread_init,					\

@@ -5,6 +5,10 @@
  * Adding a lock: write locks/<name>.c ending in one `const struct lock_ops
  * lock_ops_<name>`, and add LOCK(<name>) to locks/locks.def.  The Makefile
  * builds every .c file in locks/, and the registry-wide tests pick it up.
+ * A lock with settings keeps them in the same file: a table of options
+ * (struct lock_option, given as --lock-opt KEY=VALUE and listed by --list),
+ * the bytes they fill (struct lock_settings), and optionally prepare() and
+ * settings_figures() (what it ran with, in summary.csv).
  */
 #ifndef LOCKBENCH_LOCK_H
 #define LOCKBENCH_LOCK_H
@@ -15,20 +19,38 @@
 
 #include "arch.h"
 
+/*
+ * A lock's own settings: bytes that only the lock's file interprets, filled
+ * by its options (--lock-opt KEY=VALUE, struct lock_option) and passed
+ * through by the harness, which knows none of them.  All zero is the lock's
+ * defaults.
+ */
+#define LOCK_SETTINGS_SIZE 256
+struct lock_settings {
+	unsigned char bytes[LOCK_SETTINGS_SIZE];
+} __attribute__((aligned(16)));
+
 /* Settings a run passes to every lock; locks that have no use for one ignore it. */
 struct lock_params {
-	/* Optimistic-spin budget in TSC cycles (kmutex-*): 0 = the lock's
-	 * default, which is no budget with the sched oracle (need_resched()
-	 * ends spins, as in the kernel) and 2^15 cycles without it. */
-	uint64_t spin_budget_cycles;
-	/* Which oracle the kmutex family asks (see locks/oracle.h); 0 = auto:
-	 * sched where the harness loaded it (oracle_sched_open), else runstate. */
-	int oracle;
+	struct lock_settings settings;
 	/* The run's worker threads, for locks that size per-thread structures
 	 * at init (ck-anderson's slots, ck-clh's nodes); 0 = unknown (a test
 	 * driving the lock directly): such a lock assumes a small default. */
 	unsigned int threads;
 };
+
+/* One setting a lock offers: `--lock-opt KEY=VALUE` (README, "Lock options"). */
+struct lock_option {
+	const char *key;     /* as typed: [a-z-]+ */
+	const char *value;   /* what VALUE may be, for --list: "CYCLES", "auto|sched|..." */
+	const char *help;    /* one line for --list, with the default */
+	/* Checks VALUE whole and stores it into `s`: 0, or -1 with a one-line
+	 * message (what is wrong with VALUE; the caller names the option) in err. */
+	int (*set)(struct lock_settings *s, const char *value, char *err, size_t errlen);
+};
+
+/* put(ctx, KEY, VALUE): one summary.csv line of a lock's settings_figures(). */
+typedef void lock_put_fn(void *ctx, const char *key, const char *value);
 
 /* Why one optimistic-spin phase ended (kmutex-*). */
 enum spin_exit {
@@ -82,7 +104,6 @@ enum lock_flags {
 	LOCK_F_PHASES       = 1u << 0, /* fills struct lock_events */
 	LOCK_F_NO_EXCLUSION = 1u << 1, /* `none`: proves the exclusion checks can fail */
 	LOCK_F_SLEEPS       = 1u << 2, /* may block in the kernel (futex); never a pure spinlock */
-	LOCK_F_ORACLE       = 1u << 3, /* asks locks/oracle.h: the harness resolves --oracle for it */
 };
 
 struct lock_ops {
@@ -91,6 +112,18 @@ struct lock_ops {
 	size_t size;              /* bytes of lock state; caller gives it zeroed, cache-line aligned */
 	size_t thread_size;       /* bytes of lock_thread.priv this lock uses (0 = none) */
 	unsigned int flags;       /* enum lock_flags */
+
+	/* Its settings (NULL: none), ended by an entry whose key is NULL. */
+	const struct lock_option *options;
+	/* Optional, once per run before init() and before any thread starts:
+	 * sets up what the settings ask for `threads` threads (kmutex: loads
+	 * the sched oracle) and settles them (auto becomes what was found).
+	 * 0; 1 when it went on with a one-line note in msg (a fallback, which
+	 * the harness prints); -1 with a one-line error in msg. */
+	int  (*prepare)(struct lock_settings *s, unsigned int threads, char *msg, size_t msglen);
+	/* Optional: the settings in force after prepare(), as summary.csv keys
+	 * (results/README.md), each through put(). */
+	void (*settings_figures)(const struct lock_settings *s, lock_put_fn *put, void *ctx);
 
 	int  (*init)(void *lock, const struct lock_params *params); /* 0 or -errno */
 	void (*destroy)(void *lock);
@@ -111,5 +144,11 @@ extern const size_t lock_registry_len;
 
 /* The lock called `name`, or NULL. */
 const struct lock_ops *lock_find(const char *name);
+
+/* `ops`' option called `key` (klen bytes of it), or NULL. */
+const struct lock_option *lock_option_find(const struct lock_ops *ops, const char *key, size_t klen);
+
+/* For options' set(): a whole decimal integer in [min, max]. */
+bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 
 #endif

@@ -51,6 +51,18 @@ int oracle_resolve(int kind)
 	return oracle_sched_is_open() ? ORACLE_SCHED : ORACLE_RUNSTATE;
 }
 
+int oracle_settle(int requested, unsigned int threads, char *why, size_t whylen)
+{
+	why[0] = '\0';
+	if (requested != ORACLE_AUTO && requested != ORACLE_SCHED)
+		return requested;
+	if (oracle_sched_open(threads, why, whylen) == 0) {
+		why[0] = '\0';
+		return ORACLE_SCHED;
+	}
+	return requested == ORACLE_SCHED ? -1 : ORACLE_RUNSTATE;
+}
+
 uint64_t oracle_spin_budget(int kind, uint64_t requested)
 {
 	if (requested)

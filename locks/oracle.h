@@ -13,7 +13,7 @@
  * oracle_runstate); a lock that uses the oracle keeps it at the start of its
  * lock_thread.priv, and its owner field points at the owner's run-state.
  *
- * Oracles (--oracle NAME, lock_params.oracle):
+ * Oracles (--lock-opt oracle=NAME, or --oracle NAME; kmutex.c's settings):
  *
  *  sched  The kernel's own view, through BPF (oracle_sched.c, bpf/): a
  *      tp_btf/sched_switch program keeps per thread a slot with on_cpu and
@@ -34,7 +34,7 @@
  *      futex wait of a lock that uses this oracle.  It does NOT see an owner
  *      that was preempted, that blocks in any other system call, or that
  *      sleeps on a different lock, nor need_resched(): only the spin budget
- *      (--spin-budget, 2^15 cycles by default) ends such a spin — a userspace
+ *      (spin-budget, 2^15 cycles by default) ends such a spin — a userspace
  *      compromise, not the kernel's rule.
  *
  *  rq-curr  runstate, plus the 2.6.29 test "is the owner the task its CPU is
@@ -45,8 +45,8 @@
  *      that does not touch the lock.  It costs a sched_getcpu() and a store
  *      on every acquisition.  Spins end on the budget as with runstate.
  *
- *  auto (lock_params.oracle 0, the default)  sched when the harness could
- *      load it for this run (oracle_sched_open), else runstate.
+ *  auto (0, the default)  sched where oracle_settle() could load it for
+ *      this run (oracle_sched_open), else runstate.
  *
  * All of them are hints, read with relaxed loads, that decide only whether
  * to spin, never who owns the lock.
@@ -62,7 +62,7 @@
 #include "bpf/oracle_slot.h"
 
 enum oracle_kind {
-	ORACLE_AUTO = 0,       /* the default: lock_params.oracle == 0 */
+	ORACLE_AUTO = 0,       /* the default: zeroed settings ask auto */
 	ORACLE_RUNSTATE,
 	ORACLE_RQ_CURR,
 	ORACLE_SCHED,
@@ -96,6 +96,15 @@ int oracle_resolve(int kind);
  * when given (--spin-budget), else 0 (none) with sched and
  * ORACLE_USERSPACE_SPIN_BUDGET otherwise. */
 uint64_t oracle_spin_budget(int kind, uint64_t requested);
+
+/*
+ * Settles the oracle a lock asked for (`requested`) before a run of
+ * `threads` threads starts: auto and sched load the BPF program
+ * (oracle_sched_open); auto falls back to runstate, with the reason in
+ * `why`; an explicit sched that cannot load returns -1, the reason in `why`.
+ * Else the oracle to use; `why` is "" unless auto fell back.
+ */
+int oracle_settle(int requested, unsigned int threads, char *why, size_t whylen);
 
 /*
  * sched: loads the BPF program for this process with room for `threads`

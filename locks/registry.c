@@ -1,4 +1,6 @@
 /* registry.c — expands locks/locks.def into the table the harness searches. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lock.h"
@@ -30,4 +32,25 @@ const struct lock_ops *lock_find(const char *name)
 		if (strcmp(lock_registry[i]->name, name) == 0)
 			return lock_registry[i];
 	return NULL;
+}
+
+const struct lock_option *lock_option_find(const struct lock_ops *ops, const char *key, size_t klen)
+{
+	for (const struct lock_option *o = ops->options; o && o->key; o++)
+		if (strlen(o->key) == klen && memcmp(o->key, key, klen) == 0)
+			return o;
+	return NULL;
+}
+
+bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
 }

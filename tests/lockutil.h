@@ -68,6 +68,18 @@ static inline void *test_lock_new(const struct lock_ops *ops)
 	return lock;
 }
 
+/* Sets a lock's option as --lock-opt KEY=VALUE does: through the lock's own
+ * option table.  Aborts when the lock has no such option or refuses VALUE. */
+static inline void test_lock_opt(const struct lock_ops *ops, struct lock_params *params, const char *key,
+				 const char *value)
+{
+	const struct lock_option *o = lock_option_find(ops, key, strlen(key));
+	char err[256];
+
+	if (!o || o->set(&params->settings, value, err, sizeof(err)) != 0)
+		abort();
+}
+
 static inline void test_lock_free(const struct lock_ops *ops, void *lock)
 {
 	ops->destroy(lock);

@@ -50,8 +50,12 @@ static void *kmutex_new(const struct lock_ops *ops, uint64_t budget, int oracle)
 {
 	size_t size = ALIGN_UP(ops->size, CACHELINE_PAIR);
 	void *lock = aligned_alloc(CACHELINE_PAIR, size);
-	struct lock_params params = { .spin_budget_cycles = budget, .oracle = oracle };
+	struct lock_params params = { 0 };
+	char cycles[24];
 
+	snprintf(cycles, sizeof(cycles), "%" PRIu64, budget);
+	test_lock_opt(ops, &params, "spin-budget", cycles);
+	test_lock_opt(ops, &params, "oracle", oracle_name[oracle]);
 	assert_non_null(lock);
 	memset(lock, 0, size);
 	assert_int_equal(ops->init(lock, &params), 0);
@@ -543,10 +547,10 @@ static void every_variant_excludes_with_rq_curr(void **state)
 			.think_cycles = 400,
 			.pin = "rr",
 			.lock_node = -1,
-			.lock_params = { .oracle = ORACLE_RQ_CURR },
 			.max_ops = 20000,
 			.quiet = true,
 		};
+		test_lock_opt(cfg.lock, &cfg.lock_params, "oracle", "rq-curr");
 		status = bench_run(&cfg, &res, err, sizeof(err));
 		if (status != EXIT_OK)
 			print_error("%s: %s\n", names[i], err);
@@ -562,18 +566,28 @@ static void every_variant_excludes_with_rq_curr(void **state)
 	}
 }
 
+/* The settings are the lock's own: its options check their values, and a
+ * lock without options has none to find. */
 static void unknown_oracle_is_refused(void **state)
 {
 	const struct lock_ops *ops = find("kmutex-fix");
-	struct lock_params params = { .oracle = ORACLE_NR };
-	void *lock = aligned_alloc(CACHELINE_PAIR, ALIGN_UP(ops->size, CACHELINE_PAIR));
+	const struct lock_option *oracle = lock_option_find(ops, "oracle", 6);
+	const struct lock_option *budget = lock_option_find(ops, "spin-budget=5", 11);
+	struct lock_params params = { 0 };
+	char err[256];
 
 	(void)state;
-	assert_non_null(lock);
-	assert_int_equal(ops->init(lock, &params), -EINVAL);
+	assert_non_null(oracle);
+	assert_non_null(budget);
+	assert_int_equal(oracle->set(&params.settings, "nope", err, sizeof(err)), -1);
+	assert_string_equal(err, "unknown oracle 'nope' (valid: auto runstate rq-curr sched)");
+	assert_int_equal(budget->set(&params.settings, "-1", err, sizeof(err)), -1);
+	assert_string_equal(err, "'-1' is not an integer in [0, 1000000000000]");
+	assert_int_equal(budget->set(&params.settings, "1000000000000", err, sizeof(err)), 0);
+	assert_null(lock_option_find(ops, "oracles", 7));
+	assert_null(lock_option_find(find("pthread"), "oracle", 6));
 	assert_int_equal(oracle_find("rq-curr"), ORACLE_RQ_CURR);
 	assert_int_equal(oracle_find("nope"), -1);
-	free(lock);
 }
 
 /* ---- the wait list as the kernel keeps it ---- */

@@ -310,7 +310,7 @@ static void *triggered_hog_main(void *arg)
 static struct lock_events provoke(const char *lock_name, bool hog_on_owner)
 {
 	const struct lock_ops *ops = lock_find(lock_name);
-	struct lock_params params = { .oracle = ORACLE_SCHED };
+	struct lock_params params = { 0 };
 	size_t size = ALIGN_UP(ops->size, CACHELINE_PAIR);
 	void *lock = aligned_alloc(CACHELINE_PAIR, size);
 	struct party owner = { .ops = ops, .lock = lock }, spinner = { .ops = ops, .lock = lock };
@@ -321,6 +321,7 @@ static struct lock_events provoke(const char *lock_name, bool hog_on_owner)
 	two_cpus(&a, &b);
 	assert_non_null(lock);
 	memset(lock, 0, size);
+	test_lock_opt(ops, &params, "oracle", "sched");
 	assert_int_equal(ops->init(lock, &params), 0);
 	memset(&trigger, 0, sizeof(trigger));
 	if (!start_on(&hog_tid, hog_on_owner ? a : b, 2, triggered_hog_main, NULL)) {

@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 is_png() { [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
 is_svg() { [ -s "$1" ] && grep -q "<svg" "$1"; }
 
-echo "1..30"
+echo "1..35"
 
 # --- the whole quick suite ---
 # One repetition (quick mode's default is 5: five times as long): the
@@ -141,3 +141,31 @@ check "it writes the statistics and the error bars' data" \
 	 head -n 1 "$tmp/s/data/sweep-counter-ops_per_s-ci.csv" | grep -qx "threads,tas,tas lo,tas hi,ticket,ticket lo,ticket hi"'
 check "the report sums up the machine's noise during the runs" \
 	'grep -A2 "^### Noise during the runs" "$tmp/s/report.md" | grep -Eq "^(Other processes used a median [0-9.]+%|These runs recorded no noise)"'
+
+# --- --report with several hosts' directories: one report, hosts side by side ---
+# The "other host" is a copy of the run above with its meta.csv naming
+# another machine: real figures, only the identity differs.
+cp -r "$tmp/s" "$tmp/vm" && cp -r "$tmp/s" "$tmp/box"
+for m in "$tmp"/box/runs/*/meta.csv; do
+	sed -i 's/^hostname,.*/hostname,bigbox/; s/^topology_pus_usable,.*/topology_pus_usable,64/; s/^topology_numa_nodes,.*/topology_numa_nodes,4/' "$m"
+done
+rm -f "$tmp/vm/report.md" "$tmp/box/report.md"
+"$top/run-all" --report "$tmp/vm" "$tmp/box" --out "$tmp/hosts" >"$tmp/hosts.out" 2>&1
+rc=$?
+hr=$tmp/hosts/report.md
+check "--report DIR DIR --out DIR writes each directory's report and one of both (rc=$rc)" \
+	'[ $rc -eq 0 ] && [ -s "$tmp/vm/report.md" ] && [ -s "$tmp/box/report.md" ] && [ -s "$hr" ]'
+check "the hosts' report names both hosts with CPU, PUs, NUMA nodes and kernel" \
+	'grep -Eq "^  bigbox +.*64 PUs usable, 4 NUMA nodes; kernel " "$hr" && [ "$(grep -c "PUs usable" "$hr")" -ge 2 ]'
+check "its counter table has a column per host and the locks as rows" \
+	'grep -A1 "^== across hosts: workload counter" "$hr" | tail -n 1 | grep -q "bigbox, 2 threads" &&
+	 [ "$(awk "/^== across hosts: workload counter/ { on = 1; next } on && /^(tas|ticket) / { n++ } on && /^\$/ { exit } END { print n + 0 }" "$hr")" -eq 2 ]'
+cp "$tmp/s/report.md" "$tmp/s-report-before"
+"$top/run-all" --report "$tmp/vm" "$tmp/box" --out "$tmp/s" >"$tmp/hosts2.out" 2>&1
+rc=$?
+check "--out naming a run-all run is refused in one line, its report untouched (rc=$rc)" \
+	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/hosts2.out")" -eq 1 ] && grep -q "is a run-all run" "$tmp/hosts2.out" &&
+	 cmp -s "$tmp/s-report-before" "$tmp/s/report.md"'
+"$top/run-all" --report "$tmp/vm" --out "$tmp/x" >"$tmp/hosts3.out" 2>&1
+rc=$?
+check "--out with one --report directory is refused (rc=$rc)" '[ $rc -eq 2 ] && [ ! -e "$tmp/x" ]'

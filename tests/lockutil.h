@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../locks/lock.h"
+#include "../locks/standalone.h"
 
 /* The longest any single step of an orchestrated scenario may take. */
 #define WAIT_S 5.0
@@ -54,20 +55,6 @@ static inline bool wait_ptr(const void *const *addr, const void *want)
 	return true;
 }
 
-static inline void *test_lock_new(const struct lock_ops *ops)
-{
-	size_t size = ALIGN_UP(ops->size, CACHELINE_PAIR);
-	void *lock = aligned_alloc(CACHELINE_PAIR, size);
-	struct lock_params params = { 0 };
-
-	if (!lock)
-		abort();
-	memset(lock, 0, size);
-	if (ops->init(lock, &params) != 0)
-		abort();
-	return lock;
-}
-
 /* Sets a lock's option as --lock-opt KEY=VALUE does: through the lock's own
  * option table.  Aborts when the lock has no such option or refuses VALUE. */
 static inline void test_lock_opt(const struct lock_ops *ops, struct lock_params *params, const char *key,
@@ -80,25 +67,21 @@ static inline void test_lock_opt(const struct lock_ops *ops, struct lock_params 
 		abort();
 }
 
-static inline void test_lock_free(const struct lock_ops *ops, void *lock)
+/* The standalone lock helpers live in locks/standalone.h (scripts/uncontended.c
+ * uses them too); these are their names in the tests. */
+static inline void *test_lock_new(const struct lock_ops *ops)
 {
-	ops->destroy(lock);
-	free(lock);
+	return lock_new_standalone(ops);
 }
 
-/* A lock_thread for `ops`; call from the thread that will use it. */
+static inline void test_lock_free(const struct lock_ops *ops, void *lock)
+{
+	lock_free_standalone(ops, lock);
+}
+
 static inline struct lock_thread *test_self_new(const struct lock_ops *ops, void *lock, unsigned int id)
 {
-	size_t size = LOCK_THREAD_SIZE(ops);
-	struct lock_thread *self = aligned_alloc(CACHELINE, size);
-
-	if (!self)
-		abort();
-	memset(self, 0, size);
-	self->id = id;
-	if (ops->thread_init)
-		ops->thread_init(lock, self);
-	return self;
+	return lock_thread_new_standalone(ops, lock, id);
 }
 
 #endif

@@ -151,4 +151,12 @@ const struct lock_option *lock_option_find(const struct lock_ops *ops, const cha
 /* For options' set(): a whole decimal integer in [min, max]. */
 bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 
+/*
+ * Every name parser's refusal, one spelling: "WHAT 'NAME' (valid: a b c)" in
+ * err, where the valid names are name_at(0) .. name_at(count - 1).  WHAT is
+ * e.g. "--lock: unknown lock".  Returns -1, for `return lock_unknown_name(...)`.
+ */
+int lock_unknown_name(char *err, size_t errlen, const char *what, const char *name, size_t count,
+		      const char *(*name_at)(size_t i));
+
 #endif

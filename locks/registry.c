@@ -1,5 +1,6 @@
 /* registry.c — expands locks/locks.def into the table the harness searches. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,4 +54,16 @@ bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+int lock_unknown_name(char *err, size_t errlen, const char *what, const char *name, size_t count,
+		      const char *(*name_at)(size_t i))
+{
+	int n = snprintf(err, errlen, "%s '%s' (valid:", what, name);
+
+	for (size_t i = 0; i < count && n > 0 && (size_t)n < errlen; i++)
+		n += snprintf(err + n, errlen - (size_t)n, " %s", name_at(i));
+	if (n > 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - (size_t)n, ")");
+	return -1;
 }

@@ -19,12 +19,9 @@ const struct lock_ops *const lock_registry[] = {
 const size_t lock_registry_len = sizeof(lock_registry) / sizeof(lock_registry[0]);
 
 const char *const spin_exit_name[SPIN_EXIT_NR] = {
-	[SPIN_EXIT_ACQUIRED]          = "acquired",
-	[SPIN_EXIT_OWNER_CHANGED]     = "owner_changed",
-	[SPIN_EXIT_OWNER_NOT_RUNNING] = "owner_not_running",
-	[SPIN_EXIT_NEED_RESCHED]      = "need_resched",
-	[SPIN_EXIT_BUDGET]            = "budget",
-	[SPIN_EXIT_QUEUE_GAVE_UP]     = "queue_gave_up",
+#define SPIN_EXIT_NAME(id, name, title) [SPIN_EXIT_##id] = name,
+	SPIN_EXIT_REASONS(SPIN_EXIT_NAME)
+#undef SPIN_EXIT_NAME
 };
 
 const struct lock_ops *lock_find(const char *name)

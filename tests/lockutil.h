@@ -29,31 +29,25 @@ static inline void pause_briefly(void)
 	nanosleep(&ts, NULL);
 }
 
-/* Bounded waits for another thread's store (acquire: pairs with its release
- * store); false after WAIT_S. */
-static inline bool wait_u32(const uint32_t *addr, uint32_t want)
-{
-	double end = now_s() + WAIT_S;
-
-	while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != want)
-		if (now_s() > end)
-			return false;
-		else
-			pause_briefly();
-	return true;
-}
-
-static inline bool wait_ptr(const void *const *addr, const void *want)
-{
-	double end = now_s() + WAIT_S;
-
-	while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != want)
-		if (now_s() > end)
-			return false;
-		else
-			pause_briefly();
-	return true;
-}
+/*
+ * Bounded wait for another thread's store: true once *addr == want (an
+ * acquire load, pairing with its release store), false after WAIT_S.  A
+ * macro so one loop serves every type __atomic_load_n takes (uint32_t
+ * flags, pointers).
+ */
+#define wait_eq(addr, want)                                                   \
+	({                                                                    \
+		double wait_end_ = now_s() + WAIT_S;                          \
+		bool wait_ok_ = true;                                         \
+		while (__atomic_load_n((addr), __ATOMIC_ACQUIRE) != (want)) { \
+			if (now_s() > wait_end_) {                            \
+				wait_ok_ = false;                             \
+				break;                                        \
+			}                                                     \
+			pause_briefly();                                      \
+		}                                                             \
+		wait_ok_;                                                     \
+	})
 
 /* Sets a lock's option as --lock-opt KEY=VALUE does: through the lock's own
  * option table.  Aborts when the lock has no such option or refuses VALUE. */

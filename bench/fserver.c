@@ -2,8 +2,9 @@
  * fserver — an AIM7 "fserver"-like mix (workfile.fserver 1.3, "Fileserver
  * Mix"), the seed patch's second workload, reported in jobs per minute.
  *
- * A job is one pass over the weighted mix: every test of the table in fserver_mix.c, as
- * many times as its AIM7 weight (595 calls in all), in an order shuffled
+ * A job is one pass over the weighted mix: every test of the table (in
+ * fserver_mix.c, fserver's data) as many times as its AIM7 weight (595
+ * calls in all), in an order shuffled
  * afresh for every job from the thread's own random stream (seeded from
  * --seed and the thread id: the same seed gives every thread the same
  * sequence of orders).  The tests that take shared file-system locks in the
@@ -18,7 +19,7 @@
  * one thread per task, scaled to finish a job in milliseconds):
  *  - sizes: the shared pool is --pool-size files (default 16) of --file-size
  *    bytes (default 4096) instead of FILESIZE 10M / POOLSIZE 20M, read and
- *    written in IO_BLOCK-byte blocks; every loop count below is ours, far
+ *    written in IO_BLOCK-byte blocks; every loop count (fserver.h) is ours, far
  *    smaller than AIM's; the job time grows with --file-size.
  *  - disk_* and sync_* work on the shared pool in place (pread/pwrite, sizes
  *    never change) instead of private temporary files; sync_* end with

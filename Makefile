@@ -111,7 +111,7 @@ $(BUILD)/tests/registry-test.o: locks/registry.c $(wildcard locks/*.h locks/*.de
 $(TEST_LB): $(BUILD)/bench/lockbench.o $(TEST_LB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(COMPARE): analysis/compare.c $(ANALYSIS_SRC) $(wildcard analysis/*.h)
+$(COMPARE): analysis/compare.c $(ANALYSIS_SRC) $(wildcard analysis/*.h) locks/spin_exit.h
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ analysis/compare.c $(ANALYSIS_SRC) -lm
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
@@ -162,7 +162,7 @@ $(BUILD)/dist/lockbench: $(BUILD)/bench/lockbench.o $(LIB) $(BUILD)/scripts/stat
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
 	$(if $(BPF_OK),,@echo "make dist: without BPF: the dist's lockbench has no sched oracle and no --kernel-locks" >&2)
-$(DIST_ANALYSIS): $(wildcard analysis/*.h)
+$(DIST_ANALYSIS): $(wildcard analysis/*.h) locks/spin_exit.h
 $(BUILD)/dist/lbcompare: $(DIST_ANALYSIS)
 	$(call DIST_CAN_LINK,-lm)
 	@mkdir -p $(dir $@)

@@ -46,6 +46,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../locks/spin_exit.h"
 #include "resultfile.h"
 #include "stats.h"
 
@@ -916,13 +917,12 @@ static int print_phases(const struct group *g)
 		{ "futex waits", "futex_waits", 1, "%.0f", true, false, NULL, NULL },
 		{ "spin cycles", "spin_cycles", 1, "%.3g", true, false, NULL, NULL },
 	};
+	/* need_resched is optional: runs from before the sched oracle lack it. */
 	static const struct column exits[] = {
-		{ "acquired", "spin_exit_acquired", 1, "%.0f", true, false, NULL, NULL },
-		{ "owner changed", "spin_exit_owner_changed", 1, "%.0f", true, false, NULL, NULL },
-		{ "owner asleep", "spin_exit_owner_not_running", 1, "%.0f", true, false, NULL, NULL },
-		{ "need resched", "spin_exit_need_resched", 1, "%.0f", true, true, NULL, NULL },
-		{ "budget spent", "spin_exit_budget", 1, "%.0f", true, false, NULL, NULL },
-		{ "left queue", "spin_exit_queue_gave_up", 1, "%.0f", true, false, NULL, NULL },
+#define SPIN_EXIT_COLUMN(id, name, title) \
+	{ title, SPIN_EXIT_KEY_PREFIX name, 1, "%.0f", true, SPIN_EXIT_##id == SPIN_EXIT_NEED_RESCHED, NULL, NULL },
+		SPIN_EXIT_REASONS(SPIN_EXIT_COLUMN)
+#undef SPIN_EXIT_COLUMN
 	};
 
 	if (!group_has_phases(g))

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../locks/spin_exit.h"
 #include "resultfile.h"
 
 #define SUMMARY_FORMAT "lockbench-summary-1"
@@ -685,10 +686,10 @@ static const struct {
 	{ "kernel_wait_cycles_mean", FIG_AMOUNT },
 };
 
-/* Families of count keys: `spin_exit_<reason>`, and the kernel lock
+/* Families of count keys: `spin_exit_<reason>` (locks/spin_exit.h), and the kernel lock
  * capture's per-type figures, one `<prefix><type>` per lock type. */
 static const char *const count_prefixes[] = {
-	"spin_exit_", "kernel_contentions_", "kernel_wait_cycles_sum_", "kernel_wait_cycles_max_",
+	SPIN_EXIT_KEY_PREFIX, "kernel_contentions_", "kernel_wait_cycles_sum_", "kernel_wait_cycles_max_",
 };
 
 /* An acquisition-phase count: `acq_` and one lowercase word (acq_fast,

@@ -166,34 +166,31 @@ static int parse_seconds(const char *opt, const char *text, double min, double m
 	return 0;
 }
 
+static const char *lock_name_at(size_t i)
+{
+	return lock_registry[i]->name;
+}
+
+static const char *workload_name_at(size_t i)
+{
+	return workload_registry[i]->name;
+}
+
 static int parse_lock(const char *text, struct bench_config *cfg, char *err, size_t errlen)
 {
-	int n;
-
 	cfg->lock = lock_find(text);
 	if (cfg->lock)
 		return 0;
-	n = snprintf(err, errlen, "--lock: unknown lock '%s' (valid:", text);
-	for (size_t i = 0; i < lock_registry_len && n > 0 && (size_t)n < errlen; i++)
-		n += snprintf(err + n, errlen - (size_t)n, " %s", lock_registry[i]->name);
-	if (n > 0 && (size_t)n < errlen)
-		snprintf(err + n, errlen - (size_t)n, ")");
-	return -1;
+	return lock_unknown_name(err, errlen, "--lock: unknown lock", text, lock_registry_len, lock_name_at);
 }
 
 static int parse_workload(const char *text, struct bench_config *cfg, char *err, size_t errlen)
 {
-	int n;
-
 	cfg->workload = workload_find(text);
 	if (cfg->workload)
 		return 0;
-	n = snprintf(err, errlen, "--workload: unknown workload '%s' (valid:", text);
-	for (size_t i = 0; i < workload_registry_len && n > 0 && (size_t)n < errlen; i++)
-		n += snprintf(err + n, errlen - (size_t)n, " %s", workload_registry[i]->name);
-	if (n > 0 && (size_t)n < errlen)
-		snprintf(err + n, errlen - (size_t)n, ")");
-	return -1;
+	return lock_unknown_name(err, errlen, "--workload: unknown workload", text, workload_registry_len,
+				 workload_name_at);
 }
 
 /*

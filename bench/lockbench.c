@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "placement.h"
 #include "report.h"
 #include "run.h"
 #include "topology.h"
@@ -72,6 +73,16 @@ static int finish(int status)
 	_exit(status);
 }
 
+/* --topology: what hwloc sees, then where each placement policy puts threads. */
+static int report_topology(void)
+{
+	int status = topology_report(stdout);
+
+	if (status == EXIT_OK)
+		placement_print_orders(stdout);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_config cfg;
@@ -85,7 +96,7 @@ int main(int argc, char **argv)
 		cli_list(stdout);
 		return EXIT_OK;
 	case CLI_TOPOLOGY:
-		return topology_report(stdout);
+		return report_topology();
 	case CLI_RUN:
 		return finish(run_and_report(&cfg));
 	default:

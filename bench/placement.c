@@ -291,3 +291,22 @@ int placement_plan(const char *policy, unsigned int nthreads, int *cpu_of_thread
 	free(order);
 	return 0;
 }
+
+void placement_print_orders(FILE *out)
+{
+	char err[256];
+
+	fprintf(out, "placement orders (OS CPU numbers; thread i runs on entry i mod n):\n");
+	for (const char *const *p = placement_policies; *p; p++) {
+		int *order;
+		int n = placement_order(*p, &order, err, sizeof(err));
+
+		fprintf(out, "  %-8s ", *p);
+		for (int i = 0; i < n; i++)
+			fprintf(out, "%s%d", i ? "," : "", order[i]);
+		if (n < 0)
+			fprintf(out, "(%s)", err);
+		fprintf(out, "%s\n", strcmp(*p, PLACEMENT_DEFAULT) == 0 ? "   (default)" : "");
+		free(order);
+	}
+}

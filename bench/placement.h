@@ -16,6 +16,7 @@
 #define LOCKBENCH_PLACEMENT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * `cores` by default: the order in which an idle Linux scheduler spreads
@@ -39,6 +40,13 @@ int placement_order(const char *policy, int **order, char *err, size_t errlen);
 
 /* The policies that order every usable CPU, as --topology lists them. */
 extern const char *const placement_policies[];
+
+/*
+ * The second half of `lockbench --topology`, after topology_report(): every
+ * policy's CPU order.  Lives here, not in topology.c, so that placement
+ * calls topology and never the other way round.
+ */
+void placement_print_orders(FILE *out);
 
 /* One line per policy, indented for --help. */
 extern const char placement_help[];

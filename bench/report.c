@@ -431,7 +431,7 @@ static void write_summary(const struct bench_result *res, FILE *f)
 	fprintf(f, "acq_fast,%" PRIu64 "\nacq_spin,%" PRIu64 "\nacq_nosleep,%" PRIu64 "\nacq_sleep,%" PRIu64 "\n",
 		ev->acq_fast, ev->acq_spin, ev->acq_nosleep, ev->acq_sleep);
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
-		fprintf(f, "spin_exit_%s,%" PRIu64 "\n", spin_exit_name[r], ev->spin_exit[r]);
+		fprintf(f, SPIN_EXIT_KEY_PREFIX "%s,%" PRIu64 "\n", spin_exit_name[r], ev->spin_exit[r]);
 	fprintf(f, "spin_cycles,%" PRIu64 "\nfutex_waits,%" PRIu64 "\nfutex_wakes,%" PRIu64 "\nhandoffs,%" PRIu64 "\n",
 		ev->spin_cycles, ev->futex_waits, ev->futex_wakes, ev->handoffs);
 	fprintf(f, "checks_warned,%u\n", res->checks.count[CHECK_WARN]);

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "harness.h"
-#include "placement.h"
 #include "topology.h"
 
 static hwloc_topology_t loaded;
@@ -165,25 +164,6 @@ static void print_counts(FILE *out, hwloc_topology_t topo, hwloc_const_bitmap_t 
 	fprintf(out, "; usable by this process: %s\n", cpus);
 }
 
-static void print_orders(FILE *out)
-{
-	char err[256];
-
-	fprintf(out, "placement orders (OS CPU numbers; thread i runs on entry i mod n):\n");
-	for (const char *const *p = placement_policies; *p; p++) {
-		int *order;
-		int n = placement_order(*p, &order, err, sizeof(err));
-
-		fprintf(out, "  %-8s ", *p);
-		for (int i = 0; i < n; i++)
-			fprintf(out, "%s%d", i ? "," : "", order[i]);
-		if (n < 0)
-			fprintf(out, "(%s)", err);
-		fprintf(out, "%s\n", strcmp(*p, PLACEMENT_DEFAULT) == 0 ? "   (default)" : "");
-		free(order);
-	}
-}
-
 int topology_report(FILE *out)
 {
 	const char *xml = getenv(TOPOLOGY_XML_ENV);
@@ -206,7 +186,6 @@ int topology_report(FILE *out)
 			xml_override ? xml_override : "hwloc's environment", HWLOC_VERSION);
 	print_counts(out, topo, usable);
 	print_tree(out, hwloc_get_root_obj(topo), 0);
-	print_orders(out);
 	hwloc_bitmap_free(usable);
 	return EXIT_OK;
 }

@@ -40,8 +40,8 @@ unsigned int topology_count(hwloc_topology_t topo, hwloc_obj_type_t type);
 
 /*
  * `lockbench --topology`: what hwloc sees (packages, NUMA nodes, caches,
- * cores, PUs) and the CPU order of every placement policy.  Shows the XML
- * named by $LOCKBENCH_TOPOLOGY_XML instead when it is set.  Returns an exit
+ * cores, PUs); lockbench.c follows it with placement_print_orders().  Shows
+ * the XML named by $LOCKBENCH_TOPOLOGY_XML instead when it is set.  Returns an exit
  * status (enum bench_exit).
  */
 int topology_report(FILE *out);

@@ -681,23 +681,21 @@ static void km_settings_store(struct lock_settings *s, const struct kmutex_setti
 	memcpy(s->bytes, k, sizeof(*k));
 }
 
+static const char *oracle_name_at(size_t i)
+{
+	return oracle_name[i];
+}
+
 static int km_set_oracle(struct lock_settings *s, const char *value, char *err, size_t errlen)
 {
 	struct kmutex_settings k = km_settings(s);
 	int kind = oracle_find(value);
-	int n;
 
-	if (kind >= 0) {
-		k.oracle_requested = kind;
-		km_settings_store(s, &k);
-		return 0;
-	}
-	n = snprintf(err, errlen, "unknown oracle '%s' (valid:", value);
-	for (int i = 0; i < ORACLE_NR && n > 0 && (size_t)n < errlen; i++)
-		n += snprintf(err + n, errlen - (size_t)n, " %s", oracle_name[i]);
-	if (n > 0 && (size_t)n < errlen)
-		snprintf(err + n, errlen - (size_t)n, ")");
-	return -1;
+	if (kind < 0)
+		return lock_unknown_name(err, errlen, "unknown oracle", value, ORACLE_NR, oracle_name_at);
+	k.oracle_requested = kind;
+	km_settings_store(s, &k);
+	return 0;
 }
 
 #define KM_MAX_BUDGET UINT64_C(1000000000000)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "spin_exit.h"
 
 /*
  * A lock's own settings: bytes that only the lock's file interprets, filled
@@ -52,17 +53,7 @@ struct lock_option {
 /* put(ctx, KEY, VALUE): one summary.csv line of a lock's settings_figures(). */
 typedef void lock_put_fn(void *ctx, const char *key, const char *value);
 
-/* Why one optimistic-spin phase ended (kmutex-*). */
-enum spin_exit {
-	SPIN_EXIT_ACQUIRED,          /* the spinner took the lock */
-	SPIN_EXIT_OWNER_CHANGED,     /* another waiter took it first (the 2.6.36 fix sleeps here) */
-	SPIN_EXIT_OWNER_NOT_RUNNING, /* the owner is off its CPU: spinning cannot help */
-	SPIN_EXIT_NEED_RESCHED,      /* this spinner was preempted meanwhile (sched oracle) */
-	SPIN_EXIT_BUDGET,            /* the explicit (or userspace default) spin budget ran out */
-	SPIN_EXIT_QUEUE_GAVE_UP,     /* left the MCS/OSQ spinner queue before reaching its head */
-	SPIN_EXIT_NR
-};
-
+/* enum spin_exit's names (spin_exit.h), as summary.csv keys take them. */
 extern const char *const spin_exit_name[SPIN_EXIT_NR];
 
 /*
@@ -150,5 +141,13 @@ const struct lock_option *lock_option_find(const struct lock_ops *ops, const cha
 
 /* For options' set(): a whole decimal integer in [min, max]. */
 bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * Every name parser's refusal, one spelling: "WHAT 'NAME' (valid: a b c)" in
+ * err, where the valid names are name_at(0) .. name_at(count - 1).  WHAT is
+ * e.g. "--lock: unknown lock".  Returns -1, for `return lock_unknown_name(...)`.
+ */
+int lock_unknown_name(char *err, size_t errlen, const char *what, const char *name, size_t count,
+		      const char *(*name_at)(size_t i));
 
 #endif

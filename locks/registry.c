@@ -1,5 +1,6 @@
 /* registry.c — expands locks/locks.def into the table the harness searches. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,12 +19,9 @@ const struct lock_ops *const lock_registry[] = {
 const size_t lock_registry_len = sizeof(lock_registry) / sizeof(lock_registry[0]);
 
 const char *const spin_exit_name[SPIN_EXIT_NR] = {
-	[SPIN_EXIT_ACQUIRED]          = "acquired",
-	[SPIN_EXIT_OWNER_CHANGED]     = "owner_changed",
-	[SPIN_EXIT_OWNER_NOT_RUNNING] = "owner_not_running",
-	[SPIN_EXIT_NEED_RESCHED]      = "need_resched",
-	[SPIN_EXIT_BUDGET]            = "budget",
-	[SPIN_EXIT_QUEUE_GAVE_UP]     = "queue_gave_up",
+#define SPIN_EXIT_NAME(id, name, title) [SPIN_EXIT_##id] = name,
+	SPIN_EXIT_REASONS(SPIN_EXIT_NAME)
+#undef SPIN_EXIT_NAME
 };
 
 const struct lock_ops *lock_find(const char *name)
@@ -53,4 +51,16 @@ bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+int lock_unknown_name(char *err, size_t errlen, const char *what, const char *name, size_t count,
+		      const char *(*name_at)(size_t i))
+{
+	int n = snprintf(err, errlen, "%s '%s' (valid:", what, name);
+
+	for (size_t i = 0; i < count && n > 0 && (size_t)n < errlen; i++)
+		n += snprintf(err + n, errlen - (size_t)n, " %s", name_at(i));
+	if (n > 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - (size_t)n, ")");
+	return -1;
 }

@@ -28,7 +28,7 @@
 
 #include "../bench/run.h"
 #include "../bench/workload.h"
-#include "../tests/lockutil.h"
+#include "../locks/standalone.h"
 
 #define TRIALS 9
 #define ITERS 200000
@@ -84,14 +84,14 @@ static double timing_mode_cycles(int timing)
 
 	memset(t, 0, sizeof(*t));
 	t->lock_ops = none;
-	t->lock = test_lock_new(none);
-	t->lt = test_self_new(none, t->lock, 0);
+	t->lock = lock_new_standalone(none);
+	t->lt = lock_thread_new_standalone(none, t->lock, 0);
 	hist_reset(&t->acq);
 	hist_reset(&t->acq_contended);
 	bench_timing_init(t, &cfg);
 	for (int k = 0; k < TRIALS; k++)
 		v[k] = timed_none_cycles(t);
-	test_lock_free(none, t->lock);
+	lock_free_standalone(none, t->lock);
 	free(t->lt);
 	free(t);
 	return median(v, TRIALS);
@@ -116,8 +116,8 @@ static void overhead_figures(void)
 
 	memset(t, 0, sizeof(*t));
 	t->lock_ops = none;
-	t->lock = test_lock_new(none);
-	t->lt = test_self_new(none, t->lock, 0);
+	t->lock = lock_new_standalone(none);
+	t->lt = lock_thread_new_standalone(none, t->lock, 0);
 	hist_reset(&t->acq);
 	for (int k = 0; k < TRIALS; k++) {
 		pair[k] = rdtscp_pair_cycles();
@@ -129,7 +129,7 @@ static void overhead_figures(void)
 	printf("  bare rdtscp pair                 %8.1f\n", p);
 	printf("  timed acquisition, lock 'none'   %8.1f   ratio %.2f (target <= 1.25): %s\n",
 	       m, m / p, m / p <= 1.25 ? "ok" : "OVER TARGET");
-	test_lock_free(none, t->lock);
+	lock_free_standalone(none, t->lock);
 	free(t->lt);
 	free(t);
 }
@@ -160,8 +160,8 @@ static void uncontended_all(double *cycles, size_t n)
 	static double v[256][TRIALS];
 
 	for (size_t i = 0; i < n; i++) {
-		locks[i] = test_lock_new(lock_registry[i]);
-		selves[i] = test_self_new(lock_registry[i], locks[i], 0);
+		locks[i] = lock_new_standalone(lock_registry[i]);
+		selves[i] = lock_thread_new_standalone(lock_registry[i], locks[i], 0);
 	}
 	for (int k = 0; k < TRIALS; k++)
 		for (size_t i = 0; i < n; i++)
@@ -169,7 +169,7 @@ static void uncontended_all(double *cycles, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		cycles[i] = median(v[i], TRIALS);
 		free(selves[i]);
-		test_lock_free(lock_registry[i], locks[i]);
+		lock_free_standalone(lock_registry[i], locks[i]);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../locks/lock.h"
+#include "../locks/standalone.h"
 
 /* The longest any single step of an orchestrated scenario may take. */
 #define WAIT_S 5.0
@@ -28,45 +29,25 @@ static inline void pause_briefly(void)
 	nanosleep(&ts, NULL);
 }
 
-/* Bounded waits for another thread's store (acquire: pairs with its release
- * store); false after WAIT_S. */
-static inline bool wait_u32(const uint32_t *addr, uint32_t want)
-{
-	double end = now_s() + WAIT_S;
-
-	while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != want)
-		if (now_s() > end)
-			return false;
-		else
-			pause_briefly();
-	return true;
-}
-
-static inline bool wait_ptr(const void *const *addr, const void *want)
-{
-	double end = now_s() + WAIT_S;
-
-	while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != want)
-		if (now_s() > end)
-			return false;
-		else
-			pause_briefly();
-	return true;
-}
-
-static inline void *test_lock_new(const struct lock_ops *ops)
-{
-	size_t size = ALIGN_UP(ops->size, CACHELINE_PAIR);
-	void *lock = aligned_alloc(CACHELINE_PAIR, size);
-	struct lock_params params = { 0 };
-
-	if (!lock)
-		abort();
-	memset(lock, 0, size);
-	if (ops->init(lock, &params) != 0)
-		abort();
-	return lock;
-}
+/*
+ * Bounded wait for another thread's store: true once *addr == want (an
+ * acquire load, pairing with its release store), false after WAIT_S.  A
+ * macro so one loop serves every type __atomic_load_n takes (uint32_t
+ * flags, pointers).
+ */
+#define wait_eq(addr, want)                                                   \
+	({                                                                    \
+		double wait_end_ = now_s() + WAIT_S;                          \
+		bool wait_ok_ = true;                                         \
+		while (__atomic_load_n((addr), __ATOMIC_ACQUIRE) != (want)) { \
+			if (now_s() > wait_end_) {                            \
+				wait_ok_ = false;                             \
+				break;                                        \
+			}                                                     \
+			pause_briefly();                                      \
+		}                                                             \
+		wait_ok_;                                                     \
+	})
 
 /* Sets a lock's option as --lock-opt KEY=VALUE does: through the lock's own
  * option table.  Aborts when the lock has no such option or refuses VALUE. */
@@ -80,25 +61,21 @@ static inline void test_lock_opt(const struct lock_ops *ops, struct lock_params 
 		abort();
 }
 
-static inline void test_lock_free(const struct lock_ops *ops, void *lock)
+/* The standalone lock helpers live in locks/standalone.h (scripts/uncontended.c
+ * uses them too); these are their names in the tests. */
+static inline void *test_lock_new(const struct lock_ops *ops)
 {
-	ops->destroy(lock);
-	free(lock);
+	return lock_new_standalone(ops);
 }
 
-/* A lock_thread for `ops`; call from the thread that will use it. */
+static inline void test_lock_free(const struct lock_ops *ops, void *lock)
+{
+	lock_free_standalone(ops, lock);
+}
+
 static inline struct lock_thread *test_self_new(const struct lock_ops *ops, void *lock, unsigned int id)
 {
-	size_t size = LOCK_THREAD_SIZE(ops);
-	struct lock_thread *self = aligned_alloc(CACHELINE, size);
-
-	if (!self)
-		abort();
-	memset(self, 0, size);
-	self->id = id;
-	if (ops->thread_init)
-		ops->thread_init(lock, self);
-	return self;
+	return lock_thread_new_standalone(ops, lock, id);
 }
 
 #endif

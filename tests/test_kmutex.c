@@ -165,7 +165,7 @@ static void expect_never_spins(struct taker *b, struct lock_thread *a)
 {
 	const struct lock_events *ev = &b->self->ev;
 
-	assert_true(wait_u32(&runstate(b->self)->sleeping, 1));
+	assert_true(wait_eq(&runstate(b->self)->sleeping, 1));
 	b->ops->unlock(b->lock, a);
 	taker_join(b);
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
@@ -180,7 +180,7 @@ static void expect_keeps_spinning(struct taker *b, struct lock_thread *c)
 	const struct lock_events *ev = &b->self->ev;
 
 	/* B re-assessed and now spins on C, awake. */
-	assert_true(wait_ptr((const void *const *)&runstate(b->self)->watching, runstate(c)));
+	assert_true(wait_eq((const void *const *)&runstate(b->self)->watching, runstate(c)));
 	assert_int_equal(__atomic_load_n(&runstate(b->self)->sleeping, __ATOMIC_RELAXED), 0);
 	b->ops->unlock(b->lock, c);
 	taker_join(b);
@@ -196,7 +196,7 @@ static void expect_sleeps(struct taker *b, struct lock_thread *c)
 	const struct lock_events *ev = &b->self->ev;
 
 	/* B gave up on the new owner and went to the futex. */
-	assert_true(wait_u32(&runstate(b->self)->sleeping, 1));
+	assert_true(wait_eq(&runstate(b->self)->sleeping, 1));
 	b->ops->unlock(b->lock, c);
 	taker_join(b);
 	assert_int_equal(ev->spin_exit[SPIN_EXIT_OWNER_CHANGED], 1);
@@ -227,7 +227,7 @@ static void c_takes_it_under_b(struct taker *b, struct lock_thread *a, struct lo
 {
 	/* A releases ... B notices and is held there ... */
 	b->ops->unlock(b->lock, a);
-	assert_true(wait_u32(&seam.noticed, 1));
+	assert_true(wait_eq(&seam.noticed, 1));
 	/* ... C takes the lock at its first attempt, while B still spins. */
 	assert_false(b->ops->lock(b->lock, c));
 	/* Release: pairs with the acquire wait in the seam hook. */
@@ -258,7 +258,7 @@ static void owner_changes_while_spinning(void **state)
 		expect_never_spins(&b, a);
 	} else {
 		/* B spins on A. */
-		assert_true(wait_ptr((const void *const *)&runstate(b.self)->watching, runstate(a)));
+		assert_true(wait_eq((const void *const *)&runstate(b.self)->watching, runstate(a)));
 		if (sc->expect == TAKES_IT) {
 			__atomic_store_n(&seam.release, 1, __ATOMIC_RELEASE);
 			expect_takes_it(&b, a);
@@ -292,10 +292,10 @@ static void spinners_on_the_owner(const char *name, bool queued)
 
 	assert_false(ops->lock(lock, a));
 	taker_start(&b);
-	assert_true(wait_ptr(b_watch, runstate(a)));
+	assert_true(wait_eq(b_watch, runstate(a)));
 	taker_start(&d);
 	if (!queued) {
-		assert_true(wait_ptr(d_watch, runstate(a)));
+		assert_true(wait_eq(d_watch, runstate(a)));
 	} else {
 		double end = now_s() + QUEUE_SAMPLE_S;
 
@@ -622,7 +622,7 @@ static void queued_start(struct queued *q, const struct lock_ops *ops, void *loc
 			      .next_rank = next_rank };
 	assert_int_equal(pthread_create(&q->t.tid, NULL, queued_main, q), 0);
 	/* Asleep on the wait list (after its spin, for the spinning eras). */
-	assert_true(wait_u32(&runstate(q->t.self)->sleeping, 1));
+	assert_true(wait_eq(&runstate(q->t.self)->sleeping, 1));
 }
 
 /* Waits until `rs` woke at least `wakes` times and sleeps again. */
@@ -662,7 +662,7 @@ static void woken_loser_stays_first(const char *name)
 	seam.round = 1;
 	oracle_set_hook(seam_hook);
 	ops->unlock(lock, m);
-	assert_true(wait_u32(&seam.wakes, 1));
+	assert_true(wait_eq(&seam.wakes, 1));
 	assert_true(ops->trylock(lock, m));
 	/* Release: pairs with the acquire wait in the seam hook. */
 	__atomic_store_n(&seam.attempted, 1, __ATOMIC_RELEASE);
@@ -761,13 +761,13 @@ static void spin_ends_on(const char *name, enum sched_event ev, enum spin_exit e
 
 	assert_false(ops->lock(lock, m));
 	taker_start(&b);
-	assert_true(wait_ptr((const void *const *)&runstate(b.self)->watching, runstate(m)));
+	assert_true(wait_eq((const void *const *)&runstate(b.self)->watching, runstate(m)));
 	/* Relaxed, as the BPF program's stores: the spinner polls them. */
 	if (ev == OWNER_OFF_CPU)
 		__atomic_store_n(&test_slots[0].on_cpu, 0, __ATOMIC_RELAXED);
 	else
 		__atomic_add_fetch(&test_slots[1].preempted, 1, __ATOMIC_RELAXED);
-	if (!wait_u32(&runstate(b.self)->sleeping, 1))
+	if (!wait_eq(&runstate(b.self)->sleeping, 1))
 		print_error("%s: the spinner kept spinning\n", name);
 	assert_int_equal(__atomic_load_n(&runstate(b.self)->sleeping, __ATOMIC_ACQUIRE), 1);
 	ops->unlock(lock, m);
@@ -830,7 +830,7 @@ static void can_spin_gate_is_era_exact(void **state)
 		memset(watches, 0, sizeof(watches));
 		oracle_set_hook(count_watches);
 		taker_start(&b);
-		assert_true(wait_u32(&runstate(b.self)->sleeping, 1));
+		assert_true(wait_eq(&runstate(b.self)->sleeping, 1));
 		oracle_set_hook(NULL);
 		ops->unlock(lock, m);
 		taker_join(&b);
@@ -862,7 +862,7 @@ static void queue_exit(const char *name, enum sched_event ev, bool leaves)
 
 	assert_false(ops->lock(lock, m));
 	taker_start(&b);
-	assert_true(wait_ptr((const void *const *)&runstate(b.self)->watching, runstate(m)));
+	assert_true(wait_eq((const void *const *)&runstate(b.self)->watching, runstate(m)));
 	taker_start(&d);
 	{
 		/* D has long reached the queue by then. */
@@ -876,7 +876,7 @@ static void queue_exit(const char *name, enum sched_event ev, bool leaves)
 	else
 		__atomic_store_n(&test_slots[1].on_cpu, 0, __ATOMIC_RELAXED);
 	if (leaves) {
-		assert_true(wait_u32(&runstate(d.self)->sleeping, 1));
+		assert_true(wait_eq(&runstate(d.self)->sleeping, 1));
 	} else {
 		double end = now_s() + QUEUE_SAMPLE_S;
 

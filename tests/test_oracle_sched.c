@@ -213,7 +213,7 @@ static void blocked_thread_is_off_cpu(void **state)
 	(void)state;
 	skip_unless_loaded();
 	assert_int_equal(pthread_create(&tid, NULL, napper_main, &n), 0);
-	assert_true(wait_u32(&n.ready, 1));
+	assert_true(wait_eq(&n.ready, 1));
 	assert_non_null(n.slot);
 	/* It spends almost all its time asleep: seen off CPU soon. */
 	end = now_s() + WAIT_S;
@@ -330,12 +330,12 @@ static struct lock_events provoke(const char *lock_name, bool hog_on_owner)
 		skip();
 	}
 	assert_true(start_on(&owner.tid, a, hog_on_owner ? 0 : 1, owner_main, &owner));
-	assert_true(wait_u32(&owner.holding, 1));
+	assert_true(wait_eq(&owner.holding, 1));
 	oracle_set_hook(start_hog_on_watch);
 	assert_true(start_on(&spinner.tid, b, hog_on_owner ? 1 : 0, spinner_main, &spinner));
 	assert_int_equal(pthread_join(hog_tid, NULL), 0);
 	assert_int_equal(__atomic_load_n(&trigger.go, __ATOMIC_ACQUIRE), 1);
-	assert_true(wait_u32(&runstate(spinner.self)->sleeping, 1));
+	assert_true(wait_eq(&runstate(spinner.self)->sleeping, 1));
 	oracle_set_hook(NULL);
 	__atomic_store_n(&owner.release, 1, __ATOMIC_RELEASE);
 	assert_int_equal(pthread_join(owner.tid, NULL), 0);

@@ -208,89 +208,43 @@ static void run_cleanly(void **state)
 
 /* ---- injected errors ---- */
 
-static void creat_enospc(void **state)
-{
-	struct bench_config cfg;
+/* One injected failure: the run must stop with EXIT_RUNTIME and one line
+ * naming `want` (NULL: the errno's own text). */
+struct fault_case {
+	const char *lock, *workload;
+	enum fu_call call;
+	unsigned long after; /* calls that succeed first */
+	int err;
+	const char *want;
+};
 
-	(void)state;
-	parent_make();
-	cfg = config_for("futex", "creat");
-	fault_arm(FU_CREATE, 200, ENOSPC);
-	expect_failure(&cfg, EXIT_RUNTIME, "creat: create c");
-	assert_true(fault_seen > 200);
-	parent_check_empty_and_remove();
-	parent_make();
-	cfg = config_for("futex", "creat");
-	fault_arm(FU_CREATE, 200, ENOSPC);
-	expect_failure(&cfg, EXIT_RUNTIME, strerror(ENOSPC));
-	parent_check_empty_and_remove();
-}
-
-static void creat_unlink_fails(void **state)
-{
-	struct bench_config cfg;
-
-	(void)state;
-	parent_make();
-	cfg = config_for("pthread", "creat");
+static const struct fault_case fault_cases[] = {
+	{ "futex", "creat", FU_CREATE, 200, ENOSPC, "creat: create c" },
+	{ "futex", "creat", FU_CREATE, 200, ENOSPC, NULL },
 	/* The file stays behind when unlink fails: teardown must remove it. */
-	fault_arm(FU_UNLINK, 100, EACCES);
-	expect_failure(&cfg, EXIT_RUNTIME, "unlink");
-	parent_check_empty_and_remove();
-}
-
-static void fserver_enospc_while_running(void **state)
-{
-	struct bench_config cfg;
-
-	(void)state;
-	parent_make();
-	cfg = config_for("futex", "fserver");
+	{ "pthread", "creat", FU_UNLINK, 100, EACCES, "unlink" },
 	/* The pool takes 16 writes at setup; the job's writes come after. */
-	fault_arm(FU_WRITE, 300, ENOSPC);
-	expect_failure(&cfg, EXIT_RUNTIME, strerror(ENOSPC));
-	parent_check_empty_and_remove();
-}
+	{ "futex", "fserver", FU_WRITE, 300, ENOSPC, NULL },
+	{ "futex", "fserver", FU_WRITE, 3, ENOSPC, "cannot create pool-3" },
+	{ "pthread", "fserver", FU_OPEN, 50, EMFILE, NULL },
+	{ "futex", "fserver", FU_LINK, 20, EMLINK, "link_test" },
+	{ "futex", "fserver", FU_MKDIR, 20, EDQUOT, "dir_rtns_1" },
+};
 
-static void fserver_enospc_in_setup(void **state)
+static void injected_faults_fail_cleanly(void **state)
 {
-	struct bench_config cfg;
-
 	(void)state;
-	parent_make();
-	cfg = config_for("futex", "fserver");
-	fault_arm(FU_WRITE, 3, ENOSPC);
-	expect_failure(&cfg, EXIT_RUNTIME, "cannot create pool-3");
-	parent_check_empty_and_remove();
-}
+	for (size_t i = 0; i < sizeof(fault_cases) / sizeof(fault_cases[0]); i++) {
+		const struct fault_case *fc = &fault_cases[i];
+		struct bench_config cfg;
 
-static void fserver_emfile(void **state)
-{
-	struct bench_config cfg;
-
-	(void)state;
-	parent_make();
-	cfg = config_for("pthread", "fserver");
-	fault_arm(FU_OPEN, 50, EMFILE);
-	expect_failure(&cfg, EXIT_RUNTIME, strerror(EMFILE));
-	parent_check_empty_and_remove();
-}
-
-static void fserver_link_and_mkdir_fail(void **state)
-{
-	struct bench_config cfg;
-
-	(void)state;
-	parent_make();
-	cfg = config_for("futex", "fserver");
-	fault_arm(FU_LINK, 20, EMLINK);
-	expect_failure(&cfg, EXIT_RUNTIME, "link_test");
-	parent_check_empty_and_remove();
-	parent_make();
-	cfg = config_for("futex", "fserver");
-	fault_arm(FU_MKDIR, 20, EDQUOT);
-	expect_failure(&cfg, EXIT_RUNTIME, "dir_rtns_1");
-	parent_check_empty_and_remove();
+		parent_make();
+		cfg = config_for(fc->lock, fc->workload);
+		fault_arm(fc->call, fc->after, fc->err);
+		expect_failure(&cfg, EXIT_RUNTIME, fc->want ? fc->want : strerror(fc->err));
+		assert_true(fault_seen > fc->after);
+		parent_check_empty_and_remove();
+	}
 }
 
 /* ---- --dir ---- */
@@ -666,12 +620,7 @@ int main(void)
 		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[5]),
 		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[6]),
 		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[7]),
-		cmocka_unit_test(creat_enospc),
-		cmocka_unit_test(creat_unlink_fails),
-		cmocka_unit_test(fserver_enospc_while_running),
-		cmocka_unit_test(fserver_enospc_in_setup),
-		cmocka_unit_test(fserver_emfile),
-		cmocka_unit_test(fserver_link_and_mkdir_fail),
+		cmocka_unit_test(injected_faults_fail_cleanly),
 		cmocka_unit_test(dir_missing_is_usage),
 		cmocka_unit_test(dir_not_a_directory_is_usage),
 		cmocka_unit_test(dir_unwritable_is_usage),

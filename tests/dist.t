@@ -57,7 +57,8 @@ dist=$tmp/box/$name
 check "it unpacks into one directory of its name" '[ "$(ls "$tmp/box")" = "$name" ]'
 missing=""
 for f in run-all bench/lockbench analysis/lbcompare scripts/registry.sh scripts/plot-common.gp \
-	scripts/hist.gp scripts/phases.gp scripts/sweep.gp README.md results/README.md; do
+	scripts/hist.gp scripts/phases.gp scripts/sweep.gp README.md results/README.md analysis/README.md \
+	$(grep -o '](docs/[^)#]*' "$top/README.md" | sed 's/^](//' | sort -u); do
 	[ -s "$dist/$f" ] || missing="$missing $f"
 done
 check "it holds the binaries, run-all, what run-all reads and the docs${missing:+ (missing:$missing)}" '[ -z "$missing" ]'

@@ -17,6 +17,15 @@ const struct lock_ops *const lock_registry[] = {
 
 const size_t lock_registry_len = sizeof(lock_registry) / sizeof(lock_registry[0]);
 
+/* The seed's variants in the order of its table: 2.6.34 first, the fix
+ * second, then the rest of the kernel's history and glibc's mutex. */
+const struct lock_patch_column lock_patch_table[] = {
+	{ "kmutex-spin", false }, { "kmutex-fix", false }, { "kmutex-sleep", false },
+	{ "kmutex-mcs", false }, { "kmutex-osq", false }, { "kmutex-handoff", false },
+	{ "pthread", false }, { "none", true },
+};
+const size_t lock_patch_table_len = sizeof(lock_patch_table) / sizeof(lock_patch_table[0]);
+
 const char *const spin_exit_name[SPIN_EXIT_NR] = {
 	[SPIN_EXIT_ACQUIRED]          = "acquired",
 	[SPIN_EXIT_OWNER_CHANGED]     = "owner_changed",

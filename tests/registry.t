@@ -15,7 +15,7 @@ if [ -n "${SANITIZER:-}" ]; then
 	echo "1..0 # skip builds a plain lockbench: make test checks it"
 	exit 0
 fi
-echo "1..5"
+echo "1..6"
 
 src=$tmp/src
 mkdir -p "$src/build"
@@ -71,3 +71,15 @@ check "its sweep: each lock at each thread count, with its quick -d" \
 	'[ "$(cut -d" " -f1 "$out/plan.txt" | sed "s/-r1$//" | sort | tr "\n" " ")" = "sweep-spin2-t1-pthread sweep-spin2-t1-ticket sweep-spin2-t2-pthread sweep-spin2-t2-ticket " ] &&
 	 [ "$(grep -c -- "-w spin2 -t [12] -d 0.25 " "$out/plan.txt")" = 4 ]'
 check "and nothing else" '[ -s "$out/plan.txt" ] && ! grep -qv -- " -w spin2 " "$out/plan.txt"'
+
+# The patch table (locks/registry.c) names locks of the registry, the
+# baseline of every ratio first and the fix second.
+. "$top/scripts/registry.sh"
+"$lb" --list >"$tmp/list"
+patch_table_ok() {
+	locks=$(registry_names locks <"$tmp/list" | tr "\n" " ")
+	patch=$(registry_plan patch-lock <"$tmp/list" | cut -d" " -f1 | tr "\n" " ")
+	case $patch in "kmutex-spin kmutex-fix "*) ;; *) return 1 ;; esac
+	for l in $patch; do in_list "$l" "$locks" || return 1; done
+}
+check "the patch table's locks are registry locks, kmutex-spin then kmutex-fix first" patch_table_ok

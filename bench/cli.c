@@ -117,6 +117,21 @@ static void list_lock_options(FILE *out)
 	}
 }
 
+/* What run-all plans, for scripts/registry.sh: one line each, words only.
+ * `workload NAME ROLE FULL QUICK` (-d seconds) and `patch-lock NAME
+ * always|kernel-locks`, the patch table's columns in order. */
+static void list_plan(FILE *out)
+{
+	fprintf(out, "plan:\n");
+	for (size_t i = 0; i < workload_registry_len; i++)
+		fprintf(out, "  workload %s %s %g %g\n", workload_registry[i]->name,
+			workload_role_names[workload_plans[i].role],
+			workload_plans[i].seconds_full, workload_plans[i].seconds_quick);
+	for (size_t i = 0; i < lock_patch_table_len; i++)
+		fprintf(out, "  patch-lock %s %s\n", lock_patch_table[i].lock,
+			lock_patch_table[i].kernel_locks ? "kernel-locks" : "always");
+}
+
 void cli_list(FILE *out)
 {
 	fprintf(out, "locks:\n");
@@ -126,6 +141,7 @@ void cli_list(FILE *out)
 	for (size_t i = 0; i < workload_registry_len; i++)
 		fprintf(out, "  %-18s %s\n", workload_registry[i]->name, workload_registry[i]->description);
 	list_lock_options(out);
+	list_plan(out);
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -6,8 +6,8 @@
  * the operation needs), checks its invariant, and cleans up.
  *
  * Adding a workload: write bench/<name>.c ending in one `const struct
- * workload_ops workload_ops_<name>`, and add WORKLOAD(<name>) to
- * bench/workloads.def.
+ * workload_ops workload_ops_<name>`, and add WORKLOAD(<name>, role, full,
+ * quick) to bench/workloads.def (its run-all role and durations).
  */
 #ifndef LOCKBENCH_WORKLOAD_H
 #define LOCKBENCH_WORKLOAD_H
@@ -74,6 +74,22 @@ struct workload_ops {
 
 extern const struct workload_ops *const workload_registry[];
 extern const size_t workload_registry_len;
+
+/* What run-all plans with a workload (`--list`'s plan: section, read by
+ * scripts/registry.sh): the experiment it is in and its -d seconds. */
+enum workload_role {
+	WL_UNPLANNED,   /* run-all accepts it with --workloads but plans nothing */
+	WL_SWEEP,       /* the scaling sweep: every lock, 1 thread up to 2x the CPUs */
+	WL_PATCH,       /* the patch experiment: the patch table's locks, 4x the CPUs */
+};
+struct workload_plan {
+	enum workload_role role;
+	double seconds_full;
+	double seconds_quick;    /* with run-all --quick */
+};
+/* Index i is workload_registry[i]'s plan. */
+extern const struct workload_plan workload_plans[];
+extern const char *const workload_role_names[];
 
 const struct workload_ops *workload_find(const char *name);
 

@@ -3,17 +3,27 @@
 
 #include "workload.h"
 
-#define WORKLOAD(id) extern const struct workload_ops workload_ops_##id;
+#define WORKLOAD(id, role, full, quick) extern const struct workload_ops workload_ops_##id;
 #include "workloads.def"
 #undef WORKLOAD
 
 const struct workload_ops *const workload_registry[] = {
-#define WORKLOAD(id) &workload_ops_##id,
+#define WORKLOAD(id, role, full, quick) &workload_ops_##id,
 #include "workloads.def"
 #undef WORKLOAD
 };
 
 const size_t workload_registry_len = sizeof(workload_registry) / sizeof(workload_registry[0]);
+
+const struct workload_plan workload_plans[] = {
+#define WORKLOAD(id, role, full, quick) { role, full, quick },
+#include "workloads.def"
+#undef WORKLOAD
+};
+
+const char *const workload_role_names[] = {
+	[WL_UNPLANNED] = "none", [WL_SWEEP] = "sweep", [WL_PATCH] = "patch",
+};
 
 const struct workload_ops *workload_find(const char *name)
 {

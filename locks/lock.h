@@ -133,6 +133,18 @@ struct lock_ops {
 extern const struct lock_ops *const lock_registry[];
 extern const size_t lock_registry_len;
 
+/* run-all's patch experiment (`--list`'s plan: section, read by
+ * scripts/registry.sh): its locks as the columns of the patch table, in
+ * order, the first the baseline every ratio is to (2.6.34's kmutex-spin),
+ * the second the fix.  A kernel_locks column runs only where lockbench
+ * --kernel-locks works: `none`, whose waits are then the kernel's own. */
+struct lock_patch_column {
+	const char *lock;
+	bool kernel_locks;
+};
+extern const struct lock_patch_column lock_patch_table[];
+extern const size_t lock_patch_table_len;
+
 /* The lock called `name`, or NULL. */
 const struct lock_ops *lock_find(const char *name);
 

@@ -18,6 +18,15 @@ const struct lock_ops *const lock_registry[] = {
 
 const size_t lock_registry_len = sizeof(lock_registry) / sizeof(lock_registry[0]);
 
+/* The seed's variants in the order of its table: 2.6.34 first, the fix
+ * second, then the rest of the kernel's history and glibc's mutex. */
+const struct lock_patch_column lock_patch_table[] = {
+	{ "kmutex-spin", false }, { "kmutex-fix", false }, { "kmutex-sleep", false },
+	{ "kmutex-mcs", false }, { "kmutex-osq", false }, { "kmutex-handoff", false },
+	{ "pthread", false }, { "none", true },
+};
+const size_t lock_patch_table_len = sizeof(lock_patch_table) / sizeof(lock_patch_table[0]);
+
 const char *const spin_exit_name[SPIN_EXIT_NR] = {
 #define SPIN_EXIT_NAME(id, name, title) [SPIN_EXIT_##id] = name,
 	SPIN_EXIT_REASONS(SPIN_EXIT_NAME)

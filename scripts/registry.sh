@@ -16,3 +16,13 @@ in_list() {
 	case " $2 " in *" $1 "*) return 0 ;; esac
 	return 1
 }
+
+# registry_plan KIND: reads `lockbench --list` on stdin and prints the plan:
+# section's lines of KIND (workload or patch-lock), less the KIND word, in
+# --list order: `NAME ROLE FULL QUICK` for workloads, `NAME WHEN` for the
+# patch table's locks (WHEN: always, or kernel-locks).
+registry_plan() {
+	awk -v kind="$1" '
+		/^[a-z]+:$/ { on = ($0 == "plan:"); next }
+		on && $1 == kind { $1 = ""; sub(/^ /, ""); print }'
+}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# registry.t — a workload added by the documented recipe (bench/<name>.c and
+# one line of bench/workloads.def, nothing else) is one run-all plans: its
+# role and -d come to run-all through `lockbench --list`'s plan: section
+# (scripts/registry.sh), not from a list in run-all.  Built in a copy of the
+# tree, with the objects of this one so that little is compiled anew.
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d) || exit 1
+pid=""
+trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+
+# The copy builds with the plain flags: a sanitizer's objects are not these.
+if [ -n "${SANITIZER:-}" ]; then
+	echo "1..0 # skip builds a plain lockbench: make test checks it"
+	exit 0
+fi
+echo "1..6"
+
+src=$tmp/src
+mkdir -p "$src/build"
+cp -a "$top/Makefile" "$top/bench" "$top/locks" "$top/scripts" "$src/"
+mkdir -p "$src/tests" && cp -a "$top/tests/locks" "$src/tests/"
+for d in bench locks bpf; do
+	[ ! -d "$top/build/$d" ] || cp -a "$top/build/$d" "$src/build/"
+done
+rm -f "$src/bench/lockbench"
+
+# The recipe: one file ending in one workload_ops, one registry line.
+cat >"$src/bench/spin2.c" <<'C'
+#include "workload.h"
+
+static int spin2_op(struct bench_thread *t)
+{
+	bench_lock(t);
+	bench_unlock(t);
+	return WL_OP_DONE;
+}
+
+const struct workload_ops workload_ops_spin2 = {
+	.name = "spin2",
+	.description = "lock; unlock (registry.t's workload)",
+	.unit = "ops",
+	.op = spin2_op,
+};
+C
+echo 'WORKLOAD(spin2, WL_SWEEP, 3, 0.25)' >>"$src/bench/workloads.def"
+
+lb=$src/bench/lockbench
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$src" bench/lockbench >"$tmp/make.out" 2>&1
+check "the copy with the new workload builds" '[ -x "$lb" ]' || sed 's/^/# /' "$tmp/make.out"
+check "--list shows its run-all role and durations" \
+	'"$lb" --list | grep -qx "  workload spin2 sweep 3 0.25"'
+
+# run-all from this tree with that lockbench: it writes plan.txt before the
+# first run, which is all this looks at.
+out=$tmp/run
+"$top/run-all" --quick --reps 1 --threads 1,2 --locks pthread,ticket --workloads spin2 \
+	--lockbench "$lb" --out "$out" >"$tmp/run-all.out" 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$out/plan.txt" ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
+pid=""
+check "run-all plans the new workload" '[ -s "$out/plan.txt" ]' || sed 's/^/# /' "$tmp/run-all.out"
+check "its sweep: each lock at each thread count, with its quick -d" \
+	'[ "$(cut -d" " -f1 "$out/plan.txt" | sed "s/-r1$//" | sort | tr "\n" " ")" = "sweep-spin2-t1-pthread sweep-spin2-t1-ticket sweep-spin2-t2-pthread sweep-spin2-t2-ticket " ] &&
+	 [ "$(grep -c -- "-w spin2 -t [12] -d 0.25 " "$out/plan.txt")" = 4 ]'
+check "and nothing else" '[ -s "$out/plan.txt" ] && ! grep -qv -- " -w spin2 " "$out/plan.txt"'
+
+# The patch table (locks/registry.c) names locks of the registry, the
+# baseline of every ratio first and the fix second.
+. "$top/scripts/registry.sh"
+"$lb" --list >"$tmp/list"
+patch_table_ok() {
+	locks=$(registry_names locks <"$tmp/list" | tr "\n" " ")
+	patch=$(registry_plan patch-lock <"$tmp/list" | cut -d" " -f1 | tr "\n" " ")
+	case $patch in "kmutex-spin kmutex-fix "*) ;; *) return 1 ;; esac
+	for l in $patch; do in_list "$l" "$locks" || return 1; done
+}
+check "the patch table's locks are registry locks, kmutex-spin then kmutex-fix first" patch_table_ok

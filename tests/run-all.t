@@ -150,11 +150,11 @@ for m in "$tmp"/box/runs/*/meta.csv; do
 	sed -i 's/^hostname,.*/hostname,bigbox/; s/^topology_pus_usable,.*/topology_pus_usable,64/; s/^topology_numa_nodes,.*/topology_numa_nodes,4/' "$m"
 done
 rm -f "$tmp/vm/report.md" "$tmp/box/report.md"
-"$top/run-all" --report "$tmp/vm" "$tmp/box" --out "$tmp/hosts" >"$tmp/hosts.out" 2>&1
+"$top/run-all" --report "$tmp/vm" "$tmp/box" --out "$tmp/hosts" >"$tmp/hosts.out" 2>"$tmp/hosts.err"
 rc=$?
 hr=$tmp/hosts/report.md
-check "--report DIR DIR --out DIR writes each directory's report and one of both (rc=$rc)" \
-	'[ $rc -eq 0 ] && [ -s "$tmp/vm/report.md" ] && [ -s "$tmp/box/report.md" ] && [ -s "$hr" ]'
+check "--report DIR DIR --out DIR writes each directory's report and one of both, silently (rc=$rc$(head -c 200 "$tmp/hosts.err"))" \
+	'[ $rc -eq 0 ] && [ -s "$tmp/vm/report.md" ] && [ -s "$tmp/box/report.md" ] && [ -s "$hr" ] && [ ! -s "$tmp/hosts.err" ]'
 check "the hosts' report names both hosts with CPU, PUs, NUMA nodes and kernel" \
 	'grep -Eq "^  bigbox +.*64 PUs usable, 4 NUMA nodes; kernel " "$hr" && [ "$(grep -c "PUs usable" "$hr")" -ge 2 ]'
 check "its counter table has a column per host and the locks as rows" \

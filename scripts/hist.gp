@@ -40,8 +40,11 @@ do for [b = int(first) : int(last) : (last - first > 16 ? 2 : 1)] {
 	set x2tics add (lbl b)
 }
 set style data linespoints
+series_first = 4
+series_step = 1
+@series_styles
 # The models, then the kernel's column alone (an empty range without one).
 plot for [c = 4:ncols] in using 1:(c != kcol && column(c) > 0 ? column(c) : 1/0) \
-	title (c == kcol ? "" : columnhead(c)) lw 2 pt 7 ps 0.8 noenhanced, \
+	title (c == kcol ? "" : columnhead(c)) ls c noenhanced, \
 	for [c = (kcol ? kcol : 1) : (kcol ? kcol : 0)] in using 1:(column(c) > 0 ? column(c) : 1/0) \
 	title columnhead(c) lw 3 dt 2 lt -1 pt 5 ps 0.8 noenhanced

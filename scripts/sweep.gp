@@ -15,9 +15,12 @@ set ylabel ylabel_text noenhanced
 set logscale x 2
 if (logy) { set logscale y 10 }
 set style data linespoints
+series_first = 2
+series_step = ci ? 3 : 1
+@series_styles
 if (ci) {
 	set bars small
-	plot for [c = 2:ncols:3] in using 1:c:c+1:c+2 with yerrorlines title columnhead(c) lw 2 pt 7 ps 0.8 noenhanced
+	plot for [c = 2:ncols:3] in using 1:c:c+1:c+2 with yerrorlines title columnhead(c) ls c noenhanced
 } else {
-	plot for [c = 2:ncols] in using 1:c title columnhead(c) lw 2 pt 7 ps 0.8 noenhanced
+	plot for [c = 2:ncols] in using 1:c title columnhead(c) ls c noenhanced
 }

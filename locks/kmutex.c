@@ -60,98 +60,23 @@
  * with preemption off); and `owner` is a word apart from `state`, so the
  * kernel's "!owner && need_resched()" exit stays in every era (from 4.10 the
  * kernel's owner *is* the lock word, and a NULL owner means free).
+ *
+ * One lock in three files, as the kernel cuts its own (kmutex_internal.h):
+ * this one, with the spin phase and unlock; the spinner queue in
+ * kmutex_queue.c (osq_lock.c); the wait list and the sleep in kmutex_wait.c.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "futex_sys.h"
-#include "lock.h"
-#include "oracle.h"
-
-/* wait_lock: spins this often before yielding to a preempted holder. */
-#define KM_WAIT_LOCK_SPINS 256
-
-enum {
-	KM_LOCKED  = 1u,
-	KM_WAITERS = 2u,
-	KM_HANDOFF = 4u,
-};
-
-/* A waiter's futex word: its task state, as wake_up_process() sees it. */
-enum {
-	KM_WAKE_RUNNING  = 0,  /* set under wait_lock before sleeping (set_task_state) */
-	KM_WAKE_SLEEPING = 1,  /* in FUTEX_WAIT, or about to be: wake it */
-	KM_WAKE_WOKEN    = 2,  /* an unlock woke it */
-};
-
-enum km_queue {
-	KQ_NONE,  /* 2.6.29-2.6.36: every waiter spins on the owner */
-	KQ_MCS,   /* 3.10-3.14: MCS lock around each attempt, no way out */
-	KQ_OSQ,   /* 3.15 on: cancellable queue held for the whole spin phase */
-};
-
-/* Where the kernel eras differ; everything else is one code path. */
-struct kmutex_policy {
-	bool spin;                   /* optimistic spinning at all (2.6.29 on) */
-	bool sleep_on_owner_change;  /* the 2.6.36 rule (2.6.36 - 4.0) */
-	bool can_spin_gate;          /* mutex_can_spin_on_owner() before spinning (3.10 on) */
-	enum km_queue queue;         /* who may spin on the owner */
-	bool handoff;                /* 4.10: flags kept, MUTEX_FLAG_HANDOFF, waiter-spinner,
-				      * OSQ left when the predecessor is off its CPU */
-};
-
-/* A spinner queue node. */
-struct km_node {
-	struct km_node *next;
-	struct km_node *prev;
-	uint32_t locked;  /* 1: the queue was handed to us */
-} cacheline_aligned;
-
-/* A wait-list entry (struct mutex_waiter), under wait_lock but for `wake`
- * and `granted`. */
-struct km_waiter {
-	struct km_waiter *next;
-	struct km_waiter *prev;
-	uint32_t wake;     /* KM_WAKE_*: the futex word this waiter sleeps on */
-	uint32_t granted;  /* 4.10: 1 when an unlock handed the lock to us */
-} cacheline_aligned;
-
-/* lock_thread.priv: the run-state first (oracle.h's contract), then the
- * queue node and the waiter, each on its own line. */
-struct kmutex_thread {
-	struct oracle_runstate rs;
-	struct km_node node;
-	struct km_waiter waiter;
-};
-
-struct kmutex {
-	/* What every acquirer and spinner reads: the lock word, the owner hint,
-	 * and the read-only settings, on one line as in struct mutex. */
-	uint32_t state;
-	int oracle;
-	struct oracle_runstate *owner;
-	const struct kmutex_policy *pol;
-	uint64_t budget;                 /* TSC cycles; 0: no budget */
-	/* Written only by spinners: kept off the line the owner releases. */
-	struct km_node *queue_tail __attribute__((aligned(CACHELINE)));
-	/* The wait list, written only under wait_lock by sleepers and unlocks. */
-	uint32_t wait_lock __attribute__((aligned(CACHELINE)));
-	struct km_waiter *wait_first;
-	struct km_waiter *wait_last;
-} cacheline_aligned;
+#include "kmutex_internal.h"
 
 static struct kmutex_thread *km_self(struct lock_thread *self)
 {
 	return (struct kmutex_thread *)self->priv;
-}
-
-static struct kmutex_thread *km_of_node(struct km_node *node)
-{
-	return (struct kmutex_thread *)((char *)node - offsetof(struct kmutex_thread, node));
 }
 
 static struct kmutex_thread *km_of_waiter(struct km_waiter *w)
@@ -159,7 +84,7 @@ static struct kmutex_thread *km_of_waiter(struct km_waiter *w)
 	return (struct kmutex_thread *)((char *)w - offsetof(struct kmutex_thread, waiter));
 }
 
-/* ---- the lock word ---- */
+/* ---- the lock word (and kmutex_internal.h) ---- */
 
 /* The fast path: a free lock with no flags.  Acquire: pairs with the release
  * of the unlock that freed it. */
@@ -169,164 +94,6 @@ static bool km_trylock(struct kmutex *l)
 
 	return __atomic_compare_exchange_n(&l->state, &expected, KM_LOCKED, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-}
-
-/*
- * Takes the lock if it is free, keeping the flags (4.10's __mutex_trylock;
- * before 4.10 a free lock has none); `handoff`: we set KM_HANDOFF as the
- * first waiter, and it must not outlive our acquisition.  Read first, so a
- * spinner does not bounce the line (3.10 on: "atomic_read(&lock->count) ==
- * 1 && cmpxchg").
- */
-static bool km_trylock_keep_flags(struct kmutex *l, bool handoff)
-{
-	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
-
-	while (!(s & KM_LOCKED)) {
-		uint32_t want = (s | KM_LOCKED) & ~(handoff ? KM_HANDOFF : 0u);
-
-		/* Acquire: pairs with the release of the unlock that freed it. */
-		if (__atomic_compare_exchange_n(&l->state, &s, want, false,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			return true;
-	}
-	return false;
-}
-
-/* mutex_set_owner(), right after the acquiring atomic. */
-static void km_acquired(struct kmutex *l, struct kmutex_thread *me)
-{
-	/* Relaxed: a hint; the acquiring atomic orders the critical section. */
-	__atomic_store_n(&l->owner, &me->rs, __ATOMIC_RELAXED);
-	oracle_running(&me->rs, l->oracle);
-}
-
-/* ---- the spinner queue: MCS (3.10) and its cancellable form, OSQ (3.15) ---- */
-
-/*
- * Waits for a successor that swapped itself into the tail to link itself, or
- * moves the tail back to `prev` when we are last: osq_wait_next().
- */
-static struct km_node *km_queue_wait_next(struct kmutex *l, struct km_node *node, struct km_node *prev)
-{
-	for (;;) {
-		struct km_node *expected = node;
-
-		/* Release: a later queuer that finds `prev` at the tail sees our
-		 * unlinking; acquire: pairs with the tail exchange of a queuer. */
-		if (__atomic_load_n(&l->queue_tail, __ATOMIC_RELAXED) == node &&
-		    __atomic_compare_exchange_n(&l->queue_tail, &expected, prev, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-			return NULL;
-		/* Exchange, not load: a concurrent unqueue of our successor must
-		 * not keep seeing us as its valid `prev` (osq_lock.c Step-A).
-		 * Acquire: pairs with the successor's release store of ->next. */
-		if (__atomic_load_n(&node->next, __ATOMIC_RELAXED)) {
-			struct km_node *next = __atomic_exchange_n(&node->next, NULL, __ATOMIC_ACQUIRE);
-
-			if (next)
-				return next;
-		}
-		cpu_relax();
-	}
-}
-
-/* Leaves the queue from the middle: osq_lock()'s unqueue, Steps A-C.
- * Returns true when the queue was handed to us after all. */
-static bool km_queue_leave(struct kmutex *l, struct km_node *node, struct km_node *prev)
-{
-	struct km_node *next;
-
-	/* A: detach from prev, or find that prev already handed over. */
-	for (;;) {
-		struct km_node *expected = node;
-
-		/* Acq_rel, as the kernel's fully ordered cmpxchg: pairs with the
-		 * acquire exchange of prev->next by prev's own unlock or unqueue
-		 * (km_queue_unlock, km_queue_wait_next), whichever wins the line. */
-		if (__atomic_load_n(&prev->next, __ATOMIC_RELAXED) == node &&
-		    __atomic_compare_exchange_n(&prev->next, &expected, NULL, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-			break;
-		/* Acquire: pairs with the release store of ->locked in km_queue_unlock. */
-		if (__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE))
-			return true;
-		cpu_relax();
-		/* Acquire: pairs with Step C of prev's own unqueue, which gives us a new prev. */
-		prev = __atomic_load_n(&node->prev, __ATOMIC_ACQUIRE);
-	}
-	/* B: stabilise next, or move the tail back to prev. */
-	next = km_queue_wait_next(l, node, prev);
-	if (!next)
-		return false;
-	/* C: link next to prev.  Release: next reads its new prev with acquire
-	 * (Step A above); prev's unlock reads ->next with acquire. */
-	__atomic_store_n(&next->prev, prev, __ATOMIC_RELEASE);
-	__atomic_store_n(&prev->next, next, __ATOMIC_RELEASE);
-	return false;
-}
-
-/* Whether a queued waiter must leave: need_resched() or the budget (3.15's
- * osq_lock), and from 4.10 a predecessor off its CPU (vcpu_is_preempted:
- * here the predecessor is a thread the scheduler can take off, as a
- * hypervisor takes a vCPU). */
-static bool km_queue_should_leave(struct kmutex *l, struct km_node *node, const struct oracle_spin *spin)
-{
-	if (oracle_spin_over(spin) != ORACLE_SPINNING)
-		return true;
-	if (l->pol->handoff) {
-		/* Relaxed: a hint, re-read every iteration (Step C may change it). */
-		struct km_node *prev = __atomic_load_n(&node->prev, __ATOMIC_RELAXED);
-
-		return !oracle_owner_running(&km_of_node(prev)->rs, l->oracle);
-	}
-	return false;
-}
-
-/*
- * Joins the queue and waits to reach its head.  With `spin` NULL the wait
- * never ends early (3.10's mspin_lock); otherwise the waiter unqueues when
- * km_queue_should_leave() says so (osq_lock).
- */
-static bool km_queue_lock(struct kmutex *l, struct km_node *node, const struct oracle_spin *spin)
-{
-	struct km_node *prev;
-
-	__atomic_store_n(&node->locked, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
-	/* Release: publishes the node's fields to whoever links behind us;
-	 * acquire: pairs with the release cmpxchg that emptied the queue. */
-	prev = __atomic_exchange_n(&l->queue_tail, node, __ATOMIC_ACQ_REL);
-	if (!prev)
-		return true;
-	__atomic_store_n(&node->prev, prev, __ATOMIC_RELAXED);
-	/* Release: pairs with the acquire read of ->next by prev's unlock, which
-	 * then writes our ->locked after our initialisation. */
-	__atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
-	/* Acquire: pairs with the release store of ->locked in km_queue_unlock. */
-	while (!__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE)) {
-		if (spin && km_queue_should_leave(l, node, spin))
-			return km_queue_leave(l, node, __atomic_load_n(&node->prev, __ATOMIC_ACQUIRE));
-		cpu_relax();
-	}
-	return true;
-}
-
-static void km_queue_unlock(struct kmutex *l, struct km_node *node)
-{
-	struct km_node *expected = node, *next;
-
-	/* Release: pairs with the acquire exchange of the next queuer. */
-	if (__atomic_compare_exchange_n(&l->queue_tail, &expected, NULL, false,
-					__ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		return;
-	/* Acquire: pairs with the successor's release store of our ->next. */
-	next = __atomic_exchange_n(&node->next, NULL, __ATOMIC_ACQUIRE);
-	if (!next)
-		next = km_queue_wait_next(l, node, NULL);
-	/* Release: pairs with the acquire spin on ->locked in km_queue_lock. */
-	if (next)
-		__atomic_store_n(&next->locked, 1, __ATOMIC_RELEASE);
 }
 
 /* ---- the optimistic spin phase ---- */
@@ -423,8 +190,8 @@ static enum spin_exit km_spin_loop(struct kmutex *l, struct kmutex_thread *me,
  * 4.10 waiter-spinner, which neither asks mutex_can_spin_on_owner() nor
  * takes the OSQ (it is already first on the wait list).
  */
-static bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me,
-			       struct km_waiter *w)
+bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me,
+			struct km_waiter *w)
 {
 	uint64_t start = tsc_now();
 	bool queued = l->pol->queue == KQ_OSQ && !w;
@@ -444,216 +211,6 @@ static bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struc
 	self->ev.spin_exit[why]++;
 	self->ev.spin_cycles += tsc_now() - start;
 	return why == SPIN_EXIT_ACQUIRED;
-}
-
-/* ---- the wait list ---- */
-
-/* spin_lock_mutex(&lock->wait_lock).  Acquire: pairs with km_wait_unlock. */
-static void km_wait_lock(struct kmutex *l)
-{
-	unsigned int spins = 0;
-
-	while (__atomic_exchange_n(&l->wait_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&l->wait_lock, __ATOMIC_RELAXED)) {
-			/* The holder may have been preempted (the kernel's
-			 * cannot be): let it run rather than spin a timeslice. */
-			if (++spins < KM_WAIT_LOCK_SPINS)
-				cpu_relax();
-			else
-				sched_yield();
-		}
-}
-
-/* Release: publishes the list to the next holder's acquire exchange. */
-static void km_wait_unlock(struct kmutex *l)
-{
-	__atomic_store_n(&l->wait_lock, 0, __ATOMIC_RELEASE);
-}
-
-/* list_add_tail(&waiter->list, &lock->wait_list), under wait_lock.  The
- * first pointer is also read without the lock (4.10's is-first test): a
- * relaxed atomic store, a hint there. */
-static void km_list_add_tail(struct kmutex *l, struct km_waiter *w)
-{
-	w->next = NULL;
-	w->prev = l->wait_last;
-	if (l->wait_last)
-		l->wait_last->next = w;
-	else
-		__atomic_store_n(&l->wait_first, w, __ATOMIC_RELAXED);
-	l->wait_last = w;
-}
-
-/* mutex_remove_waiter(), under wait_lock. */
-static void km_list_remove(struct kmutex *l, struct km_waiter *w)
-{
-	if (w->prev)
-		w->prev->next = w->next;
-	else
-		__atomic_store_n(&l->wait_first, w->next, __ATOMIC_RELAXED);
-	if (w->next)
-		w->next->prev = w->prev;
-	else
-		l->wait_last = w->prev;
-}
-
-/* __mutex_waiter_is_first(), read without wait_lock as 4.10 does. */
-static bool km_is_first(struct kmutex *l, struct km_waiter *w)
-{
-	return __atomic_load_n(&l->wait_first, __ATOMIC_RELAXED) == w;
-}
-
-/*
- * wake_up_process() of a waiter, in two steps.  The mark, under wait_lock:
- * while we hold it the waiter cannot leave the list, so its word is still
- * there to write.  The futex wake, only when the waiter may sleep: from 4.10
- * after wait_lock is dropped (wake_q) — by then the waiter may have taken
- * the lock and gone, but a FUTEX_WAKE_PRIVATE touches no memory, and a stray
- * wake of whatever waits there now is a spurious wake-up its loop absorbs.
- * Returns the word to wake, or NULL.
- */
-static uint32_t *km_wake_mark(struct km_waiter *w)
-{
-	/* Release: a waiter that finds WOKEN sees what we did before. */
-	if (__atomic_exchange_n(&w->wake, KM_WAKE_WOKEN, __ATOMIC_RELEASE) == KM_WAKE_SLEEPING)
-		return &w->wake;
-	return NULL;
-}
-
-static void km_wake_finish(struct lock_thread *self, uint32_t *word)
-{
-	if (!word)
-		return;
-	self->ev.futex_wakes++;
-	futex_wake(word, 1);
-}
-
-/* schedule(), after wait_lock was dropped; returns the futex waits (0: an
- * unlock woke us before we slept). */
-static uint64_t km_sleep(struct kmutex *l, struct kmutex_thread *me)
-{
-	uint32_t *wake = &me->waiter.wake;
-	uint32_t running = KM_WAKE_RUNNING;
-
-	/* Relaxed: the futex compares the word itself; WOKEN means skip. */
-	if (!__atomic_compare_exchange_n(wake, &running, KM_WAKE_SLEEPING, false,
-					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		return 0;
-	oracle_sleeping(&me->rs, l->oracle);
-	futex_wait(wake, KM_WAKE_SLEEPING);
-	oracle_awake(&me->rs, l->oracle);
-	return 1;
-}
-
-/* The waiter's try before 4.10: atomic_xchg(&lock->count, -1) == 1.  The
- * exchange marks the lock contended whether or not it takes it. */
-static bool km_waiter_xchg(struct kmutex *l)
-{
-	/* Acquire: pairs with the release of the unlock that freed it. */
-	return !(__atomic_exchange_n(&l->state, KM_LOCKED | KM_WAITERS, __ATOMIC_ACQUIRE) & KM_LOCKED);
-}
-
-/* 4.10: an unlock handed us the lock, or it is free (flags kept). */
-static bool km_waiter_trylock(struct kmutex *l, struct kmutex_thread *me, bool first)
-{
-	/* Acquire: pairs with the release store of the grant in km_hand_over,
-	 * which also made us the owner. */
-	if (first && __atomic_load_n(&me->waiter.granted, __ATOMIC_ACQUIRE)) {
-		oracle_running(&me->rs, l->oracle);
-		return true;
-	}
-	if (!km_trylock_keep_flags(l, first))
-		return false;
-	km_acquired(l, me);
-	return true;
-}
-
-/* After acquiring, under wait_lock: leave the list; the last waiter out
- * clears the flags ("set it to 0 if there are no waiters left"). */
-static void km_waiter_done(struct kmutex *l, struct kmutex_thread *me)
-{
-	km_list_remove(l, &me->waiter);
-	__atomic_store_n(&me->waiter.granted, 0, __ATOMIC_RELAXED);
-	if (l->wait_first)
-		return;
-	/* Relaxed: we hold the lock, and unlock's release orders what follows. */
-	if (l->pol->handoff)
-		__atomic_fetch_and(&l->state, ~(KM_WAITERS | KM_HANDOFF), __ATOMIC_RELAXED);
-	else
-		__atomic_store_n(&l->state, KM_LOCKED, __ATOMIC_RELAXED);
-}
-
-/* Drops wait_lock, sleeps, takes wait_lock again: the loop's one sleep. */
-static uint64_t km_wait_once(struct kmutex *l, struct kmutex_thread *me)
-{
-	uint64_t waits;
-
-	/* set_task_state() under wait_lock: an unlock from now on wakes us. */
-	__atomic_store_n(&me->waiter.wake, KM_WAKE_RUNNING, __ATOMIC_RELAXED);
-	km_wait_unlock(l);
-	waits = km_sleep(l, me);
-	return waits;
-}
-
-/* The wait-list loop of __mutex_lock_common() before 4.10; returns the futex
- * waits.  Holds wait_lock on entry and on return. */
-static uint64_t km_wait_classic(struct kmutex *l, struct kmutex_thread *me)
-{
-	uint64_t waits = 0;
-
-	km_list_add_tail(l, &me->waiter);
-	while (!km_waiter_xchg(l)) {
-		waits += km_wait_once(l, me);
-		km_wait_lock(l);
-	}
-	km_acquired(l, me);
-	return waits;
-}
-
-/* The same loop from 4.10: the first waiter, once woken, sets KM_HANDOFF
- * and spins as the waiter-spinner before trying again. */
-static uint64_t km_wait_handoff(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
-{
-	uint64_t waits = 0;
-	bool first = false;
-
-	km_list_add_tail(l, &me->waiter);
-	if (km_is_first(l, &me->waiter))
-		__atomic_fetch_or(&l->state, KM_WAITERS, __ATOMIC_RELAXED);
-	while (!km_waiter_trylock(l, me, first)) {
-		waits += km_wait_once(l, me);
-		if (!first && km_is_first(l, &me->waiter)) {
-			first = true;
-			/* Relaxed: the unlock that reads it takes wait_lock. */
-			__atomic_fetch_or(&l->state, KM_HANDOFF, __ATOMIC_RELAXED);
-		}
-		if ((first && km_optimistic_spin(l, self, me, &me->waiter)) ||
-		    km_waiter_trylock(l, me, first)) {
-			km_wait_lock(l);
-			break;
-		}
-		km_wait_lock(l);
-	}
-	return waits;
-}
-
-/* The sleep phase; returns the futex waits (0: acquired without sleeping). */
-static uint64_t km_wait_until_acquired(struct kmutex *l, struct lock_thread *self,
-				       struct kmutex_thread *me)
-{
-	uint64_t waits;
-
-	km_wait_lock(l);
-	/* 4.10: "After waiting to acquire the wait_lock, try again." */
-	if (l->pol->handoff && km_trylock_keep_flags(l, false)) {
-		km_wait_unlock(l);
-		km_acquired(l, me);
-		return 0;
-	}
-	waits = l->pol->handoff ? km_wait_handoff(l, self, me) : km_wait_classic(l, me);
-	km_waiter_done(l, me);
-	km_wait_unlock(l);
-	return waits;
 }
 
 /* ---- settings: --lock-opt oracle=NAME, spin-budget=CYCLES ---- */
@@ -823,6 +380,31 @@ static bool kmutex_lock(void *lock, struct lock_thread *self)
 	else
 		self->ev.acq_nosleep++;
 	return true;
+}
+
+/*
+ * wake_up_process() of a waiter, in two steps.  The mark, under wait_lock:
+ * while we hold it the waiter cannot leave the list, so its word is still
+ * there to write.  The futex wake, only when the waiter may sleep: from 4.10
+ * after wait_lock is dropped (wake_q) — by then the waiter may have taken
+ * the lock and gone, but a FUTEX_WAKE_PRIVATE touches no memory, and a stray
+ * wake of whatever waits there now is a spurious wake-up its loop absorbs.
+ * Returns the word to wake, or NULL.
+ */
+static uint32_t *km_wake_mark(struct km_waiter *w)
+{
+	/* Release: a waiter that finds WOKEN sees what we did before. */
+	if (__atomic_exchange_n(&w->wake, KM_WAKE_WOKEN, __ATOMIC_RELEASE) == KM_WAKE_SLEEPING)
+		return &w->wake;
+	return NULL;
+}
+
+static void km_wake_finish(struct lock_thread *self, uint32_t *word)
+{
+	if (!word)
+		return;
+	self->ev.futex_wakes++;
+	futex_wake(word, 1);
 }
 
 /* __mutex_handoff(), under wait_lock: the lock stays locked and becomes the

@@ -1,0 +1,141 @@
+/*
+ * kmutex_queue.c — the kmutex spinner queue (internal to the kmutex lock:
+ * locks/kmutex_internal.h), which decides who may spin on the owner.  3.10's
+ * MCS lock (mspin_lock, inside struct mutex), taken around each spin attempt
+ * and never left early; and its cancellable form of 3.15 on, the OSQ
+ * (kernel/locking/mcs_spinlock.c, later osq_lock.c: read, not copied), held
+ * for the whole spin phase and left on need_resched() or, from 4.10, when the
+ * predecessor is off its CPU.  Each thread queues its own node (struct
+ * kmutex_thread); struct kmutex holds the tail.
+ */
+#include <stddef.h>
+
+#include "kmutex_internal.h"
+
+static struct kmutex_thread *km_of_node(struct km_node *node)
+{
+	return (struct kmutex_thread *)((char *)node - offsetof(struct kmutex_thread, node));
+}
+
+/*
+ * Waits for a successor that swapped itself into the tail to link itself, or
+ * moves the tail back to `prev` when we are last: osq_wait_next().
+ */
+static struct km_node *km_queue_wait_next(struct kmutex *l, struct km_node *node, struct km_node *prev)
+{
+	for (;;) {
+		struct km_node *expected = node;
+
+		/* Release: a later queuer that finds `prev` at the tail sees our
+		 * unlinking; acquire: pairs with the tail exchange of a queuer. */
+		if (__atomic_load_n(&l->queue_tail, __ATOMIC_RELAXED) == node &&
+		    __atomic_compare_exchange_n(&l->queue_tail, &expected, prev, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return NULL;
+		/* Exchange, not load: a concurrent unqueue of our successor must
+		 * not keep seeing us as its valid `prev` (osq_lock.c Step-A).
+		 * Acquire: pairs with the successor's release store of ->next. */
+		if (__atomic_load_n(&node->next, __ATOMIC_RELAXED)) {
+			struct km_node *next = __atomic_exchange_n(&node->next, NULL, __ATOMIC_ACQUIRE);
+
+			if (next)
+				return next;
+		}
+		cpu_relax();
+	}
+}
+
+/* Leaves the queue from the middle: osq_lock()'s unqueue, Steps A-C.
+ * Returns true when the queue was handed to us after all. */
+static bool km_queue_leave(struct kmutex *l, struct km_node *node, struct km_node *prev)
+{
+	struct km_node *next;
+
+	/* A: detach from prev, or find that prev already handed over. */
+	for (;;) {
+		struct km_node *expected = node;
+
+		/* Acq_rel, as the kernel's fully ordered cmpxchg: pairs with the
+		 * acquire exchange of prev->next by prev's own unlock or unqueue
+		 * (km_queue_unlock_slow, km_queue_wait_next), whichever wins the line. */
+		if (__atomic_load_n(&prev->next, __ATOMIC_RELAXED) == node &&
+		    __atomic_compare_exchange_n(&prev->next, &expected, NULL, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			break;
+		/* Acquire: pairs with the release store of ->locked in km_queue_unlock_slow. */
+		if (__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE))
+			return true;
+		cpu_relax();
+		/* Acquire: pairs with Step C of prev's own unqueue, which gives us a new prev. */
+		prev = __atomic_load_n(&node->prev, __ATOMIC_ACQUIRE);
+	}
+	/* B: stabilise next, or move the tail back to prev. */
+	next = km_queue_wait_next(l, node, prev);
+	if (!next)
+		return false;
+	/* C: link next to prev.  Release: next reads its new prev with acquire
+	 * (Step A above); prev's unlock reads ->next with acquire. */
+	__atomic_store_n(&next->prev, prev, __ATOMIC_RELEASE);
+	__atomic_store_n(&prev->next, next, __ATOMIC_RELEASE);
+	return false;
+}
+
+/* Whether a queued waiter must leave: need_resched() or the budget (3.15's
+ * osq_lock), and from 4.10 a predecessor off its CPU (vcpu_is_preempted:
+ * here the predecessor is a thread the scheduler can take off, as a
+ * hypervisor takes a vCPU). */
+static bool km_queue_should_leave(struct kmutex *l, struct km_node *node, const struct oracle_spin *spin)
+{
+	if (oracle_spin_over(spin) != ORACLE_SPINNING)
+		return true;
+	if (l->pol->handoff) {
+		/* Relaxed: a hint, re-read every iteration (Step C may change it). */
+		struct km_node *prev = __atomic_load_n(&node->prev, __ATOMIC_RELAXED);
+
+		return !oracle_owner_running(&km_of_node(prev)->rs, l->oracle);
+	}
+	return false;
+}
+
+/*
+ * Joins the queue and waits to reach its head.  With `spin` NULL the wait
+ * never ends early (3.10's mspin_lock); otherwise the waiter unqueues when
+ * km_queue_should_leave() says so (osq_lock).
+ */
+bool km_queue_lock(struct kmutex *l, struct km_node *node, const struct oracle_spin *spin)
+{
+	struct km_node *prev;
+
+	__atomic_store_n(&node->locked, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
+	/* Release: publishes the node's fields to whoever links behind us;
+	 * acquire: pairs with the release cmpxchg that emptied the queue. */
+	prev = __atomic_exchange_n(&l->queue_tail, node, __ATOMIC_ACQ_REL);
+	if (!prev)
+		return true;
+	__atomic_store_n(&node->prev, prev, __ATOMIC_RELAXED);
+	/* Release: pairs with the acquire read of ->next by prev's unlock, which
+	 * then writes our ->locked after our initialisation. */
+	__atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
+	/* Acquire: pairs with the release store of ->locked in km_queue_unlock_slow. */
+	while (!__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE)) {
+		if (spin && km_queue_should_leave(l, node, spin))
+			return km_queue_leave(l, node, __atomic_load_n(&node->prev, __ATOMIC_ACQUIRE));
+		cpu_relax();
+	}
+	return true;
+}
+
+/* km_queue_unlock() when we are not last: hands the queue to the successor. */
+void km_queue_unlock_slow(struct kmutex *l, struct km_node *node)
+{
+	struct km_node *next;
+
+	/* Acquire: pairs with the successor's release store of our ->next. */
+	next = __atomic_exchange_n(&node->next, NULL, __ATOMIC_ACQUIRE);
+	if (!next)
+		next = km_queue_wait_next(l, node, NULL);
+	/* Release: pairs with the acquire spin on ->locked in km_queue_lock. */
+	if (next)
+		__atomic_store_n(&next->locked, 1, __ATOMIC_RELEASE);
+}

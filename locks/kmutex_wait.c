@@ -1,0 +1,192 @@
+/*
+ * kmutex_wait.c — the kmutex wait list and the sleep (internal to the kmutex
+ * lock: locks/kmutex_internal.h): __mutex_lock_common()'s loop after the spin
+ * phase, before 4.10 (the waiter's xchg) and from 4.10 (the first waiter sets
+ * KM_HANDOFF and spins as the waiter-spinner).  The waking side, in unlock,
+ * is kmutex.c's.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+
+#include "futex_sys.h"
+#include "kmutex_internal.h"
+
+/* wait_lock: spins this often before yielding to a preempted holder. */
+#define KM_WAIT_LOCK_SPINS 256
+
+/* spin_lock_mutex(&lock->wait_lock).  Acquire: pairs with km_wait_unlock's
+ * release (kmutex_internal.h). */
+void km_wait_lock(struct kmutex *l)
+{
+	unsigned int spins = 0;
+
+	while (__atomic_exchange_n(&l->wait_lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&l->wait_lock, __ATOMIC_RELAXED)) {
+			/* The holder may have been preempted (the kernel's
+			 * cannot be): let it run rather than spin a timeslice. */
+			if (++spins < KM_WAIT_LOCK_SPINS)
+				cpu_relax();
+			else
+				sched_yield();
+		}
+}
+
+/* list_add_tail(&waiter->list, &lock->wait_list), under wait_lock.  The
+ * first pointer is also read without the lock (4.10's is-first test): a
+ * relaxed atomic store, a hint there. */
+static void km_list_add_tail(struct kmutex *l, struct km_waiter *w)
+{
+	w->next = NULL;
+	w->prev = l->wait_last;
+	if (l->wait_last)
+		l->wait_last->next = w;
+	else
+		__atomic_store_n(&l->wait_first, w, __ATOMIC_RELAXED);
+	l->wait_last = w;
+}
+
+/* mutex_remove_waiter(), under wait_lock. */
+static void km_list_remove(struct kmutex *l, struct km_waiter *w)
+{
+	if (w->prev)
+		w->prev->next = w->next;
+	else
+		__atomic_store_n(&l->wait_first, w->next, __ATOMIC_RELAXED);
+	if (w->next)
+		w->next->prev = w->prev;
+	else
+		l->wait_last = w->prev;
+}
+
+/* __mutex_waiter_is_first(), read without wait_lock as 4.10 does. */
+static bool km_is_first(struct kmutex *l, struct km_waiter *w)
+{
+	return __atomic_load_n(&l->wait_first, __ATOMIC_RELAXED) == w;
+}
+
+/* schedule(), after wait_lock was dropped; returns the futex waits (0: an
+ * unlock woke us before we slept). */
+static uint64_t km_sleep(struct kmutex *l, struct kmutex_thread *me)
+{
+	uint32_t *wake = &me->waiter.wake;
+	uint32_t running = KM_WAKE_RUNNING;
+
+	/* Relaxed: the futex compares the word itself; WOKEN means skip. */
+	if (!__atomic_compare_exchange_n(wake, &running, KM_WAKE_SLEEPING, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return 0;
+	oracle_sleeping(&me->rs, l->oracle);
+	futex_wait(wake, KM_WAKE_SLEEPING);
+	oracle_awake(&me->rs, l->oracle);
+	return 1;
+}
+
+/* The waiter's try before 4.10: atomic_xchg(&lock->count, -1) == 1.  The
+ * exchange marks the lock contended whether or not it takes it. */
+static bool km_waiter_xchg(struct kmutex *l)
+{
+	/* Acquire: pairs with the release of the unlock that freed it. */
+	return !(__atomic_exchange_n(&l->state, KM_LOCKED | KM_WAITERS, __ATOMIC_ACQUIRE) & KM_LOCKED);
+}
+
+/* 4.10: an unlock handed us the lock, or it is free (flags kept). */
+static bool km_waiter_trylock(struct kmutex *l, struct kmutex_thread *me, bool first)
+{
+	/* Acquire: pairs with the release store of the grant in km_hand_over
+	 * (kmutex.c), which also made us the owner. */
+	if (first && __atomic_load_n(&me->waiter.granted, __ATOMIC_ACQUIRE)) {
+		oracle_running(&me->rs, l->oracle);
+		return true;
+	}
+	if (!km_trylock_keep_flags(l, first))
+		return false;
+	km_acquired(l, me);
+	return true;
+}
+
+/* After acquiring, under wait_lock: leave the list; the last waiter out
+ * clears the flags ("set it to 0 if there are no waiters left"). */
+static void km_waiter_done(struct kmutex *l, struct kmutex_thread *me)
+{
+	km_list_remove(l, &me->waiter);
+	__atomic_store_n(&me->waiter.granted, 0, __ATOMIC_RELAXED);
+	if (l->wait_first)
+		return;
+	/* Relaxed: we hold the lock, and unlock's release orders what follows. */
+	if (l->pol->handoff)
+		__atomic_fetch_and(&l->state, ~(KM_WAITERS | KM_HANDOFF), __ATOMIC_RELAXED);
+	else
+		__atomic_store_n(&l->state, KM_LOCKED, __ATOMIC_RELAXED);
+}
+
+/* Drops wait_lock, sleeps, takes wait_lock again: the loop's one sleep. */
+static uint64_t km_wait_once(struct kmutex *l, struct kmutex_thread *me)
+{
+	uint64_t waits;
+
+	/* set_task_state() under wait_lock: an unlock from now on wakes us. */
+	__atomic_store_n(&me->waiter.wake, KM_WAKE_RUNNING, __ATOMIC_RELAXED);
+	km_wait_unlock(l);
+	waits = km_sleep(l, me);
+	return waits;
+}
+
+/* The wait-list loop of __mutex_lock_common() before 4.10; returns the futex
+ * waits.  Holds wait_lock on entry and on return. */
+static uint64_t km_wait_classic(struct kmutex *l, struct kmutex_thread *me)
+{
+	uint64_t waits = 0;
+
+	km_list_add_tail(l, &me->waiter);
+	while (!km_waiter_xchg(l)) {
+		waits += km_wait_once(l, me);
+		km_wait_lock(l);
+	}
+	km_acquired(l, me);
+	return waits;
+}
+
+/* The same loop from 4.10: the first waiter, once woken, sets KM_HANDOFF
+ * and spins as the waiter-spinner before trying again. */
+static uint64_t km_wait_handoff(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
+{
+	uint64_t waits = 0;
+	bool first = false;
+
+	km_list_add_tail(l, &me->waiter);
+	if (km_is_first(l, &me->waiter))
+		__atomic_fetch_or(&l->state, KM_WAITERS, __ATOMIC_RELAXED);
+	while (!km_waiter_trylock(l, me, first)) {
+		waits += km_wait_once(l, me);
+		if (!first && km_is_first(l, &me->waiter)) {
+			first = true;
+			/* Relaxed: the unlock that reads it takes wait_lock. */
+			__atomic_fetch_or(&l->state, KM_HANDOFF, __ATOMIC_RELAXED);
+		}
+		if ((first && km_optimistic_spin(l, self, me, &me->waiter)) ||
+		    km_waiter_trylock(l, me, first)) {
+			km_wait_lock(l);
+			break;
+		}
+		km_wait_lock(l);
+	}
+	return waits;
+}
+
+/* The sleep phase; returns the futex waits (0: acquired without sleeping). */
+uint64_t km_wait_until_acquired(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
+{
+	uint64_t waits;
+
+	km_wait_lock(l);
+	/* 4.10: "After waiting to acquire the wait_lock, try again." */
+	if (l->pol->handoff && km_trylock_keep_flags(l, false)) {
+		km_wait_unlock(l);
+		km_acquired(l, me);
+		return 0;
+	}
+	waits = l->pol->handoff ? km_wait_handoff(l, self, me) : km_wait_classic(l, me);
+	km_waiter_done(l, me);
+	km_wait_unlock(l);
+	return waits;
+}

@@ -47,7 +47,9 @@ C
 echo 'WORKLOAD(spin2, WL_SWEEP, 3, 0.25)' >>"$src/bench/workloads.def"
 
 lb=$src/bench/lockbench
+start=$(date +%s)
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$src" bench/lockbench >"$tmp/make.out" 2>&1
+echo "# make bench/lockbench in the copy took $(($(date +%s) - start)) s"
 check "the copy with the new workload builds" '[ -x "$lb" ]' || sed 's/^/# /' "$tmp/make.out"
 check "--list shows its run-all role and durations" \
 	'"$lb" --list | grep -qx "  workload spin2 sweep 3 0.25"'
@@ -55,6 +57,7 @@ check "--list shows its run-all role and durations" \
 # run-all from this tree with that lockbench: it writes plan.txt before the
 # first run, which is all this looks at.
 out=$tmp/run
+start=$(date +%s)
 "$top/run-all" --quick --reps 1 --threads 1,2 --locks pthread,ticket --workloads spin2 \
 	--lockbench "$lb" --out "$out" >"$tmp/run-all.out" 2>&1 &
 pid=$!
@@ -66,6 +69,7 @@ done
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
 pid=""
+echo "# run-all's plan took $(($(date +%s) - start)) s"
 check "run-all plans the new workload" '[ -s "$out/plan.txt" ]' || sed 's/^/# /' "$tmp/run-all.out"
 check "its sweep: each lock at each thread count, with its quick -d" \
 	'[ "$(cut -d" " -f1 "$out/plan.txt" | sed "s/-r1$//" | sort | tr "\n" " ")" = "sweep-spin2-t1-pthread sweep-spin2-t1-ticket sweep-spin2-t2-pthread sweep-spin2-t2-ticket " ] &&

@@ -13,6 +13,7 @@
 #define LOCKBENCH_KMUTEX_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lock.h"

@@ -34,20 +34,6 @@ bool md_copy_file(FILE *out, const char *path)
 	return true;
 }
 
-/* Plan lines of KIND ("patch", "sweep", NULL: any) on WORKLOAD (NULL: any)
- * whose arguments hold WORD (NULL: any); with FINISHED, finished ones only. */
-static bool plan_has(const struct rundir *d, const char *kind, const char *workload, const char *word,
-		     bool finished)
-{
-	for (size_t i = 0; i < d->nplan; i++) {
-		const struct plan_run *r = &d->plan[i];
-		if ((!kind || strcmp(r->kind, kind) == 0) && (!workload || strcmp(r->workload, workload) == 0) &&
-		    (!word || strstr(r->args, word)) && (!finished || r->finished))
-			return true;
-	}
-	return false;
-}
-
 /* ---- the header ---- */
 
 static void print_machine_line(struct md *m)
@@ -183,8 +169,8 @@ static void print_oracle_lines(struct md *m)
 /* What the kernel row is, or why there is none. */
 static void print_kernel_line(struct md *m)
 {
-	if (plan_has(m->d, NULL, NULL, "--kernel-locks", false)) {
-		if (plan_has(m->d, "patch", NULL, "-l none ", false))
+	if (rundir_plans(m->d, NULL, NULL, "--kernel-locks", false)) {
+		if (rundir_plans(m->d, "patch", NULL, "-l none ", false))
 			fprintf(m->out, "The real kernel's row (`kernel X.Y TYPE`, named for the lock type it waited on most) is the `none` lock, which excludes nothing, run with `--kernel-locks`: its threads meet only in the kernel, and its #contentions, mean cycles and contended histogram (black and dashed in the charts) are the running kernel's own lock waits, timed from `lock:contention_begin` to `contention_end`.\n");
 		fprintf(m->out, "Every run recorded its threads' waits for kernel locks (`--kernel-locks`: `kernel-hist.csv`, `kernel-locks.csv`): each table's block \"The kernel's own lock waits\" shows them, with the lock waited on most and its callers.\n\n");
 	} else if (!*rundir_env(m->d, "KL")) {
@@ -242,9 +228,7 @@ static void print_text_of(struct md *m, const char *kind, const char *w)
 		fprintf(m->out, "- `data/%s-%s.txt` is missing: `./run-all --report DIR` derives it.\n\n", kind, w);
 		return;
 	}
-	fprintf(m->out, "```text\n");
-	md_copy_file(m->out, path);
-	fprintf(m->out, "```\n\n");
+	md_fenced_text(m->out, path, false);
 }
 
 static void print_patch(struct md *m)
@@ -252,16 +236,16 @@ static void print_patch(struct md *m)
 	const char *all = rundir_env(m->d, "ALL_WORKLOADS");
 	char w[64];
 
-	if (!plan_has(m->d, "patch", NULL, NULL, false))
+	if (!rundir_plans(m->d, "patch", NULL, NULL, false))
 		return;
 	fprintf(m->out, "## The patch's table, reproduced\n\n");
 	fprintf(m->out, "Tim Chen's 2.6.36 patch compared 2.6.34 (`kmutex-spin`) with the fix (`kmutex-fix`) on test-mutex V (`creat`) and AIM7 fserver; the later kernel variants and glibc's mutex run beside them. Ratios are to the first variant. Each table opens with the seed's own published figures beside this machine's `kmutex-spin` -> `kmutex-fix`. The patch's #contentions, mean acquisition time and histogram cover contended acquisitions only (its histogram's rows add up to its contention count), so the tables and charts here do too; the all-acquisitions figures, fast path included, follow them.\n\n");
 	print_oracle_lines(m);
 	print_kernel_line(m);
 	for (const char *p = all; md_next_word(&p, w, sizeof(w));) {
-		if (!plan_has(m->d, "patch", w, NULL, false))
+		if (!rundir_plans(m->d, "patch", w, NULL, false))
 			continue;
-		if (!plan_has(m->d, "patch", w, NULL, true)) {
+		if (!rundir_plans(m->d, "patch", w, NULL, true)) {
 			fprintf(m->out, "- No `%s` runs finished (see [Failed runs](#failed-runs)).\n\n", w);
 			continue;
 		}
@@ -313,7 +297,7 @@ static void print_sweep(struct md *m, const char *w)
 	/* The cohort lock only keeps the lock within a node: run-all sweeps it
 	 * where there are two or more, or where --locks names it. */
 	if (word_in("ck-cohort", rundir_env(m->d, "ALL_LOCKS")) && !*rundir_setting(m->d, "LOCKS") &&
-	    !plan_has(m->d, "sweep", w, "-l ck-cohort ", false))
+	    !rundir_plans(m->d, "sweep", w, "-l ck-cohort ", false))
 		fprintf(m->out, "`ck-cohort` was skipped: this machine has %s NUMA node(s), and the cohort lock only keeps the lock within a node where there are two or more (name it in `--locks` to run it anyway).\n\n",
 			rundir_env(m->d, "NUMA_NODES"));
 	print_sweep_table(m, w);
@@ -333,7 +317,7 @@ static void print_sweeps(struct md *m)
 	char w[64];
 
 	for (const char *p = rundir_env(m->d, "ALL_WORKLOADS"); md_next_word(&p, w, sizeof(w));)
-		if (plan_has(m->d, "sweep", w, NULL, true))
+		if (rundir_plans(m->d, "sweep", w, NULL, true))
 			print_sweep(m, w);
 }
 

@@ -18,4 +18,9 @@
 /* 0, or 2 after one line on stderr naming what could not be read. */
 int markdown_report(const char *dir, FILE *out);
 
+/* `lbcompare --markdown-hosts OUTDIR DIR...`: the report of several run-all
+ * directories side by side (markdown_hosts.c), from OUTDIR/data/KIND-W.txt,
+ * lbcompare's text of every directory's runs of each workload together. */
+int markdown_hosts_report(const char *out_dir, char *const *dirs, int ndirs, FILE *out);
+
 #endif

@@ -50,6 +50,9 @@ void md_csv_free(struct md_csv *csv);
 bool md_next_word(const char **p, char *w, size_t len);
 bool md_exists(const char *path);
 bool md_copy_file(FILE *out, const char *path);
+/* lbcompare's text at PATH fenced as code; ACROSS_ONLY: only its hosts and
+ * across-hosts tables. */
+void md_fenced_text(FILE *out, const char *path, bool across_only);
 
 void md_noise_section(struct md *m);
 void md_sweep_verdicts(struct md *m, const char *workload);

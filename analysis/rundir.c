@@ -316,3 +316,14 @@ int rundir_run_kv(const struct rundir *d, const char *name, const char *file, st
 	rundir_file(d, name, file, path, sizeof(path));
 	return kv_file_read(f, path, ',', true, err, sizeof(err));
 }
+
+bool rundir_plans(const struct rundir *d, const char *kind, const char *workload, const char *word, bool finished)
+{
+	for (size_t i = 0; i < d->nplan; i++) {
+		const struct plan_run *r = &d->plan[i];
+		if ((!kind || strcmp(r->kind, kind) == 0) && (!workload || strcmp(r->workload, workload) == 0) &&
+		    (!word || strstr(r->args, word)) && (!finished || r->finished))
+			return true;
+	}
+	return false;
+}

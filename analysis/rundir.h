@@ -62,6 +62,10 @@ const char *rundir_env(const struct rundir *d, const char *key);
 void rundir_file(const struct rundir *d, const char *name, const char *file, char *out, size_t len);
 /* Reads runs/NAME/FILE as a kv_file (see kv_file_read). */
 int rundir_run_kv(const struct rundir *d, const char *name, const char *file, struct kv_file *f);
+/* Whether the plan has a run of KIND ("patch", "sweep"; NULL: any) on
+ * WORKLOAD (NULL: any) whose arguments hold WORD (NULL: any); with FINISHED,
+ * a finished one. */
+bool rundir_plans(const struct rundir *d, const char *kind, const char *workload, const char *word, bool finished);
 /* WORD in a list of words separated by blanks or commas. */
 bool word_in(const char *word, const char *list);
 

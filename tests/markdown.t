@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..20"
+echo "1..23"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -123,3 +123,22 @@ remake && sed -i 's/^REPS=.*/REPS=0/' "$tmp/bad/settings"
 bad "REPS not a positive number" "REPS is not a positive whole number"
 remake && echo "../../etc/passwd -l tas" >>"$tmp/bad/plan.txt"
 bad "a plan line whose name is a path" "plan.txt: malformed line 5"
+
+# Several hosts: OUT/data/KIND-W.txt (run-all's, of every directory's runs)
+# under a header naming each directory; of a sweep, only the hosts and
+# across-hosts tables.
+cp -R "$d" "$tmp/box"
+mkdir -p "$tmp/hosts/data"
+printf 'Hosts\n  vm  x\n  box  y\n\n== counter, 2 threads ==\nper host\n\n== across hosts: counter ==\nrow\n\n' >"$tmp/hosts/data/sweep-counter.txt"
+"$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/box" >"$tmp/h.md" 2>"$tmp/err"
+rc=$?
+check "--markdown-hosts: both directories named, absolute (rc=$rc: $(head -c 200 "$tmp/err"))" \
+	'[ $rc -eq 0 ] && grep -qx -- "- \`$(cd "$d" && pwd -P)\` (its \`report.md\`)" "$tmp/h.md" &&
+	 grep -qx -- "- \`$(cd "$tmp/box" && pwd -P)\` (its \`report.md\`)" "$tmp/h.md"'
+check "--markdown-hosts: the sweep's hosts and across-hosts tables only" \
+	'grep -q "^## Counter sweep$" "$tmp/h.md" && grep -q "^== across hosts: counter ==$" "$tmp/h.md" &&
+	 grep -q "^  box  y$" "$tmp/h.md" && ! grep -q "^per host$" "$tmp/h.md"'
+"$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--markdown-hosts: a directory that is not there, one line, exit 2" \
+	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "nowhere: No such file or directory" "$tmp/err" && [ ! -s "$tmp/out" ]'

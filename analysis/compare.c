@@ -3,6 +3,8 @@
  * result directories.
  *
  *   analysis/lbcompare [--csv OUTDIR] DIR...
+ *   analysis/lbcompare --markdown RUNALLDIR   (run-all's report: markdown.h)
+ *   analysis/lbcompare --markdown-hosts OUTDIR RUNALLDIR...
  *
  * With --csv, also writes into OUTDIR the files the gnuplot scripts read
  * (documented in results/README.md, "Derived files"):
@@ -47,6 +49,7 @@
 #include <sys/stat.h>
 
 #include "../locks/spin_exit.h"
+#include "markdown.h"
 #include "resultfile.h"
 #include "stats.h"
 
@@ -1820,9 +1823,15 @@ int main(int argc, char **argv)
 	int first = 1;
 
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		printf("usage: lbcompare [--csv OUTDIR] DIR...  (run directories, or directories of runs)\n");
+		printf("usage: lbcompare [--csv OUTDIR] DIR...  (run directories, or directories of runs)\n"
+		       "       lbcompare --markdown RUNALLDIR    (run-all's report.md, on stdout)\n"
+		       "       lbcompare --markdown-hosts OUTDIR RUNALLDIR...  (several hosts' report)\n");
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "--markdown") == 0)
+		return markdown_report(argv[2], stdout);
+	if (argc >= 4 && strcmp(argv[1], "--markdown-hosts") == 0)
+		return markdown_hosts_report(argv[2], argv + 3, argc - 3, stdout);
 	if (argc >= 3 && strcmp(argv[1], "--csv") == 0) {
 		csv_dir = argv[2];
 		first = 3;

@@ -1,0 +1,370 @@
+/*
+ * markdown.c — run-all's report.md (markdown.h): the header and the
+ * results, the patch's table first, then each sweep; the machine and the
+ * runs' own account of themselves follow (markdown_runs.c).
+ */
+#include "markdown.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "markdown_int.h"
+#include "rundir.h"
+
+bool md_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+bool md_copy_file(FILE *out, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char buf[8192];
+	size_t n;
+
+	if (!f)
+		return false;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(f);
+	return true;
+}
+
+/* ---- the header ---- */
+
+static void print_machine_line(struct md *m)
+{
+	const char *host = m->meta.n ? kv_get(&m->meta, "hostname") : NULL;
+	const char *cpu = m->meta.n ? kv_get(&m->meta, "cpu_brand") : NULL;
+	int cpulen = cpu ? (int)strlen(cpu) : 0;
+
+	while (cpulen > 0 && cpu[cpulen - 1] == ' ')  /* cpu_brand's padding */
+		cpulen--;
+	fprintf(m->out, "Machine: %s%s%.*s, %s CPUs. Started %s; %s mode, %u repetition(s) per run",
+		host ? host : "an unrecorded host", cpulen ? ", " : "", cpulen, cpu ? cpu : "",
+		rundir_env(m->d, "NCPU"), rundir_setting(m->d, "STARTED"), m->d->quick ? "quick" : "full",
+		m->d->reps);
+	if (m->d->has_variants)
+		fprintf(m->out, ", run in %u round(s), each round every variant once in an order shuffled from seed %s (`plan.txt`).\n\n",
+			m->d->reps, rundir_setting(m->d, "ORDER_SEED"));
+	else
+		fprintf(m->out, ", each variant's repetitions back to back.\n\n");
+}
+
+/* How to read the tables' intervals and verdicts (README, "Reading the verdicts"). */
+static void print_stats_text(struct md *m)
+{
+	if (m->d->reps < 2) {
+		fprintf(m->out, "Figures are single runs: no confidence intervals and no verdicts (`--reps 4` or more give them).\n\n");
+		return;
+	}
+	fprintf(m->out, "Figures are medians over the repetitions with their 95%% confidence interval in brackets (order statistics; with fewer than 6 repetitions the bracket is [min..max], which covers less, as each table says; `!`: the interval reaches beyond ±10%% of the median). Each ratio to the first variant has a verdict: `faster`/`slower` (`cheaper`/`costlier` for CPU time, `more`/`fewer` for counts) only where the Mann-Whitney U test over the repetitions finds a difference at 95%% confidence, else `no difference` — read that as \"not shown by these runs\", whatever the ratio says. The \"Differences\" table gives each ratio's 95%% interval and p; the \"Distribution\" tables compare whole histograms (earth mover's distance, permutation test) and show where the mass moved, bin by bin.\n");
+	if (m->d->reps < 4)
+		fprintf(m->out, "With %u repetitions no difference can reach 95%% confidence: every verdict reads `no difference` (4 or more repetitions can show one).\n",
+			m->d->reps);
+	fprintf(m->out, "\n");
+}
+
+/* Which acquisitions the runs timed (summary.csv's `timing`; runs written
+ * before --timing existed timed them all), with how many runs did so. */
+static void print_timing_line(struct md *m)
+{
+	struct tally t = { 0 };
+	bool all = true;
+
+	for (size_t i = 0; i < m->d->ndone; i++) {
+		struct kv_file s;
+		const char *mode = NULL;
+		if (rundir_run_kv(m->d, m->d->plan[m->d->done[i]].name, "summary.csv", &s) == 0)
+			mode = kv_get(&s, "timing");
+		tally_add(&t, mode ? mode : "all");
+		kv_file_free(&s);
+	}
+	tally_sort(&t, false);
+	for (size_t i = 0; i < t.n; i++) {
+		fprintf(m->out, "%s`--timing %s` (%u run(s))", i ? ", " : "Acquisition timing: ", t.item[i].key,
+			t.item[i].count);
+		all = all && strcmp(t.item[i].key, "all") == 0;
+	}
+	if (t.n)
+		fprintf(m->out, "%s.\n\n", all ? ": every acquisition timed, as the patch-shaped tables need"
+					     : "; cycle figures and histograms of other modes cover only the acquisitions timed");
+	tally_free(&t);
+}
+
+static bool any_plot(const struct md *m)
+{
+	char pattern[MD_PATH];
+	glob_t g;
+	bool found;
+
+	rundir_file(m->d, NULL, "plots/*.png", pattern, sizeof(pattern));
+	found = glob(pattern, 0, NULL, &g) == 0;
+	globfree(&g);
+	return found;
+}
+
+static void print_header(struct md *m)
+{
+	fprintf(m->out, "# lockbench report\n\n");
+	print_machine_line(m);
+	print_stats_text(m);
+	print_timing_line(m);
+	if (!any_plot(m))
+		fprintf(m->out, "No plots: gnuplot was not found where this report was written (`./run-all --report DIR` draws them where it is).\n\n");
+	md_noise_section(m);
+	fprintf(m->out, "The results come first; the machine's full metadata after them: [Machine](#machine).\n\n");
+}
+
+/* ---- the patch's table ---- */
+
+/* Which oracle the patch experiment's kmutex runs spun with: one line per
+ * combination of summary.csv's oracle, spin_budget_effective_cycles and
+ * oracle_fallback, with how many runs used it. */
+static void print_oracle_lines(struct md *m)
+{
+	struct tally t = { 0 };
+
+	for (size_t i = 0; i < m->d->ndone; i++) {
+		const struct plan_run *r = &m->d->plan[m->d->done[i]];
+		struct kv_file s;
+		const char *oracle, *budget, *fallback;
+		char key[512];
+		if (strcmp(r->kind, "patch") != 0 || rundir_run_kv(m->d, r->name, "summary.csv", &s) != 0)
+			continue;
+		oracle = kv_get(&s, "oracle");
+		budget = kv_get(&s, "spin_budget_effective_cycles");
+		fallback = kv_get(&s, "oracle_fallback");
+		if (oracle && strcmp(oracle, "none") != 0) {
+			snprintf(key, sizeof(key), "%.60s\t%.30s\t%.400s", oracle, budget ? budget : "",
+				 fallback ? fallback : "");
+			tally_add(&t, key);
+		}
+		kv_file_free(&s);
+	}
+	tally_sort(&t, false);
+	for (size_t i = 0; i < t.n; i++) {
+		char *oracle = t.item[i].key, *budget = strchr(oracle, '\t') + 1, *why = strchr(budget, '\t') + 1;
+		budget[-1] = why[-1] = '\0';
+		if (strcmp(oracle, "sched") == 0)
+			fprintf(m->out, "Oracle of the kmutex runs: `sched` (the kernel's view through BPF: spins end when the owner leaves its CPU or the spinner is preempted)");
+		else
+			fprintf(m->out, "Oracle of the kmutex runs: `%s`", oracle);
+		if (strcmp(budget, "0") == 0)
+			fprintf(m->out, ", no spin budget");
+		else
+			fprintf(m->out, ", a spin budget of %s cycles", budget);
+		fprintf(m->out, " (%u run(s))%s%s.\n", t.item[i].count, *why && strcmp(why, "-") ? "; `sched` could not load: " : "",
+			*why && strcmp(why, "-") ? why : "");
+	}
+	if (t.n)
+		fprintf(m->out, "\n");
+	tally_free(&t);
+}
+
+/* What the kernel row is, or why there is none. */
+static void print_kernel_line(struct md *m)
+{
+	if (rundir_plans(m->d, NULL, NULL, "--kernel-locks", false)) {
+		if (rundir_plans(m->d, "patch", NULL, "-l none ", false))
+			fprintf(m->out, "The real kernel's row (`kernel X.Y TYPE`, named for the lock type it waited on most) is the `none` lock, which excludes nothing, run with `--kernel-locks`: its threads meet only in the kernel, and its #contentions, mean cycles and contended histogram (black and dashed in the charts) are the running kernel's own lock waits, timed from `lock:contention_begin` to `contention_end`.\n");
+		fprintf(m->out, "Every run recorded its threads' waits for kernel locks (`--kernel-locks`: `kernel-hist.csv`, `kernel-locks.csv`): each table's block \"The kernel's own lock waits\" shows them, with the lock waited on most and its callers.\n\n");
+	} else if (!*rundir_env(m->d, "KL")) {
+		fprintf(m->out, "Kernel lock capture is unavailable here (%s): no kernel row, and no run recorded the kernel's own lock waits.\n\n",
+			*rundir_env(m->d, "KL_WHY") ? rundir_env(m->d, "KL_WHY") : "not recorded with these runs");
+	}
+}
+
+/* DIR/plots/NAME.png's link, where gnuplot drew it. */
+static void print_plot(struct md *m, const char *alt, const char *name)
+{
+	char path[MD_PATH];
+
+	snprintf(path, sizeof(path), "%s/plots/%s.png", m->d->path, name);
+	if (md_exists(path))
+		fprintf(m->out, "![%s](plots/%s.png)\n\n", alt, name);
+}
+
+/* The histogram and phase charts of workload W, one pair per thread count:
+ * the contended histogram where every run recorded one (as the patch
+ * counted), else all acquisitions'. */
+static void print_patch_plots(struct md *m, const char *w)
+{
+	char pattern[MD_PATH], path[MD_PATH], alt[192], name[160];
+	size_t skip = strlen(m->d->path) + strlen("/data/hist--t") + strlen(w);
+	glob_t g;
+
+	snprintf(pattern, sizeof(pattern), "%s/data/hist-%s-t*.csv", m->d->path, w);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *t = g.gl_pathv[i] + skip;
+		int tlen = (int)(strlen(t) - strlen(".csv"));
+		bool contended;
+		snprintf(path, sizeof(path), "%s/data/hist-contended-%s-t%.*s.csv", m->d->path, w, tlen, t);
+		contended = md_exists(path);
+		snprintf(alt, sizeof(alt), "%sacquisition-time histogram, %s, %.*s threads", contended ? "contended " : "",
+			 w, tlen, t);
+		snprintf(name, sizeof(name), "hist-%s%s-t%.*s", contended ? "contended-" : "", w, tlen, t);
+		print_plot(m, alt, name);
+		snprintf(alt, sizeof(alt), "how acquisitions were obtained, %s, %.*s threads", w, tlen, t);
+		snprintf(name, sizeof(name), "phases-%s-t%.*s", w, tlen, t);
+		print_plot(m, alt, name);
+	}
+	globfree(&g);
+}
+
+/* lbcompare's text of KIND's runs of W (data/KIND-W.txt, run-all's), fenced. */
+static void print_text_of(struct md *m, const char *kind, const char *w)
+{
+	char path[MD_PATH];
+
+	snprintf(path, sizeof(path), "%s/data/%s-%s.txt", m->d->path, kind, w);
+	if (!md_exists(path)) {
+		fprintf(m->out, "- `data/%s-%s.txt` is missing: `./run-all --report DIR` derives it.\n\n", kind, w);
+		return;
+	}
+	md_fenced_text(m->out, path, false);
+}
+
+static void print_patch(struct md *m)
+{
+	const char *all = rundir_env(m->d, "ALL_WORKLOADS");
+	char w[64];
+
+	if (!rundir_plans(m->d, "patch", NULL, NULL, false))
+		return;
+	fprintf(m->out, "## The patch's table, reproduced\n\n");
+	fprintf(m->out, "Tim Chen's 2.6.36 patch compared 2.6.34 (`kmutex-spin`) with the fix (`kmutex-fix`) on test-mutex V (`creat`) and AIM7 fserver; the later kernel variants and glibc's mutex run beside them. Ratios are to the first variant. Each table opens with the seed's own published figures beside this machine's `kmutex-spin` -> `kmutex-fix`. The patch's #contentions, mean acquisition time and histogram cover contended acquisitions only (its histogram's rows add up to its contention count), so the tables and charts here do too; the all-acquisitions figures, fast path included, follow them.\n\n");
+	print_oracle_lines(m);
+	print_kernel_line(m);
+	for (const char *p = all; md_next_word(&p, w, sizeof(w));) {
+		if (!rundir_plans(m->d, "patch", w, NULL, false))
+			continue;
+		if (!rundir_plans(m->d, "patch", w, NULL, true)) {
+			fprintf(m->out, "- No `%s` runs finished (see [Failed runs](#failed-runs)).\n\n", w);
+			continue;
+		}
+		fprintf(m->out, "### %s\n\n", w);
+		print_text_of(m, "patch", w);
+		print_patch_plots(m, w);
+	}
+	for (const char *lock = "kmutex-spin"; lock; lock = strcmp(lock, "kmutex-fix") ? "kmutex-fix" : NULL)
+		if (!word_in(lock, rundir_env(m->d, "ALL_LOCKS")))
+			fprintf(m->out, "- Lock `%s` is not in this build: the patch's before/after comparison needs it.\n\n", lock);
+}
+
+/* ---- sweeps ---- */
+
+/* The sweep's median ops/s, a row per thread count (data/sweep-W-ops_per_s.csv). */
+static void print_sweep_table(struct md *m, const char *w)
+{
+	char path[MD_PATH];
+	struct md_csv csv;
+
+	snprintf(path, sizeof(path), "%s/data/sweep-%s-ops_per_s.csv", m->d->path, w);
+	if (md_csv_read(&csv, path) != 0)
+		return;
+	fprintf(m->out, "Operations per second (median over repetitions):\n\n|");
+	for (size_t c = 0; c < csv.ncols; c++)
+		fprintf(m->out, " %s |", csv.cell[c]);
+	fprintf(m->out, "\n|");
+	for (size_t c = 0; c < csv.ncols; c++)
+		fprintf(m->out, "---|");
+	fprintf(m->out, "\n");
+	for (size_t r = 1; r < csv.nrows; r++) {
+		fprintf(m->out, "| %s |", csv.cell[r * csv.ncols]);
+		for (size_t c = 1; c < csv.ncols; c++) {
+			const char *v = csv.cell[r * csv.ncols + c];
+			if (*v)
+				fprintf(m->out, " %.0f |", strtod(v, NULL));
+			else
+				fprintf(m->out, " - |");
+		}
+		fprintf(m->out, "\n");
+	}
+	fprintf(m->out, "\n");
+	md_csv_free(&csv);
+}
+
+static void print_sweep(struct md *m, const char *w)
+{
+	fprintf(m->out, "## %c%s sweep\n\n", *w >= 'a' && *w <= 'z' ? *w - 'a' + 'A' : *w, w + 1);
+	/* The cohort lock only keeps the lock within a node: run-all sweeps it
+	 * where there are two or more, or where --locks names it. */
+	if (word_in("ck-cohort", rundir_env(m->d, "ALL_LOCKS")) && !*rundir_setting(m->d, "LOCKS") &&
+	    !rundir_plans(m->d, "sweep", w, "-l ck-cohort ", false))
+		fprintf(m->out, "`ck-cohort` was skipped: this machine has %s NUMA node(s), and the cohort lock only keeps the lock within a node where there are two or more (name it in `--locks` to run it anyway).\n\n",
+			rundir_env(m->d, "NUMA_NODES"));
+	print_sweep_table(m, w);
+	md_sweep_verdicts(m, w);
+	char alt[64], name[128];
+	snprintf(name, sizeof(name), "sweep-%s-ops_per_s", w);
+	print_plot(m, "throughput against threads", name);
+	snprintf(name, sizeof(name), "sweep-%s-cpu_us_per_op", w);
+	snprintf(alt, sizeof(alt), "CPU cost per operation against threads");
+	print_plot(m, alt, name);
+	fprintf(m->out, "Every run's full comparison (contentions, acquisition cycles, histograms, with the 95%% CIs and verdicts against the first lock of each thread count): `data/sweep-%s.txt`; the same figures as CSV: `data/stats-%s-t*.csv`.\n\n",
+		w, w);
+}
+
+static void print_sweeps(struct md *m)
+{
+	char w[64];
+
+	for (const char *p = rundir_env(m->d, "ALL_WORKLOADS"); md_next_word(&p, w, sizeof(w));)
+		if (rundir_plans(m->d, "sweep", w, NULL, true))
+			print_sweep(m, w);
+}
+
+/* ---- the command ---- */
+
+static void print_produced(struct md *m)
+{
+	static const char *const opts[][2] = {
+		{ "ORDER_SEED", "--order-seed" }, { "BUDGET", "--budget" },       { "LOCKS", "--locks" },
+		{ "WORKLOADS", "--workloads" },   { "THREADS", "--threads" },
+	};
+
+	fprintf(m->out, "## How this was produced\n\n`./run-all%s --reps %u", m->d->quick ? " --quick" : "", m->d->reps);
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (*rundir_setting(m->d, opts[i][0]))
+			fprintf(m->out, " %s %s", opts[i][1], rundir_setting(m->d, opts[i][0]));
+	fprintf(m->out, "` — %zu runs, listed with their exact arguments in `plan.txt`; each run's result files are in `runs/<name>/`, its stderr in `logs/`.\n",
+		m->d->nplan);
+}
+
+int markdown_report(const char *dir, FILE *out)
+{
+	struct rundir d;
+	struct md m = { .d = &d, .out = out };
+	char err[1024];
+	int rc = 0;
+
+	if (rundir_load(&d, dir, err, sizeof(err)) != 0) {
+		fprintf(stderr, "lbcompare: --markdown: %s\n", err);
+		rundir_free(&d);
+		return 2;
+	}
+	if (d.ndone)
+		rundir_run_kv(&d, d.plan[d.done[0]].name, "meta.csv", &m.meta);
+	print_header(&m);
+	print_patch(&m);
+	print_sweeps(&m);
+	md_machine_section(&m);
+	md_failed_section(&m);
+	md_checks_section(&m);
+	md_warnings_section(&m);
+	print_produced(&m);
+	if (fflush(out) != 0 || ferror(out)) {
+		fprintf(stderr, "lbcompare: --markdown: cannot write the report\n");
+		rc = 2;
+	}
+	kv_file_free(&m.meta);
+	rundir_free(&d);
+	return rc;
+}

@@ -1,0 +1,461 @@
+/*
+ * markdown_runs.c — the report's account of the runs themselves: the noise
+ * they met, the sweep's verdicts, the machine, the runs that failed, their
+ * self-checks and warnings (markdown.h); and the small readers the sections
+ * share (markdown_int.h).
+ */
+#define _GNU_SOURCE  /* strcasestr */
+#include <glob.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "markdown_int.h"
+
+/* ---- shared helpers ---- */
+
+void tally_add(struct tally *t, const char *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->item[i].key, key) == 0) {
+			t->item[i].count++;
+			return;
+		}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		struct tally_item *item = realloc(t->item, cap * sizeof(*item));
+		if (!item)
+			return;  /* out of memory: the line goes uncounted, the report goes on */
+		t->item = item;
+		t->cap = cap;
+	}
+	if ((t->item[t->n].key = strdup(key)) != NULL)
+		t->item[t->n++].count = 1;
+}
+
+static bool by_count;
+static int cmp_items(const void *a, const void *b)
+{
+	const struct tally_item *x = a, *y = b;
+
+	if (by_count && x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+void tally_sort(struct tally *t, bool most_first)
+{
+	by_count = most_first;
+	if (t->n > 1)
+		qsort(t->item, t->n, sizeof(*t->item), cmp_items);
+}
+
+void tally_free(struct tally *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->item[i].key);
+	free(t->item);
+	*t = (struct tally){ 0 };
+}
+
+bool md_next_word(const char **p, char *w, size_t len)
+{
+	size_t n;
+
+	*p += strspn(*p, " ");
+	n = strcspn(*p, " ");
+	if (n == 0)
+		return false;
+	snprintf(w, len, "%.*s", (int)n, *p);
+	*p += n;
+	return true;
+}
+
+int md_csv_read(struct md_csv *csv, const char *path)
+{
+	struct kv_file f;  /* its reader gives the lines; the cells are split here */
+	char err[256];
+	size_t ncells = 0;
+
+	memset(csv, 0, sizeof(*csv));
+	if (kv_file_read(&f, path, ',', false, err, sizeof(err)) != 0)
+		return -1;
+	csv->ncols = 2;  /* the key and its value, and one more cell per comma in the value */
+	for (const char *p = f.n ? f.pair[0].value : ""; (p = strchr(p, ',')) != NULL; p++)
+		csv->ncols++;
+	csv->nrows = f.n;
+	csv->cell = calloc(csv->nrows * csv->ncols + 1, sizeof(*csv->cell));
+	for (size_t r = 0; csv->cell && r < f.n; r++) {
+		char *v = (char *)f.pair[r].value;
+		csv->cell[ncells++] = (char *)f.pair[r].key;
+		for (size_t c = 1; c < csv->ncols; c++) {
+			char *comma = v ? strchr(v, ',') : NULL;
+			if (comma)
+				*comma = '\0';
+			csv->cell[ncells++] = v ? v : "";
+			v = comma ? comma + 1 : NULL;
+		}
+	}
+	csv->text = f.text;
+	free(f.pair);
+	if (!csv->cell || f.n == 0) {
+		md_csv_free(csv);
+		return -1;
+	}
+	return 0;
+}
+
+int md_csv_col(const struct md_csv *csv, const char *name)
+{
+	for (size_t c = 0; c < csv->ncols; c++)
+		if (strcmp(csv->cell[c], name) == 0)
+			return (int)c;
+	return -1;
+}
+
+void md_csv_free(struct md_csv *csv)
+{
+	free(csv->text);
+	free(csv->cell);
+	memset(csv, 0, sizeof(*csv));
+}
+
+static const char *run_name(const struct md *m, size_t i)
+{
+	return m->d->plan[m->d->done[i]].name;
+}
+
+/* ---- noise ---- */
+
+/* One run's meta.csv noise_* keys (results/README.md). */
+struct noise_row {
+	const char *run;
+	double other, steal, load, throttle;  /* NAN where not a number ("unavailable") */
+	char busy[256];
+};
+
+static double number_or_nan(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	v = strtod(s, &end);
+	return *end ? NAN : v;
+}
+
+static int cmp_noise(const void *a, const void *b)
+{
+	const struct noise_row *x = a, *y = b;
+	double vx = isnan(x->other) ? -1 : x->other, vy = isnan(y->other) ? -1 : y->other;
+
+	return vx < vy ? 1 : vx > vy ? -1 : 0;
+}
+
+static size_t noise_rows(const struct md *m, struct noise_row *rows)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->d->ndone; i++) {
+		struct kv_file meta;
+		const char *busy;
+		if (rundir_run_kv(m->d, run_name(m, i), "meta.csv", &meta) != 0)
+			continue;
+		if ((busy = kv_get(&meta, "noise_busy")) != NULL) {
+			rows[n] = (struct noise_row){ .run = run_name(m, i),
+						      .other = number_or_nan(kv_get(&meta, "noise_other_cpu_pct")),
+						      .steal = number_or_nan(kv_get(&meta, "noise_steal_pct")),
+						      .load = number_or_nan(kv_get(&meta, "noise_loadavg_1m")),
+						      .throttle = number_or_nan(kv_get(&meta, "noise_thermal_throttle")) };
+			snprintf(rows[n++].busy, sizeof(rows[0].busy), "%s", busy);
+		}
+		kv_file_free(&meta);
+	}
+	qsort(rows, n, sizeof(*rows), cmp_noise);
+	return n;
+}
+
+static void print_busy(const struct md *m, const struct noise_row *rows, size_t n)
+{
+	size_t busy = 0;
+
+	for (size_t i = 0; i < n; i++)
+		busy += strncmp(rows[i].busy, "yes", 3) == 0;
+	if (busy == 0) {
+		fprintf(m->out, "No run was taken on a busy machine (other processes above 10%% of the CPU time, or steal above 2%%).\n");
+		return;
+	}
+	fprintf(m->out, "\n**Warning: %zu of %zu run(s) were taken on a busy machine** (other processes above 10%% of the CPU time, or steal above 2%%): their figures are noisier, and the verdicts say only what survives that. %s:\n",
+		busy, n, busy > 10 ? "The 10 busiest" : "They");
+	busy = 0;
+	for (size_t i = 0; i < n && busy < 10; i++)
+		if (strncmp(rows[i].busy, "yes", 3) == 0) {
+			/* "yes: other processes ...": what made it busy */
+			fprintf(m->out, "- `%s`: %s\n", rows[i].run, rows[i].busy + strspn(rows[i].busy, "yes: "));
+			busy++;
+		}
+}
+
+/* Whether other work shared the machine while the runs measured: the busy
+ * ones (other processes above 10% of the CPU time, or steal above 2%) named,
+ * the busiest first. */
+void md_noise_section(struct md *m)
+{
+	struct noise_row *rows = calloc(m->d->ndone + 1, sizeof(*rows));
+	double steal = 0, load = 0, throttle = 0;
+	size_t n, nother = 0;
+
+	fprintf(m->out, "### Noise during the runs\n\n");
+	if (!rows || (n = noise_rows(m, rows)) == 0) {
+		fprintf(m->out, "These runs recorded no noise figures (written by a lockbench before meta.csv had `noise_*` keys).\n\n");
+		free(rows);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		nother += !isnan(rows[i].other);
+		steal = fmax(steal, isnan(rows[i].steal) ? 0 : rows[i].steal);
+		load = fmax(load, isnan(rows[i].load) ? 0 : rows[i].load);
+		throttle += isnan(rows[i].throttle) ? 0 : rows[i].throttle;
+	}
+	if (nother > 0) {
+		fprintf(m->out, "Other processes used a median %.1f%% of the machine's CPU time while a run measured (at most %.1f%%); steal at most %.1f%%; 1-minute load average at most %.2f",
+			(rows[(nother - 1) / 2].other + rows[nother / 2].other) / 2, rows[0].other, steal, load);
+		if (throttle > 0)
+			fprintf(m->out, "; %.0f thermal throttling event(s)", throttle);
+		fprintf(m->out, ".\n");
+	}
+	print_busy(m, rows, n);
+	fprintf(m->out, "\n");
+	free(rows);
+}
+
+/* ---- the sweep's verdicts ---- */
+
+static long threads_of(const char *path)
+{
+	const char *t = strrchr(path, 't');
+	return t ? strtol(t + 1, NULL, 10) : 0;
+}
+
+static int cmp_threads(const void *a, const void *b)
+{
+	long x = threads_of(*(char *const *)a), y = threads_of(*(char *const *)b);
+	return (x > y) - (x < y);
+}
+
+/* One thread count's row: each lock's Ops/sec verdict against the first's. */
+static void print_verdict_row(struct md *m, const char *path)
+{
+	struct md_csv csv;
+	int var, fig, ratio, verdict;
+	const char *base = "-";
+	char list[2][4096] = { "", "" };
+	unsigned int same = 0;
+
+	if (md_csv_read(&csv, path) != 0)
+		return;
+	var = md_csv_col(&csv, "variant"), fig = md_csv_col(&csv, "figure");
+	ratio = md_csv_col(&csv, "ratio"), verdict = md_csv_col(&csv, "verdict");
+	for (size_t r = 1; var >= 0 && fig >= 0 && ratio >= 0 && verdict >= 0 && r < csv.nrows; r++) {
+		char **row = csv.cell + r * csv.ncols;
+		bool faster = strcmp(row[verdict], "faster") == 0;
+		if (strcmp(row[fig], "ops_per_s") != 0)
+			continue;
+		if (strcmp(row[verdict], "baseline") == 0)
+			base = row[var];
+		else if (faster || strcmp(row[verdict], "slower") == 0) {
+			size_t len = strlen(list[!faster]);
+			snprintf(list[!faster] + len, sizeof(list[0]) - len, "%s`%s` %.3gx", len ? ", " : "", row[var],
+				 strtod(row[ratio], NULL));
+		} else if (strcmp(row[verdict], "no difference") == 0)
+			same++;
+	}
+	fprintf(m->out, "| %ld | %s | %s | %s | %u |\n", threads_of(path), base, *list[0] ? list[0] : "-",
+		*list[1] ? list[1] : "-", same);
+	md_csv_free(&csv);
+}
+
+/* The sweep's verdicts on Ops/sec, thread count by thread count
+ * (data/stats-W-t*.csv; nothing with one repetition). */
+void md_sweep_verdicts(struct md *m, const char *w)
+{
+	char pattern[MD_PATH];
+	glob_t g;
+
+	snprintf(pattern, sizeof(pattern), "%s/data/stats-%s-t*.csv", m->d->path, w);
+	if (m->d->reps < 2 || glob(pattern, 0, NULL, &g) != 0)
+		return;
+	qsort(g.gl_pathv, g.gl_pathc, sizeof(*g.gl_pathv), cmp_threads);
+	fprintf(m->out, "Verdicts on operations per second, each thread count's locks against its first (Mann-Whitney U over the repetitions, 95%%):\n\n");
+	fprintf(m->out, "| threads | against | faster | slower | no difference shown |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		print_verdict_row(m, g.gl_pathv[i]);
+	fprintf(m->out, "\n");
+	globfree(&g);
+}
+
+/* ---- the machine, failed runs, checks, warnings ---- */
+
+void md_machine_section(struct md *m)
+{
+	fprintf(m->out, "## Machine\n\n");
+	if (m->meta.n == 0) {
+		fprintf(m->out, "This build writes no machine metadata (meta.csv) with its results.\n\n");
+		return;
+	}
+	fprintf(m->out, "| key | value |\n|---|---|\n");
+	for (size_t i = 0; i < m->meta.n; i++) {
+		fprintf(m->out, "| %s | ", m->meta.pair[i].key);
+		for (const char *v = m->meta.pair[i].value; *v; v++)
+			fprintf(m->out, *v == '|' ? "\\|" : "%c", *v);
+		fprintf(m->out, " |\n");
+	}
+	fprintf(m->out, "\n");
+}
+
+/* The first line of logs/NAME.SUFFIX (LAST: its last), "" when none. */
+static void log_line(const struct md *m, const char *name, const char *suffix, bool last, char *out, size_t len)
+{
+	char path[MD_PATH], line[1024];
+	FILE *f;
+
+	*out = '\0';
+	snprintf(path, sizeof(path), "%s/logs/%s.%s", m->d->path, name, suffix);
+	if (!(f = fopen(path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(out, len, "%s", line);
+		if (!last)
+			break;
+	}
+	fclose(f);
+}
+
+void md_failed_section(struct md *m)
+{
+	size_t nfail = 0;
+
+	fprintf(m->out, "## Failed runs\n\n");
+	for (size_t i = 0; i < m->d->nplan; i++) {
+		const char *name = m->d->plan[i].name;
+		char status[64], err[1024];
+		if (m->d->plan[i].finished)
+			continue;
+		log_line(m, name, "status", false, status, sizeof(status));
+		log_line(m, name, "err", true, err, sizeof(err));
+		fprintf(m->out, "- `%s` (exit status %s%s): %s\n", name, *status ? status : "not run",
+			strcmp(status, "4") == 0 ? ", watchdog" : "", err);
+		nfail++;
+	}
+	if (nfail == 0)
+		fprintf(m->out, "None: all %zu runs finished.\n", m->d->nplan);
+	fprintf(m->out, "\n");
+}
+
+struct check_counts {
+	size_t missing, warned_runs;
+	struct tally warn, skip;
+};
+
+static void tally_checks(const struct md *m, size_t i, struct check_counts *c)
+{
+	struct kv_file checks;
+	bool warned = false;
+	char line[1024];
+
+	if (rundir_run_kv(m->d, run_name(m, i), "checks.csv", &checks) != 0) {
+		c->missing++;
+		return;
+	}
+	for (size_t k = 0; k < checks.n; k++) {
+		const char *status = checks.pair[k].value, *detail = strchr(status, ',');
+		int slen = detail ? (int)(detail - status) : (int)strlen(status);
+		detail = detail ? detail + 1 : "";
+		if (strncmp(status, "ok", 2) == 0 && slen == 2)
+			continue;
+		if (strncmp(status, "skipped", 7) == 0 && slen == 7) {
+			snprintf(line, sizeof(line), "`%s`: %s", checks.pair[k].key, detail);
+			tally_add(&c->skip, line);
+			continue;
+		}
+		snprintf(line, sizeof(line), "- `%s`: **%.*s** `%s`: %s", run_name(m, i), slen, status,
+			 checks.pair[k].key, detail);
+		tally_add(&c->warn, line);
+		warned = true;
+	}
+	c->warned_runs += warned;
+	kv_file_free(&checks);
+}
+
+/* Every check that warned, run by run; the skipped ones grouped by check
+ * and reason (most are "not applicable here", e.g. no phases for a
+ * spinlock, and one line per run would bury the warnings). */
+void md_checks_section(struct md *m)
+{
+	struct check_counts c = { 0 };
+	size_t checked;
+
+	fprintf(m->out, "## Self-checks\n\nEach run checks its own figures and clock (`checks.csv`, results/README.md).\n\n");
+	for (size_t i = 0; i < m->d->ndone; i++)
+		tally_checks(m, i, &c);
+	checked = m->d->ndone - c.missing;
+	if (m->d->ndone == 0)
+		fprintf(m->out, "No finished runs to check.\n");
+	else if (checked > 0 && c.warn.n == 0)
+		fprintf(m->out, "All checks passed in %zu run(s).\n", checked);
+	else if (c.warn.n > 0) {
+		fprintf(m->out, "%zu check(s) warned, in %zu of %zu run(s):\n\n", c.warn.n, c.warned_runs, checked);
+		for (size_t i = 0; i < c.warn.n; i++)
+			fprintf(m->out, "%s\n", c.warn.item[i].key);
+	}
+	if (c.skip.n > 0) {
+		fprintf(m->out, "\nSkipped (not applicable to the run):\n\n");
+		for (size_t i = 0; i < c.skip.n; i++)
+			fprintf(m->out, "- %s (%u run(s))\n", c.skip.item[i].key, c.skip.item[i].count);
+	}
+	if (c.missing > 0)
+		fprintf(m->out, "\n%zu run(s) have no readable checks.csv (written by a lockbench without self-checks).\n",
+			c.missing);
+	fprintf(m->out, "\n");
+	tally_free(&c.warn);
+	tally_free(&c.skip);
+}
+
+/* What the runs said on stderr with "warn" in it (logs/NAME.err), each line
+ * once with how many times, the most frequent first. */
+void md_warnings_section(struct md *m)
+{
+	char pattern[MD_PATH], line[1024];
+	struct tally t = { 0 };
+	glob_t g;
+
+	fprintf(m->out, "## Warnings raised by the runs\n\n");
+	rundir_file(m->d, NULL, "logs/*.err", pattern, sizeof(pattern));
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			FILE *f = fopen(g.gl_pathv[i], "r");
+			while (f && fgets(line, sizeof(line), f)) {
+				line[strcspn(line, "\n")] = '\0';
+				if (strcasestr(line, "warn"))
+					tally_add(&t, line);
+			}
+			if (f)
+				fclose(f);
+		}
+		globfree(&g);
+	}
+	tally_sort(&t, true);
+	if (t.n == 0)
+		fprintf(m->out, "None.\n");
+	else {
+		fprintf(m->out, "```text\n");
+		for (size_t i = 0; i < t.n; i++)
+			fprintf(m->out, "%7u %s\n", t.item[i].count, t.item[i].key);
+		fprintf(m->out, "```\n");
+	}
+	fprintf(m->out, "\n");
+	tally_free(&t);
+}

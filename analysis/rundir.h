@@ -1,0 +1,72 @@
+/*
+ * rundir.h — a run-all directory as results/README.md ("run-all's
+ * directory") documents it: settings, run-env, plan.txt, variants.txt and
+ * runs/NAME/, read for `lbcompare --markdown`.  Only what the report needs is
+ * checked; the runs' figures are resultfile.h's (and lbcompare's) business.
+ */
+#ifndef LOCKBENCH_RUNDIR_H
+#define LOCKBENCH_RUNDIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A "KEY<sep>value" file (settings, run-env: '='; summary.csv, meta.csv,
+ * checks.csv's first two columns: ','), pointers into its own text. */
+struct kv_pair {
+	const char *key, *value;
+};
+struct kv_file {
+	char *text;
+	struct kv_pair *pair;
+	size_t n;
+};
+
+/* 0; 1 when PATH does not exist (F empty); -1 with a one-line message when
+ * it cannot be read, is too big, or a line has no separator.  SKIP_HEADER
+ * drops the first line (the CSVs' "key,value"). */
+int kv_file_read(struct kv_file *f, const char *path, char sep, bool skip_header, char *err, size_t errlen);
+/* KEY's value, or NULL. */
+const char *kv_get(const struct kv_file *f, const char *key);
+void kv_file_free(struct kv_file *f);
+
+/* One plan.txt line: a run name and its lockbench arguments. */
+struct plan_run {
+	char *name;
+	char *args;
+	char kind[16];         /* "patch", "sweep": the name up to its first '-' */
+	char workload[64];     /* the word after -w */
+	bool finished;         /* runs/NAME/summary.csv exists */
+};
+
+struct rundir {
+	char path[4096];
+	struct kv_file settings, env;
+	struct plan_run *plan;
+	size_t nplan;
+	/* The finished runs in the report's order, as indexes into plan:
+	 * variant by variant in variants.txt's order (each group's baseline
+	 * first), each variant's in round order; plan order without variants.txt. */
+	size_t *done;
+	size_t ndone;
+	unsigned int reps;
+	bool quick, has_variants;
+};
+
+/* 0, or -1 with a one-line message naming what in PATH is missing or malformed. */
+int rundir_load(struct rundir *d, const char *path, char *err, size_t errlen);
+void rundir_free(struct rundir *d);
+/* settings' or run-env's KEY, "" when absent. */
+const char *rundir_setting(const struct rundir *d, const char *key);
+const char *rundir_env(const struct rundir *d, const char *key);
+/* PATH of runs/NAME/FILE (or of any FILE under the directory with NAME NULL). */
+void rundir_file(const struct rundir *d, const char *name, const char *file, char *out, size_t len);
+/* Reads runs/NAME/FILE as a kv_file (see kv_file_read). */
+int rundir_run_kv(const struct rundir *d, const char *name, const char *file, struct kv_file *f);
+/* Whether the plan has a run of KIND ("patch", "sweep"; NULL: any) on
+ * WORKLOAD (NULL: any) whose arguments hold WORD (NULL: any); with FINISHED,
+ * a finished one. */
+bool rundir_plans(const struct rundir *d, const char *kind, const char *workload, const char *word, bool finished);
+/* WORD in a list of words separated by blanks or commas. */
+bool word_in(const char *word, const char *list);
+
+#endif

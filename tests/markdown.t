@@ -1,0 +1,144 @@
+#!/bin/sh
+# markdown.t — lbcompare --markdown RUNALLDIR: run-all's report.md from the
+# documented files of a run-all directory (results/README.md), here a small
+# one made by hand around two real runs, so that every section has something
+# to say: a failed run, a warned and a skipped self-check, a busy run, a
+# warning on stderr, the sweep's verdicts.  It reads and writes nothing else,
+# links only the charts that exist, and rejects a malformed directory in one
+# line.
+LB=${LOCKBENCH:-bench/lockbench}
+CMP=${LBCOMPARE:-analysis/lbcompare}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+echo "1..23"
+
+d=$tmp/dir
+mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
+cat >"$d/settings" <<EOF
+QUICK=1
+REPS=2
+ORDER_SEED=7
+LOCKS=tas,ticket
+WORKLOADS=counter
+THREADS=2
+DEFAULT_OUT=0
+STARTED=2026-12-05T07:00:00Z
+EOF
+cat >"$d/run-env" <<EOF
+NCPU=2
+NUMA_NODES=1
+ALL_LOCKS=tas ticket kmutex-spin ck-cohort
+ALL_WORKLOADS=counter creat
+KL=
+KL_WHY=not root here
+EOF
+printf 'sweep-counter-t2-tas -l tas -w counter -t 2 -d 0.05\nsweep-counter-t2-ticket -l ticket -w counter -t 2 -d 0.05\n' >"$d/variants.txt"
+{
+	echo "sweep-counter-t2-tas-r1 -l tas -w counter -t 2 -d 0.05 --warmup 0 --seed 1"
+	echo "sweep-counter-t2-ticket-r1 -l ticket -w counter -t 2 -d 0.05 --warmup 0 --seed 1"
+	echo "sweep-counter-t2-tas-r2 -l tas -w counter -t 2 -d 0.05 --warmup 0 --seed 2"
+	echo "sweep-counter-t2-ticket-r2 -l ticket -w counter -t 2 -d 0.05 --warmup 0 --seed 2"
+} >"$d/plan.txt"
+for lock in tas ticket; do
+	r=sweep-counter-t2-$lock-r1
+	"$LB" -l $lock -w counter -t 2 -d 0.05 --warmup 0 --quiet -o "$d/runs/$r" 2>"$d/logs/$r.err" ||
+		echo "Bail out! lockbench failed for $r"
+done
+# ticket-r2 failed by the watchdog; tas-r2 never ran.
+echo 4 >"$d/logs/sweep-counter-t2-ticket-r2.status"
+printf 'lockbench: warning: something odd\nlockbench: watchdog: no progress for 10 s\n' >"$d/logs/sweep-counter-t2-ticket-r2.err"
+echo "lockbench: warning: something odd" >>"$d/logs/sweep-counter-t2-tas-r1.err"
+# One warned check, one busy run.
+t=$d/runs/sweep-counter-t2-tas-r1
+echo "fairness,WARN,1 of 2 threads starved" >>"$t/checks.csv"
+sed -i 's/^noise_busy,.*/noise_busy,yes: other processes 55.0% of the CPU time; steal 0.0%/; s/^noise_other_cpu_pct,.*/noise_other_cpu_pct,55.0/' "$t/meta.csv"
+sed -i 's/^noise_busy,.*/noise_busy,no/; s/^noise_other_cpu_pct,.*/noise_other_cpu_pct,1.0/' "$d/runs/sweep-counter-t2-ticket-r1/meta.csv"
+# What run-all derives before it calls --markdown: lbcompare's text and CSVs.
+"$CMP" --csv "$d/data" "$d/runs/sweep-counter-t2-tas-r1" "$d/runs/sweep-counter-t2-ticket-r1" >"$d/data/sweep-counter.txt" 2>&1
+sum() { (cd "$d" && find . -type f | sort | xargs cksum); }
+before=$(sum)
+
+"$CMP" --markdown "$d" >"$tmp/r.md" 2>"$tmp/err"
+rc=$?
+check "a run-all directory gives a report (rc=$rc: $(head -c 200 "$tmp/err"))" '[ $rc -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "and leaves the directory as it was" '[ "$before" = "$(sum)" ]'
+check "the header: machine from the first run's meta.csv and run-env, settings, rounds" \
+	'grep -Eq "^Machine: [^,]+, .*, 2 CPUs\. Started 2026-12-05T07:00:00Z; quick mode, 2 repetition\(s\) per run, run in 2 round\(s\), .*seed 7 " "$tmp/r.md"'
+check "the timing line counts the finished runs" 'grep -q "^Acquisition timing: \`--timing all\` (2 run(s))" "$tmp/r.md"'
+check "no plots drawn: the note, and no chart linked" \
+	'grep -q "^No plots: " "$tmp/r.md" && ! grep -q "](plots/" "$tmp/r.md"'
+check "the noise: the median of the runs' other-CPU share, the busy run named with why" \
+	'grep -q "^Other processes used a median 28.0% of the machine.s CPU time while a run measured (at most 55.0%)" "$tmp/r.md" &&
+	 grep -q "^\*\*Warning: 1 of 2 run(s) were taken on a busy machine\*\*" "$tmp/r.md" &&
+	 grep -q "^- \`sweep-counter-t2-tas-r1\`: other processes 55.0% of the CPU time; steal 0.0%$" "$tmp/r.md"'
+check "no patch runs planned: no patch section" '! grep -q "^## The patch" "$tmp/r.md"'
+check "the sweep: its title, lbcompare's text named, the ops table with both locks" \
+	'grep -q "^## Counter sweep$" "$tmp/r.md" && grep -q "\`data/sweep-counter.txt\`" "$tmp/r.md" &&
+	 grep -q "^| threads | tas | ticket |$" "$tmp/r.md" && grep -Eq "^\| 2 \| [0-9]+ \| [0-9]+ \|$" "$tmp/r.md"'
+check "ck-cohort, in the build but not in --locks, is not said skipped" '! grep -q "ck-cohort" "$tmp/r.md"'
+check "the failed runs: the watchdog's, with its last stderr line, and the one not run" \
+	'grep -q "^- \`sweep-counter-t2-ticket-r2\` (exit status 4, watchdog): lockbench: watchdog: no progress for 10 s$" "$tmp/r.md" &&
+	 grep -q "^- \`sweep-counter-t2-tas-r2\` (exit status not run): $" "$tmp/r.md"'
+check "the warned self-check, run by run" \
+	'grep -q "^1 check(s) warned, in 1 of 2 run(s):" "$tmp/r.md" &&
+	 grep -q "^- \`sweep-counter-t2-tas-r1\`: \*\*WARN\*\* \`fairness\`: 1 of 2 threads starved$" "$tmp/r.md"'
+check "stderr warnings counted across the runs, most frequent first" \
+	'grep -A2 "^## Warnings raised" "$tmp/r.md" | grep -q "^\`\`\`text" &&
+	 grep -q "^      2 lockbench: warning: something odd$" "$tmp/r.md"'
+check "how it was produced: run-all's command from settings, and the plan's size" \
+	'grep -q "^\`./run-all --quick --reps 2 --order-seed 7 --locks tas,ticket --workloads counter --threads 2\` — 4 runs" "$tmp/r.md"'
+check "the machine table is the first run's meta.csv" \
+	'[ "$(grep -c "^| [a-z_0-9]* | " "$tmp/r.md")" -ge "$(($(wc -l <"$d/runs/sweep-counter-t2-tas-r1/meta.csv") - 1))" ]'
+
+# With repetitions' verdicts: a stats CSV as lbcompare writes it.
+cat >"$d/data/stats-counter-t2.csv" <<EOF
+variant,figure,runs,median,ci_lo,ci_hi,ci_coverage,spread_large,baseline_runs,ratio,ratio_ci_lo,ratio_ci_hi,p,verdict
+tas,ops_per_s,5,100,90,110,0.9375,0,5,1,,,,baseline
+ticket,ops_per_s,5,200,190,210,0.9375,0,5,2,1.8,2.2,0.008,faster
+ticket,cpu_us_per_op,5,1,1,1,0.9375,0,5,1,1,1,1,no difference
+EOF
+: >"$d/plots/sweep-counter-ops_per_s.png"
+"$CMP" --markdown "$d" >"$tmp/r.md" 2>/dev/null
+check "the sweep's verdicts on Ops/sec, from data/stats-counter-t*.csv" \
+	'grep -q "^| 2 | tas | \`ticket\` 2x | - | 0 |$" "$tmp/r.md"'
+check "a chart that exists is linked, one that does not is not" \
+	'grep -q "^!\[throughput against threads\](plots/sweep-counter-ops_per_s.png)$" "$tmp/r.md" &&
+	 ! grep -q "cpu_us_per_op.png" "$tmp/r.md" && ! grep -q "^No plots" "$tmp/r.md"'
+
+# A malformed directory: one line, exit 2, nothing on stdout.
+bad() { # NAME EXPECTED: lbcompare --markdown "$tmp/bad"
+	want=$2
+	"$CMP" --markdown "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$1 (rc=$rc: $(head -c 200 "$tmp/err"))" \
+		'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF "$want" "$tmp/err" && [ ! -s "$tmp/out" ]'
+}
+remake() { rm -rf "$tmp/bad" && cp -R "$d" "$tmp/bad"; }
+remake && rm "$tmp/bad/settings"
+bad "no settings: not a run-all directory" "settings: missing: not a run-all directory"
+remake && echo "EVIL=\$(rm -rf /)" >>"$tmp/bad/settings"
+bad "an unknown settings line" "settings: unexpected line 'EVIL=...'"
+remake && sed -i 's/^REPS=.*/REPS=0/' "$tmp/bad/settings"
+bad "REPS not a positive number" "REPS is not a positive whole number"
+remake && echo "../../etc/passwd -l tas" >>"$tmp/bad/plan.txt"
+bad "a plan line whose name is a path" "plan.txt: malformed line 5"
+
+# Several hosts: OUT/data/KIND-W.txt (run-all's, of every directory's runs)
+# under a header naming each directory; of a sweep, only the hosts and
+# across-hosts tables.
+cp -R "$d" "$tmp/box"
+mkdir -p "$tmp/hosts/data"
+printf 'Hosts\n  vm  x\n  box  y\n\n== counter, 2 threads ==\nper host\n\n== across hosts: counter ==\nrow\n\n' >"$tmp/hosts/data/sweep-counter.txt"
+"$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/box" >"$tmp/h.md" 2>"$tmp/err"
+rc=$?
+check "--markdown-hosts: both directories named, absolute (rc=$rc: $(head -c 200 "$tmp/err"))" \
+	'[ $rc -eq 0 ] && grep -qx -- "- \`$(cd "$d" && pwd -P)\` (its \`report.md\`)" "$tmp/h.md" &&
+	 grep -qx -- "- \`$(cd "$tmp/box" && pwd -P)\` (its \`report.md\`)" "$tmp/h.md"'
+check "--markdown-hosts: the sweep's hosts and across-hosts tables only" \
+	'grep -q "^## Counter sweep$" "$tmp/h.md" && grep -q "^== across hosts: counter ==$" "$tmp/h.md" &&
+	 grep -q "^  box  y$" "$tmp/h.md" && ! grep -q "^per host$" "$tmp/h.md"'
+"$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--markdown-hosts: a directory that is not there, one line, exit 2" \
+	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "nowhere: No such file or directory" "$tmp/err" && [ ! -s "$tmp/out" ]'

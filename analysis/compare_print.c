@@ -1,0 +1,436 @@
+/*
+ * compare_print.c — lbcompare's text tables for one group: throughput,
+ * contention, the differences from the baseline, acquisition phases, the
+ * kernel's own lock waits, and print_group, which puts them (with the seed's
+ * figures and the histograms) in order.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../locks/spin_exit.h"
+#include "compare.h"
+
+/* What the cells of a table needed saying underneath. */
+struct unavailable {
+	bool old, kernel;        /* "n/a": runs that predate a figure; the kernel row's missing ones */
+	bool untimed;            /* a cycle figure of --timing off runs */
+	bool spread;             /* some interval reaches beyond +-10% of its median */
+};
+
+void print_ratio(double value, double base)
+{
+	if (base != 0)  /* whole numbers from 1000x on, to keep the column's width */
+		printf(" %6.*fx", value / base >= 999.995 ? 0 : 2, value / base);
+	else
+		printf(" %7s", "-");
+}
+
+/* The median's interval, "!" after it when it is wide (STATS_SPREAD). */
+static void print_interval(const struct stat3 *s, const char *fmt, struct unavailable *na)
+{
+	char lo[32], hi[32], text[72];
+	bool wide;
+
+	if (s->n < 2) {
+		printf(" %-24s", "(1 run)");
+		return;
+	}
+	wide = stats_spread_large(s->median, &s->ci, STATS_SPREAD);
+	snprintf(lo, sizeof(lo), fmt, s->ci.lo);
+	snprintf(hi, sizeof(hi), fmt, s->ci.hi);
+	snprintf(text, sizeof(text), "[%s..%s]%s", lo, hi, wide ? "!" : "");
+	printf(" %-24s", text);
+	na->spread |= wide;
+}
+
+/* A cell: median, its interval, the ratio to the baseline's median and the
+ * verdict (`base` NULL: the baseline lacks the figure; `self`: this is the
+ * baseline's own row). */
+static void print_stat(const struct stat3 *s, const struct stat3 *base, bool self, unsigned int nreps,
+		       const struct column *col, struct unavailable *na)
+{
+	char buf[64];
+	struct verdict vd;
+
+	snprintf(buf, sizeof(buf), col->fmt, s->median);
+	printf("  %14s", buf);
+	if (nreps > 1)
+		print_interval(s, col->fmt, na);
+	if (col->no_ratio)
+		return;
+	print_ratio(s->median, base ? base->median : 0);
+	if (nreps < 2)
+		return;
+	if (self || !base) {
+		printf(" %-13s", self ? "" : "-");
+		return;
+	}
+	judge(s, base, &vd);
+	printf(" %-13s", verdict_word(&vd, column_sense(col)));
+}
+
+/* The cells of a figure the variant's runs do not have. */
+static void print_unavailable(unsigned int nreps, const struct column *col)
+{
+	printf("  %14s", "n/a");
+	if (nreps > 1)
+		printf(" %-24s", "");
+	if (!col->no_ratio)
+		printf(" %7s", "-");
+	if (!col->no_ratio && nreps > 1)
+		printf(" %-13s", "-");
+}
+/* One cell: the variant's figure and its ratio to the baseline's (no ratio
+ * when the baseline lacks the figure).  Where the variant's runs lack an
+ * optional key, or the kernel row has no such figure, "n/a" and the reason
+ * noted.  0, or -1 with err set. */
+static int print_cell(const struct group *g, unsigned int i, unsigned int nreps, const struct column *col,
+		      struct unavailable *na)
+{
+	struct stat3 s, base;
+	enum missing why = figure_missing(&g->v[i], col);
+	bool base_ok;
+
+	if (why != FIGURE_OK) {
+		print_unavailable(nreps, col);
+		*(why == FIGURE_UNTIMED ? &na->untimed : why == FIGURE_KERNEL ? &na->kernel : &na->old) = true;
+		return 0;
+	}
+	if (figure_pair(g, i, col, &s, &base, &base_ok))
+		return -1;
+	print_stat(&s, base_ok ? &base : NULL, i == 0, nreps, col, na);
+	return 0;
+}
+
+/* The width of the variants' name column: their longest label, at least 18. */
+int label_width(const struct group *g)
+{
+	size_t w = 18;
+
+	for (unsigned int i = 0; i < g->nv; i++)
+		w = strlen(g->v[i].label) > w ? strlen(g->v[i].label) : w;
+	return (int)w;
+}
+
+/* Which variants a table has rows for. */
+enum rows {
+	ROWS_ALL,
+	ROWS_MODELS,      /* not the kernel row: figures of a userspace lock */
+	ROWS_CAPTURED,    /* those with kernel capture */
+};
+
+static bool in_rows(const struct variant *v, enum rows rows)
+{
+	return rows == ROWS_ALL || (rows == ROWS_MODELS && !v->kernel_row) || (rows == ROWS_CAPTURED && v->kernel_ok);
+}
+
+/* What the marks in a table mean, under it. */
+static void print_legend(const struct unavailable *na)
+{
+	if (na->old)
+		printf("(n/a: those runs were written by a lockbench that did not record the figure)\n");
+	if (na->untimed)
+		printf("(n/a: runs with --timing off time no acquisition)\n");
+	if (na->kernel)
+		printf("(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions)\n");
+	if (na->spread)
+		printf("(!: the median's 95%% CI reaches beyond +-%.0f%% of it: a noisy figure; more repetitions narrow it)\n",
+		       100 * STATS_SPREAD);
+}
+
+/* What the brackets and verdicts of the group's tables are, once above them,
+ * with what the fewest repetitions of a variant can say. */
+static void print_stats_note(const struct group *g)
+{
+	unsigned int least = g->v[0].nreps, most = group_max_reps(g);
+	struct stats_interval ci;
+	double one[64] = { 0 };  /* stand-in values: only the interval's coverage at `least` is wanted */
+
+	for (unsigned int i = 1; i < g->nv; i++)
+		least = g->v[i].nreps < least ? g->v[i].nreps : least;
+	if (most < 2) {
+		printf("One run per variant: no intervals and no verdicts (run-all --reps, or more runs, give them).\n\n");
+		return;
+	}
+	stats_median_ci(one, least, STATS_LEVEL, &ci);
+	printf("Figures: the median of %u", least);
+	if (most > least)
+		printf(" to %u", most);
+	printf(" repetitions, [its 95%% CI] (order statistics); verdict: the variant's repetitions against\n"
+	       "%s's (Mann-Whitney U, 95%%; \"no difference\": none shown).\n", g->v[0].label);
+	if (!ci.reached && least >= 2)
+		printf("With %u repetitions the interval is [min..max], which holds the median with %.1f%% confidence,\n"
+		       "not 95%%: 6 or more reach it.\n", least, 100 * ci.coverage);
+	if (least < 4)  /* the smallest two-sided p of n against n runs: 2 / C(2n, n) */
+		printf("With %u a side no difference can be shown at 95%% (the smallest p is %.3f): 4 or more can.\n",
+		       least, least == 1 ? 1.0 : least == 2 ? 2.0 / 6 : 2.0 / 20);
+	printf("\n");
+}
+
+/* A table of `cols` by variant, the `rows` ones. */
+static int print_block(const struct group *g, const struct column *cols, unsigned int ncols, enum rows rows)
+{
+	unsigned int nreps = group_max_reps(g);
+	struct unavailable na = { 0 };
+	int width = label_width(g);
+
+	printf("%-*s", width, "");
+	for (unsigned int c = 0; c < ncols; c++) {
+		printf("  %14s", cols[c].title);
+		if (nreps > 1)
+			printf(" %-24s", "[95% CI]");
+		if (!cols[c].no_ratio)
+			printf(" %7s", "ratio");
+		if (!cols[c].no_ratio && nreps > 1)
+			printf(" %-13s", "verdict");
+	}
+	printf("\n");
+	for (unsigned int i = 0; i < g->nv; i++) {
+		if (!in_rows(&g->v[i], rows))
+			continue;
+		printf("%-*s", width, g->v[i].label);
+		for (unsigned int c = 0; c < ncols; c++)
+			if (print_cell(g, i, nreps, &cols[c], &na))
+				return -1;
+		printf("\n");
+	}
+	print_legend(&na);
+	printf("\n");
+	return 0;
+}
+
+static int print_throughput(const struct group *g)
+{
+	struct column cols[6];
+
+	ratio_columns(g, cols);
+	return print_block(g, cols, 2, ROWS_ALL);
+}
+
+/* The patch's "#contentions" and "Time to acquire mutex": contended
+ * acquisitions only; then the same over every acquisition, fast path
+ * included, which is what lockbench's plain acq_cycles figures cover. */
+static int print_contention(const struct group *g)
+{
+	struct column cols[6];
+
+	ratio_columns(g, cols);
+	printf("Contended acquisitions only, as the patch counted (#contentions; mean acquisition cycles):\n");
+	if (print_block(g, cols + 2, 2, ROWS_ALL))
+		return -1;
+	printf("All acquisitions, fast path included:\n");
+	return print_block(g, cols + 4, 2, ROWS_ALL);
+}
+
+/* The title of ratio column c in the differences table: "mean cycles"
+ * says which acquisitions. */
+static const char *difference_title(const struct column *col)
+{
+	if (strcmp(col->key, "contended_acq_cycles_mean") == 0)
+		return "mean cycles, contended";
+	if (strcmp(col->key, "acq_cycles_mean") == 0)
+		return "mean cycles, all";
+	return col->title;
+}
+
+/* A p-value in three decimals, "<0.001" below. */
+void p_text(double p, char *buf, size_t len)
+{
+	if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+/* One line of the differences table: variant i's figure against the baseline's. */
+static int print_difference(const struct group *g, unsigned int i, const struct column *col, int width)
+{
+	struct stat3 s, base;
+	struct verdict vd;
+	char ci[64] = "-", p[16] = "-";
+	bool base_ok;
+
+	if (figure_missing(&g->v[i], col) != FIGURE_OK || figure_missing(&g->v[0], col) != FIGURE_OK)
+		return 0;
+	if (figure_pair(g, i, col, &s, &base, &base_ok))
+		return -1;
+	judge(&s, &base, &vd);
+	if (vd.ratio_ok && vd.ratio.reached)
+		snprintf(ci, sizeof(ci), "[%.3g..%.3g]", vd.ratio.lo, vd.ratio.hi);
+	if (vd.tested)
+		p_text(vd.mwu.p, p, sizeof(p));
+	printf("%-*s  %-23s %3u:%-3u", width, g->v[i].label, difference_title(col), s.n, base.n);
+	print_ratio(s.median, base.median);
+	printf("  %-22s %6s  %s\n", ci, p, verdict_word(&vd, column_sense(col)));
+	return 0;
+}
+
+/*
+ * ministat's question for every figure with a ratio: is the variant's
+ * different from the baseline's at 95% confidence, and by how much?  The
+ * verdict is the Mann–Whitney U test's over the repetitions; the ratio's
+ * interval is Moses' (stats.h), which excludes 1.0 exactly when the verdict
+ * is a difference.
+ */
+static int print_differences(const struct group *g)
+{
+	struct column cols[6];
+	unsigned int ncols = ratio_columns(g, cols);
+	int width = label_width(g);
+
+	if (g->nv < 2 || group_max_reps(g) < 2)
+		return 0;
+	printf("Differences from %s at 95%% confidence, repetition by repetition (ratio: of the medians;\n"
+	       "its CI: Moses', the ratios variant/baseline between which the test does not reject; p: Mann-Whitney U,\n"
+	       "two-sided; runs: the variant's:the baseline's):\n", g->v[0].label);
+	printf("%-*s  %-23s %7s %7s  %-22s %6s  %s\n", width, "variant", "figure", "runs", "ratio", "95% CI of ratio", "p",
+	       "verdict");
+	for (unsigned int i = 1; i < g->nv; i++)
+		for (unsigned int c = 0; c < ncols; c++)
+			if (print_difference(g, i, &cols[c], width))
+				return -1;
+	printf("\n");
+	return 0;
+}
+
+/* True when some run of the group recorded spin/sleep events. */
+static bool group_has_phases(const struct group *g)
+{
+	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
+
+	for (unsigned int i = 0; i < g->nv; i++)
+		for (unsigned int r = 0; r < g->v[i].nreps; r++)
+			for (size_t k = 0; k < sizeof(phases) / sizeof(phases[0]); k++) {
+				double n = 0;
+
+				result_number(g->v[i].reps[r], phases[k], &n, err, sizeof(err));
+				if (n > 0) {
+					err[0] = '\0';
+					return true;
+				}
+			}
+	err[0] = '\0';
+	return false;
+}
+
+static int print_phases(const struct group *g)
+{
+	static const struct column cols[] = {
+		{ "acq fast", "acq_fast", 1, "%.0f", true, false, NULL, NULL },
+		{ "acq spin", "acq_spin", 1, "%.0f", true, false, NULL, NULL },
+		{ "acq nosleep", "acq_nosleep", 1, "%.0f", true, true, NULL, NULL },
+		{ "acq sleep", "acq_sleep", 1, "%.0f", true, false, NULL, NULL },
+		{ "futex waits", "futex_waits", 1, "%.0f", true, false, NULL, NULL },
+		{ "spin cycles", "spin_cycles", 1, "%.3g", true, false, NULL, NULL },
+	};
+	/* need_resched is optional: runs from before the sched oracle lack it. */
+	static const struct column exits[] = {
+#define SPIN_EXIT_COLUMN(id, name, title) \
+	{ title, SPIN_EXIT_KEY_PREFIX name, 1, "%.0f", true, SPIN_EXIT_##id == SPIN_EXIT_NEED_RESCHED, NULL, NULL },
+		SPIN_EXIT_REASONS(SPIN_EXIT_COLUMN)
+#undef SPIN_EXIT_COLUMN
+	};
+
+	if (!group_has_phases(g))
+		return 0;
+	printf("How acquisitions were obtained (nosleep: on the sleep path without sleeping; locks without\n"
+	       "spin/sleep phases show 0):\n");
+	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_MODELS))
+		return -1;
+	printf("Why spin phases ended:\n");
+	return print_block(g, exits, sizeof(exits) / sizeof(exits[0]), ROWS_MODELS);
+}
+
+/* ---- the kernel's own lock waits (--kernel-locks) ---- */
+
+static bool group_has_kernel(const struct group *g)
+{
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (g->v[i].kernel_ok)
+			return true;
+	return false;
+}
+
+/* "do_unlinkat, path_openat": the callers of the rows of lock `lock`. */
+static void callers_of(const struct result_run *run, const char *lock, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned int r = 0; r < run->kernel_nrows && used < len; r++)
+		if (strcmp(run->kernel_row[r].lock, lock) == 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 run->kernel_row[r].caller);
+}
+
+/* Each captured variant's most waited-for kernel lock, in its first run. */
+static void print_kernel_tops(const struct group *g)
+{
+	for (unsigned int i = 0; i < g->nv; i++) {
+		const struct result_run *run = g->v[i].reps[0];
+		const struct result_kernel_row *top = &run->kernel_row[0];
+		double all = 0, lock_sum = 0;
+		char callers[200];
+
+		if (!g->v[i].kernel_ok || run->kernel_nrows == 0)
+			continue;
+		result_number(run, "kernel_wait_cycles_sum", &all, err, sizeof(err));
+		for (unsigned int r = 0; r < run->kernel_nrows; r++)
+			lock_sum += strcmp(run->kernel_row[r].lock, top->lock) == 0 ? (double)run->kernel_row[r].sum : 0;
+		callers_of(run, top->lock, callers, sizeof(callers));
+		printf("  %s: most waited for: %s %s (%.1f%% of the wait), from %s\n", g->v[i].label, top->type,
+		       top->lock, all > 0 ? 100 * lock_sum / all : 0, callers);
+	}
+	err[0] = '\0';
+	printf("\n");
+}
+
+/* How much of each run's time its threads spent waiting for kernel locks. */
+static int print_kernel(const struct group *g)
+{
+	static const struct column cols[] = {
+		{ "kernel waits", "kernel_contentions", 1, "%.0f", true, false, NULL, NULL },
+		{ "mean cycles", "kernel_wait_cycles_mean", 1, "%.0f", true, false, NULL, NULL },
+		{ "wait cycles/op", "kernel_wait_cycles_sum", 1, "%.0f", true, false, NULL, "ops" },
+	};
+
+	if (!group_has_kernel(g))
+		return 0;
+	printf("The kernel's own lock waits in these runs (--kernel-locks: lock:contention_begin to _end, the\n"
+	       "runs' threads only; runs without it left out):\n");
+	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_CAPTURED))
+		return -1;
+	print_kernel_tops(g);
+	return 0;
+}
+
+/* What the kernel row is, said once above the group's tables. */
+static void print_kernel_row_note(const struct group *g)
+{
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (g->v[i].kernel_row)
+			printf("%s: the `none` lock (no userspace lock: the threads meet only in the kernel) with\n"
+			       "--kernel-locks; its #contentions, mean cycles and contended histogram are the running\n"
+			       "kernel's own lock waits, timed from lock:contention_begin to contention_end.\n\n",
+			       g->v[i].label);
+}
+
+int print_group(const struct group *g)
+{
+	if (nhosts > 1)
+		printf("== host %s: ", hosts[g->host].label);
+	else
+		printf("== ");
+	printf("workload %s, %u threads: %u variant%s, baseline %s; timing %s ==\n\n", g->workload, g->threads,
+	       g->nv, g->nv == 1 ? "" : "s", g->v[0].label, mixed_timing ? "mixed (lock@timing)" : g->v[0].timing);
+	print_stats_note(g);
+	print_kernel_row_note(g);
+	if (print_seed(g) || print_throughput(g) || print_contention(g) || print_differences(g) || print_phases(g) ||
+	    print_kernel(g))
+		return -1;
+	print_hist(g, true);
+	print_hist_differences(g, true);
+	print_hist(g, false);
+	print_hist_differences(g, false);
+	return 0;
+}

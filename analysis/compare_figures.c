@@ -125,7 +125,9 @@ enum missing figure_missing(const struct variant *v, const struct column *col)
 int figure_pair(const struct group *g, unsigned int i, const struct column *col, struct stat3 *s,
 		struct stat3 *base, bool *base_ok)
 {
-	*base_ok = figure_missing(&g->v[0], col) == FIGURE_OK;
+	/* A baseline without the key (runs without --kernel-locks beside runs
+	 * with it) gives no ratio, as one without the figure does. */
+	*base_ok = figure_missing(&g->v[0], col) == FIGURE_OK && has_key(&g->v[0], column_key(&g->v[0], col));
 	if (figure_per(&g->v[i], column_key(&g->v[i], col), col->per, col->scale, s) ||
 	    (*base_ok && figure_per(&g->v[0], column_key(&g->v[0], col), col->per, col->scale, base)))
 		return -1;

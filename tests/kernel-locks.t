@@ -15,7 +15,7 @@ busy=""
 trap '[ -n "$busy" ] && kill "$busy" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..20"
+echo "1..21"
 
 val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
 # The directory operations that take the parent directory's inode lock.
@@ -154,3 +154,14 @@ if [ -z "$skip" ]; then
 	grep -v '^kernel_' "$tmp/none/summary.csv" >"$tmp/old/summary.csv"
 fi
 capture "a run without the kernel files and keys still loads" '"$CMP" "$tmp/old" >/dev/null 2>&1'
+# A baseline without the capture beside a run with it: no ratio to give, and
+# the kernel block shows the run that has it.
+if [ -z "$skip" ]; then
+	rm -rf "$tmp/plain" && cp -r "$tmp/pthread" "$tmp/plain" && rm -f "$tmp/plain"/kernel-*.csv
+	grep -v '^kernel_' "$tmp/pthread/summary.csv" >"$tmp/plain/summary.csv"
+	"$CMP" "$tmp/plain" "$tmp/none" >"$tmp/table" 2>"$tmp/cmp.err"
+	rc=$?
+fi
+capture "a baseline without the capture beside the kernel row: compared, the kernel block has the kernel row" \
+	'[ $rc -eq 0 ] && [ ! -s "$tmp/cmp.err" ] &&
+	 awk "/^The kernel.s own lock waits/ { on = 1; next } on && /^kernel / { found = 1 } END { exit !found }" "$tmp/table"'

@@ -3,7 +3,9 @@
  * CPU's node, its creation, pinned, and its life: setup, the gate, the loop
  * of operations that runs warm-up and then the measured interval until the
  * phase says stop, teardown.  The timed acquisitions themselves are
- * bench_lock() (harness.h), inlined into each workload's op().
+ * bench_lock() (harness.h), inlined into each workload's op().  What the
+ * loop calls is static here or inline (busy_loops()), op() aside: keep it
+ * so, or the loop pays a call per operation that it never paid.
  */
 #define _GNU_SOURCE
 #include <errno.h>

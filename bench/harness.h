@@ -2,9 +2,10 @@
  * harness.h — what the harness shares with workloads: the run's settings, the
  * per-thread record, and the timed acquisition every workload goes through.
  *
- * Data path: CLI (cli.c) -> struct bench_config -> threads (run.c) -> timed
- * acquisitions (bench_lock below) -> per-thread struct hist -> merge (run.c)
- * -> summary and result files (report.c, formats in results/README.md).
+ * Data path: CLI (cli.c) -> struct bench_config -> the run (run.c) and its
+ * threads (worker.c) -> timed acquisitions (bench_lock below) -> per-thread
+ * struct hist -> merge (merge.c) -> summary and result files (report.c,
+ * meta.c; formats in results/README.md).
  */
 #ifndef LOCKBENCH_HARNESS_H
 #define LOCKBENCH_HARNESS_H
@@ -123,7 +124,7 @@ struct bench_thread {
 
 /* The untimed acquisitions to leave before the next timed one, under
  * sample:N: uniform in [0, 2N-2], so one in N is timed on average, at gaps
- * no periodic workload can line up with (run.c). */
+ * no periodic workload can line up with (worker.c). */
 uint64_t bench_timing_gap(struct bench_thread *t);
 /* Sets t's --timing fields from cfg (timing, timing_sample, seed) and t->id. */
 void bench_timing_init(struct bench_thread *t, const struct bench_config *cfg);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "outdir.h"
 #include "placement.h"
 #include "report.h"
 #include "run.h"

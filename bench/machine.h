@@ -19,8 +19,6 @@
 #define MACHINE_CALIBRATION_S 0.02   /* TSC against CLOCK_MONOTONIC_RAW */
 #define MACHINE_SKEW_BUDGET_S 0.04   /* cross-CPU ping-pong, all pairs */
 
-struct bench_result;
-
 /* One reading of what perturbs a run, taken at each end of the measured
  * interval (machine_noise_begin / _end); what is not exposed here is left
  * out (its *_ok false). */
@@ -114,10 +112,8 @@ void machine_noise_end(struct machine_noise *n);
 double machine_noise_other_cpu_pct(const struct machine_noise *n);
 double machine_noise_steal_pct(const struct machine_noise *n);
 
-/* The summary's clock lines, and every warning again. */
+/* The summary's clock lines, and every warning again.  meta.csv is
+ * meta.h's machine_write_meta(). */
 void machine_print_summary(const struct machine_info *m, FILE *out);
-
-/* meta.csv: key,value lines (results/README.md). */
-void machine_write_meta(const struct bench_result *res, FILE *f);
 
 #endif

@@ -1,4 +1,8 @@
-/* run.h — one benchmark run: threads, warm-up, measurement, merge. */
+/*
+ * run.h — one benchmark run: threads, warm-up, measurement, merge.  run.c
+ * runs it from the main thread; worker.c is the worker threads, runctl.c
+ * the gate and the stop signal they share, merge.c the merge.
+ */
 #ifndef LOCKBENCH_RUN_H
 #define LOCKBENCH_RUN_H
 
@@ -56,8 +60,13 @@ int bench_stop_signal(void);
  * fails with (0 elsewhere); the hook may also raise a signal or sleep.  NULL
  * in lockbench: the test build's sets it from LOCKBENCH_TEST_HOOK
  * (tests/locks/test_hook.c), so the shipped binary reads no such variable.
+ * Inline, so that a point costs the workers' setup and the main thread one
+ * load and a branch wherever it is.
  */
 extern int (*bench_test_hook)(const char *phase, unsigned int n);
-int bench_test_point(const char *phase, unsigned int n);
+static inline int bench_test_point(const char *phase, unsigned int n)
+{
+	return bench_test_hook ? bench_test_hook(phase, n) : 0;
+}
 
 #endif

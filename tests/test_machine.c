@@ -18,6 +18,7 @@
 
 #include "../bench/harness.h"
 #include "../bench/machine.h"
+#include "../bench/meta.h"
 #include "../bench/result.h"
 #include "../bench/tsc.h"
 

@@ -1,0 +1,227 @@
+/*
+ * meta.c — meta.csv, the machine a result came from and how the run sat on
+ * it: key,value lines, every key always present ("unknown" or "unavailable"
+ * where the machine does not say), formats in results/README.md.  What it
+ * writes, machine.c has probed.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <hwloc.h>
+#include <libcpuid.h>
+
+#include "machine.h"
+#include "meta.h"
+#include "result.h"
+
+/* One key,value line; commas and newlines in the value become spaces. */
+static void put(FILE *f, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(FILE *f, const char *key, const char *fmt, ...)
+{
+	char value[16384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	for (char *c = value; *c; c++)
+		if (*c == ',' || *c == '\n' || *c == '\r')
+			*c = ' ';
+	fprintf(f, "%s,%s\n", key, value[0] ? value : "unknown");
+}
+
+/* The command line, lossless: '%', ',' and newlines percent-encoded. */
+static void put_cmdline(FILE *f, const char *cmdline)
+{
+	fputs("cmdline,", f);
+	for (const char *c = cmdline ? cmdline : ""; *c; c++) {
+		if (*c == '%' || *c == ',' || *c == '\n' || *c == '\r')
+			fprintf(f, "%%%02X", (unsigned char)*c);
+		else
+			fputc(*c, f);
+	}
+	fputc('\n', f);
+}
+
+static void put_int_or_unknown(FILE *f, const char *key, int v)
+{
+	if (v < 0)
+		put(f, key, "unknown");
+	else
+		put(f, key, "%d", v);
+}
+
+static void write_identity(const struct machine_info *m, FILE *f)
+{
+	put(f, "cpu_vendor", "%s", m->vendor);
+	put(f, "cpu_brand", "%s", m->brand);
+	put(f, "cpu_codename", "%s", m->codename);
+	put_int_or_unknown(f, "cpu_family", m->cpuid_ok ? m->family : -1);
+	put_int_or_unknown(f, "cpu_model", m->cpuid_ok ? m->model : -1);
+	put_int_or_unknown(f, "cpu_stepping", m->cpuid_ok ? m->stepping : -1);
+	put_int_or_unknown(f, "cpu_cores_per_package", m->cpuid_ok ? m->cores : -1);
+	put_int_or_unknown(f, "cpu_threads_per_package", m->cpuid_ok ? m->logical : -1);
+	put_int_or_unknown(f, "cpu_threads_total", m->cpuid_ok ? m->total_logical : -1);
+	put_int_or_unknown(f, "cache_l1d_kib", m->cpuid_ok ? m->l1d_kib : -1);
+	put_int_or_unknown(f, "cache_l1i_kib", m->cpuid_ok ? m->l1i_kib : -1);
+	put_int_or_unknown(f, "cache_l2_kib", m->cpuid_ok ? m->l2_kib : -1);
+	put_int_or_unknown(f, "cache_l3_kib", m->cpuid_ok ? m->l3_kib : -1);
+	put(f, "hypervisor", "%s", m->hypervisor);
+	put(f, "libcpuid_version", "%s", cpuid_lib_version());
+}
+
+static const char *yes_no(const struct machine_info *m, bool v)
+{
+	return !m->cpuid_ok ? "unknown" : v ? "1" : "0";
+}
+
+static void write_clock(const struct machine_info *m, FILE *f)
+{
+	const struct tsc_skew *s = &m->skew;
+
+	put(f, "tsc", "%s", yes_no(m, m->tsc));
+	put(f, "tsc_invariant", "%s", yes_no(m, m->tsc_invariant));
+	put(f, "tsc_rdtscp", "%s", yes_no(m, m->rdtscp));
+	put(f, "tsc_hz_calibrated", "%.0f", m->tsc_hz);
+	put(f, "tsc_calibration_s", "%.3f", m->calibration_s);
+	if (m->tsc_hz_cpuid > 0) {
+		put(f, "tsc_hz_libcpuid", "%.0f", m->tsc_hz_cpuid);
+		put(f, "tsc_hz_diff_pct", "%.4f", 100 * m->tsc_hz_diff);
+	} else {
+		put(f, "tsc_hz_libcpuid", "unknown");
+		put(f, "tsc_hz_diff_pct", "unknown");
+	}
+	put(f, "tsc_hz_libcpuid_source", "%s", m->tsc_hz_cpuid_source);
+	put_int_or_unknown(f, "cpu_mhz_os", m->cpu_mhz_os);
+	put(f, "clocksource", "%s", m->clocksource);
+	put(f, "tsc_skew_status", "%s", m->skew_status ? strerror(m->skew_status) :
+					  s->aborted ? "cut short" : s->pairs ? "ok" : "not applicable");
+	put(f, "tsc_skew_cpus", "%u", s->cpus);
+	put(f, "tsc_skew_pairs", "%u", s->pairs);
+	put(f, "tsc_skew_ref_cpu", "%d", s->ref_cpu);
+	put(f, "tsc_skew_rounds", "%llu", (unsigned long long)s->rounds);
+	put(f, "tsc_skew_bound_cycles", "%llu", (unsigned long long)s->bound);
+	put(f, "tsc_skew_worst_cpu", "%d", s->worst_cpu);
+	put(f, "tsc_skew_worst_offset_cycles", "%lld", (long long)s->worst_offset);
+	put(f, "tsc_skew_backwards_pairs", "%u", s->backwards);
+	put(f, "tsc_skew_backwards_max_cycles", "%llu", (unsigned long long)s->backwards_max);
+	put(f, "tsc_skew_s", "%.4f", s->elapsed_s);
+}
+
+static void write_system(const struct machine_info *m, FILE *f)
+{
+	put(f, "hostname", "%s", m->hostname);
+	put(f, "os", "%s", m->os);
+	put(f, "kernel_release", "%s", m->kernel_release);
+	put(f, "kernel_version", "%s", m->kernel_version);
+	put(f, "arch", "%s", m->arch);
+	put(f, "glibc", "%s", m->glibc);
+	put(f, "cpufreq_governor", "%s", m->governor);
+	put(f, "cpufreq_driver", "%s", m->cpufreq_driver);
+	put(f, "boost", "%s", m->boost);
+	put(f, "smt_control", "%s", m->smt_control);
+	put(f, "smt_active", "%s", m->smt_active);
+	put(f, "hwloc_version", "%s", HWLOC_VERSION);
+	put(f, "topology_packages", "%u", m->packages);
+	put(f, "topology_numa_nodes", "%u", m->numa_nodes);
+	put(f, "topology_cores", "%u", m->hw_cores);
+	put(f, "topology_pus", "%u", m->pus);
+	put(f, "topology_pus_usable", "%u", m->pus_usable);
+	put(f, "cpus_usable", "%s", m->usable_cpus);
+	put(f, "numa", "%s", m->numa ? "1" : "0");
+}
+
+static void write_placement(const struct bench_result *res, FILE *f)
+{
+	char order[12000];
+	size_t used = 0;
+
+	order[0] = '\0';
+	for (int i = 0; i < res->pin_order_n && used < sizeof(order); i++)
+		used += (size_t)snprintf(order + used, sizeof(order) - used, "%s%d", i ? " " : "",
+					 res->pin_order[i]);
+	if (used >= sizeof(order))
+		memcpy(order + sizeof(order) - 4, "...", 4);
+	put(f, "pin", "%s", res->cfg->pin);
+	put(f, "pin_order", "%s", res->pin_order_n ? order : "none");
+	put(f, "pin_order_len", "%d", res->pin_order_n);
+	if (res->cfg->lock_node < 0)
+		put(f, "lock_node_requested", "first-thread");
+	else
+		put(f, "lock_node_requested", "%d", res->cfg->lock_node);
+	if (res->lock_node < 0)
+		put(f, "lock_node", "first-touch");
+	else
+		put(f, "lock_node", "%d", res->lock_node);
+}
+
+/* A figure, or `unavailable` where the machine does not expose it. */
+static void put_or_unavailable(FILE *f, const char *key, bool ok, const char *fmt, double v)
+{
+	if (ok)
+		put(f, key, fmt, v);
+	else
+		put(f, key, "unavailable");
+}
+
+/* Whether the run shared the machine: the verdict meta.csv and run-all's
+ * report give (MACHINE_BUSY_*). */
+static void put_busy(FILE *f, double other, double steal)
+{
+	if (other < 0)
+		put(f, "noise_busy", "unknown");
+	else if (other > MACHINE_BUSY_OTHER_PCT || steal > MACHINE_BUSY_STEAL_PCT)
+		put(f, "noise_busy", "yes: other processes %.1f%% of the CPU time; steal %.1f%%", other, steal);
+	else
+		put(f, "noise_busy", "no");
+}
+
+static void write_noise(const struct machine_noise *n, FILE *f)
+{
+	const struct machine_noise_sample *a = &n->begin, *b = &n->end;
+	double secs = n->taken ? b->t - a->t : 0, other = machine_noise_other_cpu_pct(n);
+	double steal = machine_noise_steal_pct(n);
+
+	put_or_unavailable(f, "noise_interval_s", n->taken, "%.4f", secs);
+	put_or_unavailable(f, "noise_other_cpu_pct", other >= 0, "%.2f", other);
+	put_or_unavailable(f, "noise_steal_pct", steal >= 0, "%.2f", steal);
+	put_or_unavailable(f, "noise_cpu_pressure_pct", n->taken && a->pressure_ok && b->pressure_ok && secs > 0,
+			   "%.2f", (b->pressure_us - a->pressure_us) / (secs * 1e4));
+	put_or_unavailable(f, "noise_loadavg_1m", n->loadavg_ok, "%.2f", n->loadavg_1m);
+	put_or_unavailable(f, "noise_procs_running", n->loadavg_ok, "%.0f", n->procs_running);
+	put_or_unavailable(f, "noise_csw_involuntary", n->taken, "%.0f", (double)(b->csw_involuntary - a->csw_involuntary));
+	put_or_unavailable(f, "noise_csw_involuntary_per_s", n->taken && secs > 0, "%.1f",
+			   (double)(b->csw_involuntary - a->csw_involuntary) / secs);
+	put_or_unavailable(f, "noise_cpu_mhz_begin", n->taken && a->mhz_ok, "%.0f", a->mhz);
+	put_or_unavailable(f, "noise_cpu_mhz_end", n->taken && b->mhz_ok, "%.0f", b->mhz);
+	put_or_unavailable(f, "noise_thermal_throttle", n->taken && a->throttle_ok && b->throttle_ok, "%.0f",
+			   (double)(b->throttle - a->throttle));
+	put_or_unavailable(f, "noise_temp_c_max", n->temp_ok, "%.1f", n->temp_c_max);
+	put_busy(f, other, steal);
+}
+
+void machine_write_meta(const struct bench_result *res, FILE *f)
+{
+	const struct machine_info *m = &res->machine;
+
+	fprintf(f, "key,value\n");
+	put(f, "format", "lockbench-meta-1");
+	put(f, "date_utc", "%s", m->date_utc);
+	put(f, "lockbench_commit", "%s", m->commit);
+	put_cmdline(f, res->cfg->cmdline);
+	write_system(m, f);
+	write_identity(m, f);
+	write_clock(m, f);
+	write_placement(res, f);
+	put(f, "probe_s", "%.4f", m->probe_s);
+	write_noise(&m->noise, f);
+	put(f, "warnings", "%u", m->nwarn);
+	for (unsigned int i = 0; i < m->nwarn; i++) {
+		char key[24];
+
+		snprintf(key, sizeof(key), "warning_%u", i + 1);
+		put(f, key, "%s", m->warn[i]);
+	}
+}

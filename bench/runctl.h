@@ -1,0 +1,63 @@
+/*
+ * runctl.h — what a run's main thread (run.c) and its workers (worker.c)
+ * share: the run's record with the phase flag every worker polls, the start
+ * gate they meet at, and the stop signal.  runctl.c also defines run.h's
+ * stop-signal functions and test hook; it calls no other file of the run.
+ */
+#ifndef LOCKBENCH_RUNCTL_H
+#define LOCKBENCH_RUNCTL_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "harness.h"
+#include "watchdog.h"
+
+/* The slice every wait of the main thread sleeps in, between its looks. */
+#define WAIT_SLICE_S 0.01
+
+struct bench_run {
+	/* Written three times a run, read by every thread once per op: alone on
+	 * its line pair so no thread's own writes share it. */
+	int phase __attribute__((aligned(CACHELINE_PAIR)));
+	unsigned int threads_done;      /* threads that left their loop */
+	int failed;                     /* a thread's op() failed */
+	const struct bench_config *cfg;
+	void *lock;
+	void *wl_shared;
+	const int *cpu_of_thread;       /* placement_plan()'s answer */
+	int lock_node;                  /* --lock-node, resolved (-1: first touch) */
+	pthread_mutex_t gate_mutex;
+	pthread_cond_t gate_cond;       /* the workers wait here for the gate */
+	pthread_cond_t ready_cond;      /* the main thread waits here for the workers */
+	unsigned int gate_ready;        /* threads waiting at the gate */
+	int gate_state;                 /* 0 closed, 1 open, -1 aborted */
+	/* The main thread's alone. */
+	struct watchdog wd;
+	bool watching;                  /* wd started */
+	bool abandoned;                 /* threads left running: nothing they use is freed */
+} __attribute__((aligned(CACHELINE_PAIR)));
+
+/* Threads that have left their loop (after their teardown). */
+unsigned int threads_done(struct bench_run *run);
+
+/* SIGINT/SIGTERM request a stop from now on (bench_catch_stop_signals());
+ * the handlers they replace go to *old_int and *old_term unless NULL. */
+void stop_signals_catch(struct sigaction *old_int, struct sigaction *old_term);
+
+void gate_init(struct bench_run *run);
+void gate_destroy(struct bench_run *run);
+/* The main thread's side of the gate (the workers' is gate_wait() in
+ * worker.c): 1 opens it, -1 aborts the run at it. */
+void gate_set(struct bench_run *run, int state);
+/*
+ * Waits for the `created` workers to reach the gate — every one that was
+ * created arrives, its setup failed or not — in slices, until a stop signal
+ * (when `stoppable`) or limit_s; true when all have arrived.
+ */
+bool gate_await(struct bench_run *run, unsigned int created, bool stoppable, double limit_s);
+/* All the workers at the gate, unless a stop signal came first. */
+bool gate_await_ready(struct bench_run *run, unsigned int created);
+
+#endif

@@ -56,7 +56,7 @@ mkdir "$tmp/box" && tar -C "$tmp/box" -xzf "$tarball"
 dist=$tmp/box/$name
 check "it unpacks into one directory of its name" '[ "$(ls "$tmp/box")" = "$name" ]'
 missing=""
-for f in run-all bench/lockbench analysis/lbcompare scripts/registry.sh scripts/plot-common.gp \
+for f in run-all bench/lockbench analysis/lbcompare scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/plot-common.gp \
 	scripts/hist.gp scripts/phases.gp scripts/sweep.gp README.md results/README.md analysis/README.md \
 	$(grep -o '](docs/[^)#]*' "$top/README.md" | sed 's/^](//' | sort -u); do
 	[ -s "$dist/$f" ] || missing="$missing $f"

@@ -1,0 +1,37 @@
+# plan.sh — sourced by run-all: the order of a plan's runs and what it costs.
+
+# The plan: REPS rounds, round r running every variant once as NAME-rR with
+# --seed R, in an order shuffled anew for each round, so that slow drift of
+# the machine (other tenants, heat, a neighbour's job) lands on every variant
+# alike instead of on whichever ran last.  Fisher-Yates driven by the
+# Park-Miller generator (16807 x mod 2^31-1, exact in any awk's doubles), from
+# ORDER_SEED and the round: the same seed makes the same plan.
+make_plan() { # VARIANTS-FILE
+	awk -v reps="$REPS" -v seed="$ORDER_SEED" '
+		function rand31() { state = (state * 16807) % 2147483647; return state }
+		{ name[NR] = $1; sub(/^[^ ]* /, ""); args[NR] = $0 }
+		END {
+			for (r = 1; r <= reps; r++) {
+				state = (seed + r * 48271) % 2147483647
+				if (state == 0) state = 1
+				for (i = 0; i < 8; i++) rand31()
+				for (i = 1; i <= NR; i++) order[i] = i
+				for (i = NR; i > 1; i--) {
+					j = 1 + rand31() % i
+					t = order[i]; order[i] = order[j]; order[j] = t
+				}
+				for (i = 1; i <= NR; i++)
+					print name[order[i]] "-r" r " " args[order[i]] " --seed " r
+			}
+		}' "$1"
+}
+
+# What a plan costs: each run's warm-up and duration, and RUN_OVERHEAD
+# seconds of its own (start, machine probe, result files: 400 quick runs took
+# 5:08 on a 2-core VM where their -d and --warmup add up to 3:16; estimated 5:16).
+RUN_OVERHEAD=0.3
+plan_seconds() { # FILE [TIMES]: FILE's runs, each TIMES over (default once)
+	awk -v times="${2:-1}" -v o="$RUN_OVERHEAD" '
+		{ for (i = 2; i < NF; i++) if ($i == "-d" || $i == "--warmup") s += $(i + 1); s += o }
+		END { printf "%d\n", s * times + 0.5 }' "$1"
+}

@@ -47,6 +47,8 @@ TEST_BIN  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 TEST_SH   := $(sort $(wildcard tests/*.t))
 BENCH_BIN := $(BUILD)/scripts/uncontended
 ANALYSIS_SRC := $(filter-out analysis/compare.c,$(sort $(wildcard analysis/*.c)))
+# the result-file readers (resultfile.h and its parts), which make fuzz links alone
+RESULTFILE_SRC := $(sort $(wildcard analysis/resultfile*.c))
 COMPARE   ?= analysis/lbcompare
 
 .PHONY: all test bench deps clean tsan asan fuzz
@@ -216,7 +218,7 @@ fuzz:
 		$(FUZZ_DIR)/liblockbench.a
 	@for t in results cli; do \
 		clang $(filter-out -Werror,$(CFLAGS)) -Werror $(FUZZ_FLAGS) -fsanitize=fuzzer -o $(FUZZ_DIR)/fuzz_$$t \
-			tests/fuzz/fuzz_$$t.c analysis/resultfile.c $(FUZZ_DIR)/liblockbench.a $(LDLIBS) || exit 1; \
+			tests/fuzz/fuzz_$$t.c $(RESULTFILE_SRC) $(FUZZ_DIR)/liblockbench.a $(LDLIBS) || exit 1; \
 		rm -rf $(FUZZ_DIR)/corpus-$$t && cp -r tests/fuzz/corpus-$$t $(FUZZ_DIR)/corpus-$$t; \
 		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
 		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \

@@ -17,7 +17,6 @@ trap '[ -n "$busy" ] && kill "$busy" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 echo "1..21"
 
-val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
 # The directory operations that take the parent directory's inode lock.
 DIR_CALLERS='do_unlinkat|path_openat|open_last_lookups|filename_create|lookup_open|do_rmdir|do_mkdirat'
 dir_rows() { awk -F, -v re="^($DIR_CALLERS)$" 'NR > 1 && $3 == "rwsem_write" && $8 ~ re' "$1/kernel-locks.csv"; }

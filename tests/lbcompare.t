@@ -7,7 +7,6 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
 # peak FILE: the bin with the most acquisitions in a hist.csv-format file;
 # count_at FILE BIN: that bin's count.
 peak() { awk -F, 'NR > 1 && $3 + 0 > max { max = $3 + 0; b = $1 } END { print b + 0 }' "$1"; }

@@ -24,3 +24,6 @@ usage_error() {
 # empty DIR: DIR exists and holds nothing (what a workload or a failed run
 # must leave behind).
 empty() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
+
+# val RUNDIR KEY: KEY's value in the run's summary.csv (results/README.md).
+val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }

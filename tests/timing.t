@@ -11,7 +11,6 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
 hist_total() { awk -F, 'NR > 1 { s += $3 } END { print s + 0 }' "$1"; }
 threads_sum() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) f = i; next } { s += $f } END { print s + 0 }' "$1/threads.csv"; }
 

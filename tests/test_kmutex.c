@@ -295,21 +295,17 @@ static void rq_curr_sees_the_cpu_taken(void **state)
 
 static void every_variant_excludes_with_rq_curr(void **state)
 {
-	static const char *const names[] = {
-		"kmutex-sleep", "kmutex-spin", "kmutex-fix", "kmutex-mcs", "kmutex-osq", "kmutex-handoff",
-	};
-
 	(void)state;
 	if (oracle_check(ORACLE_RQ_CURR) != 0)
 		skip();
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < N_VARIANTS; i++) {
 		static struct bench_config cfg;
 		struct bench_result res;
 		char err[512] = "";
 		int status;
 
 		cfg = (struct bench_config){
-			.lock = find(names[i]),
+			.lock = find(all_variants[i]),
 			.workload = workload_find("counter"),
 			.threads = 8,
 			.duration_s = 0.3,
@@ -323,14 +319,14 @@ static void every_variant_excludes_with_rq_curr(void **state)
 		test_lock_opt(cfg.lock, &cfg.lock_params, "oracle", "rq-curr");
 		status = bench_run(&cfg, &res, err, sizeof(err));
 		if (status != EXIT_OK)
-			print_error("%s: %s\n", names[i], err);
+			print_error("%s: %s\n", all_variants[i], err);
 		assert_int_equal(status, EXIT_OK);
 		assert_true(res.acq.contended > 0);
 		print_message("# %s, rq-curr: %" PRIu64 " ops, %" PRIu64 " via spin, %" PRIu64
-			      " without sleeping, %" PRIu64 " via sleep\n", names[i], res.ops_all,
+			      " without sleeping, %" PRIu64 " via sleep\n", all_variants[i], res.ops_all,
 			      res.ev.acq_spin, res.ev.acq_nosleep, res.ev.acq_sleep);
 		/* The era without spinning never acquires in a spin phase. */
-		if (strcmp(names[i], "kmutex-sleep") == 0)
+		if (strcmp(all_variants[i], "kmutex-sleep") == 0)
 			assert_int_equal(res.ev.acq_spin, 0);
 		bench_result_free(&res);
 	}

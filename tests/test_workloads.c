@@ -147,6 +147,8 @@ struct fault_case {
 	const char *want;
 };
 
+#define FAULT_RUN_SECONDS 60.0
+
 static const struct fault_case fault_cases[] = {
 	{ "futex", "creat", FU_CREATE, 200, ENOSPC, "creat: create c" },
 	{ "futex", "creat", FU_CREATE, 200, ENOSPC, NULL },
@@ -169,6 +171,10 @@ static void injected_faults_fail_cleanly(void **state)
 
 		parent_make();
 		cfg = config_for(fc->lock, fc->workload);
+		/* The fault, not the clock, must end the run: on a loaded machine
+		 * (or under TSan) RUN_SECONDS can pass before the call that fails,
+		 * and max_ops still bounds a run in which it never comes. */
+		cfg.duration_s = FAULT_RUN_SECONDS;
 		fault_arm(fc->call, fc->after, fc->err);
 		expect_failure(&cfg, EXIT_RUNTIME, fc->want ? fc->want : strerror(fc->err));
 		assert_true(fault_seen > fc->after);

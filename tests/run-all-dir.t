@@ -24,7 +24,7 @@ plan_only() {
 		>"$out.out" 2>&1 &
 	pid=$!
 	i=0
-	while ! grep -q "^\[1/" "$out.out" && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+	while ! grep -qs "^\[1/" "$out.out" && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
 		sleep 0.1
 		i=$((i + 1))
 	done

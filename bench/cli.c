@@ -118,7 +118,8 @@ static void list_lock_options(FILE *out)
 }
 
 /* What run-all plans, for scripts/registry.sh: one line each, words only.
- * `workload NAME ROLE FULL QUICK` (-d seconds) and `patch-lock NAME
+ * `workload NAME ROLE FULL QUICK` (-d seconds), `takes-dir NAME` for each
+ * workload that makes its files under --dir, and `patch-lock NAME
  * always|kernel-locks`, the patch table's columns in order. */
 static void list_plan(FILE *out)
 {
@@ -127,6 +128,9 @@ static void list_plan(FILE *out)
 		fprintf(out, "  workload %s %s %g %g\n", workload_registry[i]->name,
 			workload_role_names[workload_plans[i].role],
 			workload_plans[i].seconds_full, workload_plans[i].seconds_quick);
+	for (size_t i = 0; i < workload_registry_len; i++)
+		if (workload_registry[i]->takes_dir)
+			fprintf(out, "  takes-dir %s\n", workload_registry[i]->name);
 	for (size_t i = 0; i < lock_patch_table_len; i++)
 		fprintf(out, "  patch-lock %s %s\n", lock_patch_table[i].lock,
 			lock_patch_table[i].kernel_locks ? "kernel-locks" : "always");

@@ -12,6 +12,7 @@
 #ifndef LOCKBENCH_WORKLOAD_H
 #define LOCKBENCH_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,10 @@ struct workload_ops {
 	 * before a run starts (syslimits.h): shared ones, and each thread's. */
 	unsigned int fds_shared;
 	unsigned int fds_per_thread;
+	/* It makes its files under --dir (fileutil.h's wdir_create()): meta.csv
+	 * records that directory's file system, and run-all gives it --dir
+	 * (`--list`'s plan: section says `takes-dir NAME`). */
+	bool takes_dir;
 
 	/* All hooks but op() are optional.  Hooks that fail return -1 after
 	 * writing a one-line message to `err` (errlen bytes); setup() returns an

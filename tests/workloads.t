@@ -1,7 +1,9 @@
 #!/bin/sh
 # workloads.t — the file workloads (creat, fserver) end to end: they print and
 # write their figures, leave nothing in --dir, also when SIGINT/SIGTERM stops
-# them (exit 130), and a missing or unusable --dir is exit status 2.
+# them (exit 130; fpos too), and a missing or unusable --dir is exit status 2.
+# Every workload of the registry runs briefly and leaves --dir empty (fpos's
+# own checks: fpos.t).
 LB=${LOCKBENCH:-bench/lockbench}
 tmp=$(mktemp -d) || exit 1
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -41,7 +43,9 @@ stopped() {
 	fi
 }
 
-echo "1..20"
+. "$(dirname "$0")/../scripts/registry.sh"
+all=$("$LB" --list | registry_names workloads)
+echo "1..$((22 + $(echo "$all" | wc -l)))"
 
 "$LB" --list >"$tmp/list" 2>&1
 check "--list shows creat and fserver" 'grep -q "^  creat " "$tmp/list" && grep -q "^  fserver " "$tmp/list"'
@@ -74,6 +78,16 @@ check "fserver leaves --dir empty" 'empty "$tmp/f"'
 stopped "creat: SIGINT exits 130 and leaves nothing" INT creat
 stopped "fserver: SIGINT exits 130 and leaves nothing" INT fserver
 stopped "creat: SIGTERM exits 130 and leaves nothing" TERM creat
+stopped "fpos: SIGINT exits 130 and leaves nothing" INT fpos
+
+# Every workload the registry lists (a new one included), briefly.
+mkdir "$tmp/all"
+check "the registry lists fpos" 'echo "$all" | grep -qx fpos'
+for w in $all; do
+	"$LB" -l pthread -w "$w" -t 2 -d 0.05 --warmup 0 --dir "$tmp/all" --quiet -o "$tmp/all-$w" 2>"$tmp/err"
+	check "registry workload $w runs under pthread and leaves --dir empty" \
+		'[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && [ -s "$tmp/all-$w/summary.csv" ] && empty "$tmp/all"'
+done
 
 usage_error "--dir missing" "--dir: '$tmp/missing': No such file or directory" -w creat -t 1 -d 0.1 --dir "$tmp/missing"
 : >"$tmp/plain"

@@ -92,22 +92,24 @@ static bool workload_key_known(const char *key, size_t nkeys)
  */
 static int options_build(char *err, size_t errlen)
 {
-	static size_t nkeys;
 	static bool built;
+	size_t nkeys = 0;
 
 	if (built)
 		return 0;
 	memcpy(all_options, long_options, sizeof(long_options[0]) * OWN_OPTIONS);
 	for (size_t w = 0; w < workload_registry_len; w++)
 		for (const struct workload_option *o = workload_registry[w]->options; o && o->key; o++) {
-			if (own_option(o->key) || nkeys == MAX_WORKLOAD_KEYS) {
+			bool own = own_option(o->key);
+
+			if (!own && workload_key_known(o->key, nkeys))
+				continue;
+			if (own || nkeys == MAX_WORKLOAD_KEYS) {
 				snprintf(err, errlen, "internal error: workload %s's option --%s %s",
-					 workload_registry[w]->name, o->key, nkeys == MAX_WORKLOAD_KEYS ?
-					 "is one too many" : "is one of lockbench's own");
+					 workload_registry[w]->name, o->key,
+					 own ? "is one of lockbench's own" : "is one key too many");
 				return -1;
 			}
-			if (workload_key_known(o->key, nkeys))
-				continue;
 			all_options[OWN_OPTIONS + nkeys] = (struct option){
 				o->key, required_argument, NULL, OPT_WORKLOAD_FIRST + (int)nkeys };
 			workload_keys[nkeys++] = o->key;

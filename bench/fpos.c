@@ -28,7 +28,8 @@
  * $TMPDIR, /tmp, is ext4 on a virtual disk on the development VM) the reads
  * are the same page-cache copies, but setup writes the file and the first
  * read stamps its atime, and that write-back and journal traffic can land in
- * the run.  run-all gives it a tmpfs --dir; a standalone run should too.
+ * the run.  A standalone run should use --dir /dev/shm (issue 25 has run-all
+ * default the file workloads to tmpfs).
  *
  * Rewinding: a read at the end returns 0, and the thread moves the offset
  * back by the file's size, lseek(-size, SEEK_CUR), and reads again.  Relative

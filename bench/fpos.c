@@ -112,8 +112,8 @@ static int set_read_size(struct workload_settings *s, const char *value, char *e
 }
 
 static const struct workload_option fpos_options[] = {
-	{ "read-size", "BYTES", "bytes per read() (the hold time), a multiple of 8 up to 262144; the file is"
-	  " 64 of them (default 16384)", set_read_size },
+	{ "read-size", "BYTES", "bytes per read(), the hold time: a multiple of 8 up to 262144 (default 16384)",
+	  set_read_size },
 	{ NULL, NULL, NULL, NULL },
 };
 

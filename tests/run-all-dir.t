@@ -34,8 +34,8 @@ plan_only() {
 }
 setting() { sed -n "s/^$1=//p" "$2/settings"; }
 takes_dir=$("$LB" --list | awk '/^[a-z]+:$/ { on = ($0 == "plan:"); next } on && $1 == "takes-dir" { printf "%s ", $2 }')
-check "--list's plan: section names creat and fserver as taking a directory, not counter ($takes_dir)" \
-	'[ "$takes_dir" = "creat fserver " ]'
+check "--list's plan: section names creat, fserver and fpos as taking a directory, not counter ($takes_dir)" \
+	'[ "$takes_dir" = "creat fserver fpos " ]'
 
 # --- --dir DIR: the file workloads' plan lines carry it, counter's not ---
 mkdir -p "$tmp/d" "$tmp/t"

@@ -40,7 +40,10 @@ LDLIBS    += $(shell pkg-config --libs --static libbpf 2>/dev/null)
 endif
 LOCK_SRC  := $(sort $(wildcard locks/*.c))
 BENCH_SRC := $(filter-out bench/lockbench.c,$(sort $(wildcard bench/*.c)))
-LIB_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(LOCK_SRC) $(BENCH_SRC))
+# common/: what lockbench and lbcompare share without linking each other
+# (safefile.h: the one way each opens a file to read and to write).
+COMMON_SRC := $(sort $(wildcard common/*.c))
+LIB_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(LOCK_SRC) $(BENCH_SRC) $(COMMON_SRC))
 LIB       := $(BUILD)/liblockbench.a
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -54,7 +57,7 @@ COMPARE   ?= analysis/lbcompare
 .PHONY: all test bench deps clean tsan asan fuzz
 all: $(BIN) $(COMPARE)
 
-$(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) bench/*.h locks/*.def bench/*.def tests/locks/*.def)
+$(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) bench/*.h common/*.h locks/*.def bench/*.def tests/locks/*.def)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -113,8 +116,8 @@ $(BUILD)/tests/registry-test.o: locks/registry.c $(wildcard locks/*.h locks/*.de
 $(TEST_LB): $(BUILD)/bench/lockbench.o $(TEST_LB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(COMPARE): analysis/compare.c $(ANALYSIS_SRC) $(wildcard analysis/*.h) locks/spin_exit.h
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ analysis/compare.c $(ANALYSIS_SRC) -lm
+$(COMPARE): analysis/compare.c $(ANALYSIS_SRC) $(COMMON_SRC) $(wildcard analysis/*.h common/*.h) locks/spin_exit.h
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ analysis/compare.c $(ANALYSIS_SRC) $(COMMON_SRC) -lm
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
@@ -144,7 +147,7 @@ DISTDIR      ?= .
 DIST_STAGE   := $(BUILD)/dist/$(DIST_NAME)
 DIST_LDLIBS  := $(filter-out -ludev,$(shell pkg-config --libs --static $(PKGS) 2>/dev/null)) $(LDLIBS)
 DIST_FILES   := run-all README.md results/README.md analysis/README.md $(wildcard docs/*.md) scripts/registry.sh scripts/plan.sh scripts/orphans.sh $(wildcard scripts/*.gp)
-DIST_ANALYSIS := $(patsubst %.c,$(BUILD)/%.o,analysis/compare.c $(ANALYSIS_SRC))
+DIST_ANALYSIS := $(patsubst %.c,$(BUILD)/%.o,analysis/compare.c $(ANALYSIS_SRC) $(COMMON_SRC))
 
 .PHONY: dist
 dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(DIST_FILES)
@@ -164,7 +167,7 @@ $(BUILD)/dist/lockbench: $(BUILD)/bench/lockbench.o $(LIB) $(BUILD)/scripts/stat
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
 	$(if $(BPF_OK),,@echo "make dist: without BPF: the dist's lockbench has no sched oracle and no --kernel-locks" >&2)
-$(DIST_ANALYSIS): $(wildcard analysis/*.h) locks/spin_exit.h
+$(DIST_ANALYSIS): $(wildcard analysis/*.h common/*.h) locks/spin_exit.h
 $(BUILD)/dist/lbcompare: $(DIST_ANALYSIS)
 	$(call DIST_CAN_LINK,-lm)
 	@mkdir -p $(dir $@)

@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "markdown.h"
@@ -72,41 +73,38 @@ int set_err(const char *fmt, ...)
 	return -1;
 }
 
-static int die(char *msg)
-{
-	/* Paths in messages come from the user: keep the message one line. */
-	for (char *p = msg; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	fprintf(stderr, "lbcompare: %s\n", msg);
-	return 1;
-}
-
 /* ---- loading ---- */
 
-static bool is_run_dir(const char *dir)
-{
-	char path[1200];
-	struct stat st;
+/* --within ROOT: the directories named on the command line are below ROOT
+ * and walked without following a link (safefile.h); else each is opened as
+ * the user named it.  What lbcompare finds inside them is never followed. */
+static struct sf_dir root = { .fd = -1 };
 
-	if (snprintf(path, sizeof(path), "%s/summary.csv", dir) >= (int)sizeof(path))
-		return false;
-	return stat(path, &st) == 0;
+static int open_named_dir(struct sf_dir *d, const char *path)
+{
+	if (root.fd >= 0)
+		return sf_dir_at(d, &root, path, err, sizeof(err));
+	return sf_dir_open(d, path, err, sizeof(err));
 }
 
-static int add_run(const char *dir)
+/* A run directory: it holds a summary.csv (of whatever kind: one that is a
+ * link or a FIFO is then refused by name, not taken for a missing run). */
+static bool is_run_dir(const struct sf_dir *dir)
+{
+	struct stat st;
+
+	return sf_stat(dir, "summary.csv", &st) == 0;
+}
+
+static int add_run(const struct sf_dir *dir)
 {
 	struct result_run *run;
 
-	if (nruns >= MAX_RUNS) {
-		set_err("more than %d runs", MAX_RUNS);
-		return -1;
-	}
+	if (nruns >= MAX_RUNS)
+		return set_err("more than %d runs", MAX_RUNS);
 	run = malloc(sizeof(*run));
-	if (!run) {
-		set_err("out of memory");
-		return -1;
-	}
+	if (!run)
+		return set_err("out of memory");
 	if (result_load(run, dir, err, sizeof(err)) != 0) {
 		free(run);
 		return -1;
@@ -115,45 +113,43 @@ static int add_run(const char *dir)
 	return 0;
 }
 
-static int cmp_names(const void *a, const void *b)
+/* A directory of runs: its subdirectories that hold a summary.csv, in
+ * name order; an entry that is a link is not followed (not a run here). */
+static int add_parent(const struct sf_dir *parent)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A directory of runs: its subdirectories that hold a summary.csv, sorted. */
-static int add_parent(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char *names[MAX_RUNS];
-	unsigned int n = 0;
+	char **names = sf_names(parent, "*");
+	unsigned int found = 0;
 	int rc = 0;
 
-	if (!d) {
-		set_err("%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	while ((e = readdir(d)) && n < MAX_RUNS) {
-		char path[1200];
+	if (!names)
+		return set_err("%s: %s", parent->path, strerror(errno));
+	for (size_t i = 0; rc == 0 && names[i]; i++) {
+		struct sf_dir sub;
+		char ignored[ERR_LEN];
 
-		if (e->d_name[0] == '.')
+		if (sf_dir_at(&sub, parent, names[i], ignored, sizeof(ignored)) != 0)
 			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
-			continue;
-		if (is_run_dir(path) && !(names[n++] = strdup(path)))
-			rc = -1;
+		if (is_run_dir(&sub)) {
+			found++;
+			rc = add_run(&sub);
+		}
+		sf_dir_close(&sub);
 	}
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_names);
-	for (unsigned int i = 0; i < n; i++) {
-		if (rc == 0 && names[i] && add_run(names[i]) != 0)
-			rc = -1;
-		free(names[i]);
-	}
-	if (rc == 0 && n == 0) {
-		set_err("%s: no summary.csv in it or in its subdirectories", dir);
-		rc = -1;
-	}
+	sf_names_free(names);
+	if (rc == 0 && found == 0)
+		return set_err("%s: no summary.csv in it or in its subdirectories", parent->path);
+	return rc;
+}
+
+static int add_named(const char *path)
+{
+	struct sf_dir d;
+	int rc;
+
+	if (open_named_dir(&d, path) != 0)
+		return -1;
+	rc = is_run_dir(&d) ? add_run(&d) : add_parent(&d);
+	sf_dir_close(&d);
 	return rc;
 }
 
@@ -352,35 +348,172 @@ const struct variant *find_variant(const struct group *g, const char *lock)
 	return NULL;
 }
 
-int main(int argc, char **argv)
-{
-	const char *csv_dir = NULL;
-	int first = 1;
+/* ---- output ---- */
 
-	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		printf("usage: lbcompare [--csv OUTDIR] DIR...  (run directories, or directories of runs)\n"
-		       "       lbcompare --markdown RUNALLDIR    (run-all's report.md, on stdout)\n"
-		       "       lbcompare --markdown-hosts OUTDIR RUNALLDIR...  (several hosts' report)\n");
+/* lbcompare's exit statuses (docs/run-all.md, "lbcompare"). */
+enum {
+	CMP_OK = 0,
+	CMP_RUNS = 1,     /* the runs could not be read, or compared */
+	CMP_USAGE = 2,    /* the command line; --markdown: the directory */
+	CMP_WRITE = 3,    /* the output (standard output, --output, --csv) could not be written */
+};
+
+/* --output FILE: standard output goes into FILE's temporary file
+ * (safefile.h) and is renamed into place at the end; a link or FIFO at
+ * FILE is replaced, never written through. */
+static const char *output_name;
+static struct sf_out output = { .dirfd = -1 };
+static int saved_stdout = -1;
+
+/* FILE's directory (below --within's ROOT; else as the user named it) and
+ * its name there. */
+static int output_begin(struct sf_out *o)
+{
+	const char *slash = strrchr(output_name, '/');
+	struct sf_dir dir;
+	char dirname[PATH_MAX];
+	FILE *f;
+
+	if (root.fd >= 0)
+		return sf_out_open(o, &root, output_name, err, sizeof(err)) ? 0 : -1;
+	if (!slash)
+		snprintf(dirname, sizeof(dirname), ".");
+	else if (slash == output_name)
+		snprintf(dirname, sizeof(dirname), "/");
+	else
+		snprintf(dirname, sizeof(dirname), "%.*s", (int)(slash - output_name), output_name);
+	if (sf_dir_open(&dir, dirname, err, sizeof(err)) != 0)
+		return -1;
+	f = sf_out_open(o, &dir, slash ? slash + 1 : output_name, err, sizeof(err));
+	sf_dir_close(&dir);
+	return f ? 0 : -1;
+}
+
+static int output_start(void)
+{
+	if (!output_name)
 		return 0;
+	if (output_begin(&output) != 0)
+		return -1;
+	fflush(stdout);
+	saved_stdout = dup(STDOUT_FILENO);
+	if (dup2(fileno(output.f), STDOUT_FILENO) < 0) {
+		set_err("%s: %s", output.path, strerror(errno));
+		sf_out_abort(&output);
+		return -1;
 	}
-	if (argc == 3 && strcmp(argv[1], "--markdown") == 0)
-		return markdown_report(argv[2], stdout);
-	if (argc >= 4 && strcmp(argv[1], "--markdown-hosts") == 0)
-		return markdown_hosts_report(argv[2], argv + 3, argc - 3, stdout);
-	if (argc >= 3 && strcmp(argv[1], "--csv") == 0) {
-		csv_dir = argv[2];
-		first = 3;
+	return 0;
+}
+
+/* Standard output back where it was; FILE renamed into place (KEEP), or
+ * given up.  0, or -1 with err set when FILE could not be written. */
+static int output_end(bool keep)
+{
+	int e = 0;
+
+	if (!output_name || output.dirfd < 0)
+		return 0;
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		e = errno ? errno : EIO;
+	if (saved_stdout >= 0) {
+		dup2(saved_stdout, STDOUT_FILENO);
+		close(saved_stdout);
+	} else {
+		close(STDOUT_FILENO);
 	}
-	if (first >= argc) {
-		fprintf(stderr, "lbcompare: usage: lbcompare [--csv OUTDIR] DIR...\n");
-		return 2;
+	saved_stdout = -1;
+	clearerr(stdout);
+	if (!keep || e) {
+		sf_out_abort(&output);
+		return e ? set_err("cannot write %s: %s", output.path, strerror(e)) : 0;
 	}
+	return sf_out_commit(&output, err, sizeof(err));
+}
+
+/* MSG as one line: paths in messages come from the user. */
+static void one_line(char *msg)
+{
+	for (char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+/* err as the one line on stderr, after WHAT ("--csv"; NULL: nothing). */
+static void say_err(const char *what)
+{
+	one_line(err);
+	fprintf(stderr, "lbcompare: %s%s%s\n", what ? what : "", what ? ": " : "", err);
+}
+
+/* The comparison failed: its one line, on stderr and, with --output, as
+ * FILE's whole text (what run-all's report shows in its place). */
+static int die(char *msg)
+{
+	char line[ERR_LEN];
+	struct sf_out o;
+
+	one_line(msg);
+	snprintf(line, sizeof(line), "%s", msg);
+	output_end(false);
+	if (output_name && output_begin(&o) == 0) {
+		fprintf(o.f, "lbcompare: %s\n", line);
+		if (sf_out_commit(&o, err, sizeof(err)) != 0) {
+			say_err(NULL);
+			return CMP_WRITE;
+		}
+	} else if (output_name) {
+		say_err(NULL);
+		return CMP_WRITE;
+	}
+	fprintf(stderr, "lbcompare: %s\n", line);
+	return CMP_RUNS;
+}
+
+/* Every path's end: the output kept, and standard output's every write
+ * checked (a full disk under it is an error, not exit 0). */
+static int finish(int status)
+{
+	if (output_end(status == CMP_OK) != 0) {
+		say_err(NULL);
+		status = CMP_WRITE;
+	}
+	if (sf_close_stdout("lbcompare", status != CMP_OK) != 0 && status == CMP_OK)
+		status = CMP_WRITE;
+	sf_dir_close(&root);
+	return status;
+}
+
+static int usage(const char *msg)
+{
+	fprintf(stderr, "lbcompare: %s\n", msg);
+	return finish(CMP_USAGE);
+}
+
+/* What could not be opened, written or read before anything was: its
+ * line, and the exit STATUS.  DIR (open, or fd -1) is closed. */
+static int cannot(struct sf_dir *dir, const char *what, int status)
+{
+	sf_dir_close(dir);
+	say_err(what);
+	return finish(status);
+}
+
+/* The tables of the runs named in argv[first..], and with csv_dir the CSV files. */
+static int compare(char **argv, int first, int argc, const char *csv_dir)
+{
+	struct sf_dir csv = { .fd = -1 };
+
+	if (csv_dir && open_named_dir(&csv, csv_dir) != 0)
+		return cannot(&csv, "--csv", CMP_WRITE);
+	if (output_start() != 0)
+		return cannot(&csv, NULL, CMP_WRITE);
 	for (int i = first; i < argc; i++)
-		if ((is_run_dir(argv[i]) ? add_run(argv[i]) : add_parent(argv[i])) != 0)
-			return die(err);
+		if (add_named(argv[i]) != 0)
+			return finish(die(err));
 	for (unsigned int i = 0; i < nruns; i++)
 		if (group_run(runs[i]) != 0)
-			return die(err);
+			return finish(die(err));
 	mixed_timing = runs_mix_timing();
 	for (unsigned int i = 0; i < ngroups; i++) {
 		name_kernel_rows(&groups[i]);
@@ -390,7 +523,7 @@ int main(int argc, char **argv)
 	if (nhosts > 1) {
 		print_hosts();
 		if (print_across_hosts() != 0)
-			return die(err);
+			return finish(die(err));
 	}
 	if (mixed_timing)
 		printf("NOTE: these runs mix --timing modes, so each variant is named lock@timing.  Ops/sec and CPU us/op\n"
@@ -399,10 +532,67 @@ int main(int argc, char **argv)
 		       "modes with that in mind.\n\n");
 	for (unsigned int i = 0; i < ngroups; i++)
 		if (print_group(&groups[i]) != 0)
-			return die(err);
-	if (csv_dir && write_csvs(csv_dir) != 0)
-		return die(err);
+			return finish(die(err));
+	if (csv_dir && write_csvs(&csv) != 0) {
+		output_end(false);
+		return cannot(&csv, NULL, CMP_WRITE);
+	}
+	sf_dir_close(&csv);
 	for (unsigned int i = 0; i < nruns; i++)
 		free(runs[i]);
-	return 0;
+	return finish(CMP_OK);
+}
+
+/* --markdown DIR and --markdown-hosts OUTDIR DIR...: 0, or 2 after their
+ * one line (markdown.h). */
+static int markdown(bool hosts, char **argv, int argc)
+{
+	struct sf_dir dir;
+	int rc;
+
+	if (open_named_dir(&dir, argv[0]) != 0)
+		return cannot(&dir, hosts ? "--markdown-hosts" : "--markdown", CMP_USAGE);
+	if (output_start() != 0)
+		return cannot(&dir, NULL, CMP_WRITE);
+	rc = hosts ? markdown_hosts_report(&dir, argv + 1, argc - 1, stdout) : markdown_report(&dir, stdout);
+	sf_dir_close(&dir);
+	return finish(rc == 0 ? CMP_OK : CMP_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+	const char *csv_dir = NULL;
+	int i = 1;
+
+	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] DIR...  (runs, or directories of runs)\n"
+		       "       lbcompare [--within ROOT] [--output FILE] --markdown RUNALLDIR  (run-all's report.md)\n"
+		       "       lbcompare [--within ROOT] [--output FILE] --markdown-hosts OUTDIR RUNALLDIR...\n"
+		       "--within ROOT: DIR, OUTDIR, FILE and RUNALLDIR are below ROOT, no link in them followed.\n"
+		       "--output FILE: what goes to standard output goes into FILE instead, replacing it whole.\n"
+		       "Exit status: 0; 1 a run could not be read or compared; 2 usage; 3 the output could not be written.\n");
+		return finish(CMP_OK);
+	}
+	for (; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--within") == 0 && root.fd < 0) {
+			if (sf_dir_open(&root, argv[i + 1], err, sizeof(err)) != 0) {
+				one_line(err);
+				return usage(err);
+			}
+			root.path[0] = '\0';  /* messages name what is below it as given: runs/NAME/hist.csv */
+		} else if (strcmp(argv[i], "--output") == 0 && !output_name) {
+			output_name = argv[i + 1];
+		} else if (strcmp(argv[i], "--csv") == 0 && !csv_dir) {
+			csv_dir = argv[i + 1];
+		} else {
+			break;  /* a mode, the first DIR, or an option given twice (usage, below) */
+		}
+	}
+	if (i + 1 < argc && strcmp(argv[i], "--markdown") == 0 && !csv_dir)
+		return i + 2 == argc ? markdown(false, argv + i + 1, 1) : usage("--markdown takes one directory");
+	if (i + 2 < argc && strcmp(argv[i], "--markdown-hosts") == 0 && !csv_dir)
+		return markdown(true, argv + i + 1, argc - i - 1);
+	if (i >= argc || strncmp(argv[i], "--", 2) == 0)
+		return usage("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] DIR...");
+	return compare(argv, i, argc, csv_dir);
 }

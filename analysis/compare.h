@@ -199,6 +199,6 @@ int print_seed(const struct group *g);
 void print_hosts(void);
 int print_across_hosts(void);
 /* --csv DIR: every derived file (compare_csv.c); 0, or -1 with err set. */
-int write_csvs(const char *dir);
+int write_csvs(const struct sf_dir *dir);
 
 #endif

@@ -12,27 +12,16 @@
 
 /* ---- derived CSV files for gnuplot ---- */
 
-static FILE *csv_open(const char *dir, const char *name, char *path, size_t pathlen)
+/* A derived file, written whole or not at all (safefile.h): a link or FIFO
+ * in its place in DIR is replaced, never written through. */
+static FILE *csv_open(const struct sf_dir *dir, const char *name, struct sf_out *o)
 {
-	FILE *f;
-
-	if (snprintf(path, pathlen, "%s/%s", dir, name) >= (int)pathlen) {
-		set_err("%s/%s: path too long", dir, name);
-		return NULL;
-	}
-	f = fopen(path, "w");
-	if (!f)
-		set_err("%s: %s", path, strerror(errno));
-	return f;
+	return sf_out_open(o, dir, name, err, sizeof(err));
 }
 
-static int csv_close(FILE *f, const char *path)
+static int csv_close(struct sf_out *o)
 {
-	bool bad = ferror(f);
-
-	if (fclose(f) != 0 || bad)
-		return set_err("%s: write failed", path);
-	return 0;
+	return sf_out_commit(o, err, sizeof(err));
 }
 
 /* The median TSC rate of the group's runs, for the ns axis. */
@@ -65,11 +54,12 @@ static void group_file(char *name, size_t len, const char *stem, const struct gr
 		 nhosts > 1 ? hosts[g->host].label : "");
 }
 
-static int csv_hist(const struct group *g, const char *dir, bool contended)
+static int csv_hist(const struct group *g, const struct sf_dir *dir, bool contended)
 {
-	char name[256], path[1400];
+	char name[256];
 	double hz = group_tsc_hz(g);
 	uint64_t total = 0;
+	struct sf_out o;
 	FILE *f;
 
 	for (unsigned int i = 0; i < g->nv; i++) {
@@ -82,7 +72,7 @@ static int csv_hist(const struct group *g, const char *dir, bool contended)
 	if (!total)
 		return 0;
 	group_file(name, sizeof(name), contended ? "hist-contended" : "hist", g);
-	if (!(f = csv_open(dir, name, path, sizeof(path))))
+	if (!(f = csv_open(dir, name, &o)))
 		return -1;
 	fprintf(f, "bin,lower_cycles,lower_ns");
 	for (unsigned int i = 0; i < g->nv; i++)
@@ -101,7 +91,7 @@ static int csv_hist(const struct group *g, const char *dir, bool contended)
 		}
 		fprintf(f, "\n");
 	}
-	return csv_close(f, path);
+	return csv_close(&o);
 }
 
 /* The median of a phase count; 0 where the runs predate the phase (their
@@ -119,15 +109,16 @@ static int phase_median(const struct variant *v, const char *key, double *out)
 	return 0;
 }
 
-static int csv_phases(const struct group *g, const char *dir)
+static int csv_phases(const struct group *g, const struct sf_dir *dir)
 {
 	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
 	enum { NPHASES = sizeof(phases) / sizeof(phases[0]) };
-	char name[256], path[1400];
+	char name[256];
+	struct sf_out o;
 	FILE *f;
 
 	group_file(name, sizeof(name), "phases", g);
-	if (!(f = csv_open(dir, name, path, sizeof(path))))
+	if (!(f = csv_open(dir, name, &o)))
 		return -1;
 	fprintf(f, "lock,fast_pct,spin_pct,nosleep_pct,sleep_pct\n");
 	for (unsigned int i = 0; i < g->nv; i++) {
@@ -137,7 +128,7 @@ static int csv_phases(const struct group *g, const char *dir)
 			continue;  /* no userspace lock, so no phases */
 		for (int k = 0; k < NPHASES; k++) {
 			if (phase_median(&g->v[i], phases[k], &n[k])) {
-				fclose(f);
+				sf_out_abort(&o);
 				return -1;
 			}
 			total += n[k];
@@ -147,7 +138,7 @@ static int csv_phases(const struct group *g, const char *dir)
 			fprintf(f, ",%.3f", total ? 100 * n[k] / total : 0);
 		fprintf(f, "\n");
 	}
-	return csv_close(f, path);
+	return csv_close(&o);
 }
 
 /* Locks in order of first appearance across the groups of one workload. */
@@ -202,12 +193,13 @@ static int cmp_group_threads(const void *a, const void *b)
 /* One row per thread count, one column per lock; empty where not run.
  * With `ci`, three columns per lock: the median, then its 95% interval's
  * ends (`<lock> lo`, `<lock> hi`), for error bars. */
-static int csv_sweep(const char *workload, const char *key, const char *dir, bool ci)
+static int csv_sweep(const char *workload, const char *key, const struct sf_dir *dir, bool ci)
 {
 	const char *locks[MAX_VARIANTS];
 	const struct group *rows[MAX_GROUPS];
 	unsigned int nlocks = workload_locks(workload, locks, MAX_VARIANTS), nrows = 0;
-	char name[256], path[1400];
+	char name[256];
+	struct sf_out o;
 	FILE *f;
 
 	/* One row per thread count: with several hosts, each host's variants
@@ -222,7 +214,7 @@ static int csv_sweep(const char *workload, const char *key, const char *dir, boo
 	}
 	qsort(rows, nrows, sizeof(rows[0]), cmp_group_threads);
 	snprintf(name, sizeof(name), "sweep-%s-%s%s.csv", workload, key, ci ? "-ci" : "");
-	if (!(f = csv_open(dir, name, path, sizeof(path))))
+	if (!(f = csv_open(dir, name, &o)))
 		return -1;
 	fprintf(f, "threads");
 	for (unsigned int k = 0; k < nlocks; k++)
@@ -242,7 +234,7 @@ static int csv_sweep(const char *workload, const char *key, const char *dir, boo
 				continue;
 			}
 			if (figure(v, key, 1, &s)) {
-				fclose(f);
+				sf_out_abort(&o);
 				return -1;
 			}
 			fprintf(f, ",%.6g", s.median);
@@ -251,7 +243,7 @@ static int csv_sweep(const char *workload, const char *key, const char *dir, boo
 		}
 		fprintf(f, "\n");
 	}
-	return csv_close(f, path);
+	return csv_close(&o);
 }
 
 /* A figure's name in stats-*.csv: its summary.csv key, or jobs_per_min. */
@@ -295,44 +287,46 @@ static int csv_stats_row(FILE *f, const struct group *g, unsigned int i, const s
 
 /* stats-<workload>-t<threads>.csv: every figure with a ratio, every
  * variant: the median and its interval, the ratio and its, the verdict. */
-static int csv_stats(const struct group *g, const char *dir)
+static int csv_stats(const struct group *g, const struct sf_dir *dir)
 {
 	struct column cols[6];
 	unsigned int ncols = ratio_columns(g, cols);
-	char name[256], path[1400];
+	char name[256];
+	struct sf_out o;
 	FILE *f;
 
 	group_file(name, sizeof(name), "stats", g);
-	if (!(f = csv_open(dir, name, path, sizeof(path))))
+	if (!(f = csv_open(dir, name, &o)))
 		return -1;
 	fprintf(f, "variant,figure,runs,median,ci_lo,ci_hi,ci_coverage,spread_large,baseline_runs,ratio,"
 		   "ratio_ci_lo,ratio_ci_hi,p,verdict\n");
 	for (unsigned int i = 0; i < g->nv; i++)
 		for (unsigned int c = 0; c < ncols; c++)
 			if (csv_stats_row(f, g, i, &cols[c])) {
-				fclose(f);
+				sf_out_abort(&o);
 				return -1;
 			}
-	return csv_close(f, path);
+	return csv_close(&o);
 }
 
 /* histcmp-<workload>-t<threads>.csv (each variant's distance from the
  * baseline's histogram) and histdiff-<workload>-t<threads>.csv (per bin, the
  * change of share): written when some variant has two runs or more. */
-static int csv_histcmp(const struct group *g, const char *dir)
+static int csv_histcmp(const struct group *g, const struct sf_dir *dir)
 {
 	static struct hist_comparison c;
-	char name[256], path[1400], path2[1400];
+	char name[256];
+	struct sf_out o, o2;
 	FILE *f, *d;
 
 	if (group_max_reps(g) < 2 || g->nv < 2)
 		return 0;
 	group_file(name, sizeof(name), "histcmp", g);
-	if (!(f = csv_open(dir, name, path, sizeof(path))))
+	if (!(f = csv_open(dir, name, &o)))
 		return -1;
 	group_file(name, sizeof(name), "histdiff", g);
-	if (!(d = csv_open(dir, name, path2, sizeof(path2)))) {
-		fclose(f);
+	if (!(d = csv_open(dir, name, &o2))) {
+		sf_out_abort(&o);
 		return -1;
 	}
 	fprintf(f, "histogram,variant,runs,baseline_runs,emd_bins,mean_shift_bins,p,relabellings,verdict\n");
@@ -350,14 +344,14 @@ static int csv_histcmp(const struct group *g, const char *dir)
 				fprintf(d, "%s,%s,%d,%.4f,%.4f,%.4f\n", kind, g->v[i].series, b, c.diff[b], c.lo[b],
 					c.hi[b]);
 		}
-	if (csv_close(d, path2)) {
-		fclose(f);
+	if (csv_close(&o2)) {
+		sf_out_abort(&o);
 		return -1;
 	}
-	return csv_close(f, path);
+	return csv_close(&o);
 }
 
-int write_csvs(const char *dir)
+int write_csvs(const struct sf_dir *dir)
 {
 	for (unsigned int i = 0; i < ngroups; i++) {
 		bool first_of_workload = true;

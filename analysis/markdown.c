@@ -5,7 +5,6 @@
  */
 #include "markdown.h"
 
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,26 +12,6 @@
 
 #include "markdown_int.h"
 #include "rundir.h"
-
-bool md_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
-bool md_copy_file(FILE *out, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char buf[8192];
-	size_t n;
-
-	if (!f)
-		return false;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(f);
-	return true;
-}
 
 /* ---- the header ---- */
 
@@ -96,15 +75,24 @@ static void print_timing_line(struct md *m)
 	tally_free(&t);
 }
 
+char **md_names(const struct md *m, const char *sub, const char *pattern)
+{
+	struct sf_dir dir;
+	char err[256], **names;
+
+	if (sf_dir_at(&dir, &m->top, sub, err, sizeof(err)) != 0)
+		return NULL;
+	names = sf_names(&dir, pattern);
+	sf_dir_close(&dir);
+	return names;
+}
+
 static bool any_plot(const struct md *m)
 {
-	char pattern[MD_PATH];
-	glob_t g;
-	bool found;
+	char **names = md_names(m, "plots", "*.png");
+	bool found = names && names[0];
 
-	rundir_file(m->d, NULL, "plots/*.png", pattern, sizeof(pattern));
-	found = glob(pattern, 0, NULL, &g) == 0;
-	globfree(&g);
+	sf_names_free(names);
 	return found;
 }
 
@@ -184,8 +172,8 @@ static void print_plot(struct md *m, const char *alt, const char *name)
 {
 	char path[MD_PATH];
 
-	snprintf(path, sizeof(path), "%s/plots/%s.png", m->d->path, name);
-	if (md_exists(path))
+	snprintf(path, sizeof(path), "plots/%s.png", name);
+	if (sf_is_file(&m->top, path))
 		fprintf(m->out, "![%s](plots/%s.png)\n\n", alt, name);
 }
 
@@ -195,18 +183,18 @@ static void print_plot(struct md *m, const char *alt, const char *name)
 static void print_patch_plots(struct md *m, const char *w)
 {
 	char pattern[MD_PATH], path[MD_PATH], alt[192], name[160];
-	size_t skip = strlen(m->d->path) + strlen("/data/hist--t") + strlen(w);
-	glob_t g;
+	size_t skip = strlen("hist--t") + strlen(w);
+	char **names;
 
-	snprintf(pattern, sizeof(pattern), "%s/data/hist-%s-t*.csv", m->d->path, w);
-	if (glob(pattern, 0, NULL, &g) != 0)
+	snprintf(pattern, sizeof(pattern), "hist-%s-t*.csv", w);
+	if (!(names = md_names(m, "data", pattern)))
 		return;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		const char *t = g.gl_pathv[i] + skip;
+	for (size_t i = 0; names[i]; i++) {
+		const char *t = names[i] + skip;
 		int tlen = (int)(strlen(t) - strlen(".csv"));
 		bool contended;
-		snprintf(path, sizeof(path), "%s/data/hist-contended-%s-t%.*s.csv", m->d->path, w, tlen, t);
-		contended = md_exists(path);
+		snprintf(path, sizeof(path), "data/hist-contended-%s-t%.*s.csv", w, tlen, t);
+		contended = sf_is_file(&m->top, path);
 		snprintf(alt, sizeof(alt), "%sacquisition-time histogram, %s, %.*s threads", contended ? "contended " : "",
 			 w, tlen, t);
 		snprintf(name, sizeof(name), "hist-%s%s-t%.*s", contended ? "contended-" : "", w, tlen, t);
@@ -215,20 +203,36 @@ static void print_patch_plots(struct md *m, const char *w)
 		snprintf(name, sizeof(name), "phases-%s-t%.*s", w, tlen, t);
 		print_plot(m, alt, name);
 	}
-	globfree(&g);
+	sf_names_free(names);
+}
+
+/* Whether data/KIND-W.txt (REL), lbcompare's text of KIND's runs of W, is
+ * its one-line error: then that line stands in the section, and the failed
+ * section counts it. */
+static bool comparison_failed(struct md *m, const char *rel)
+{
+	char line[1024], key[MD_PATH + sizeof(line)];
+
+	if (!md_comparison_failed(&m->top, rel, line, sizeof(line)))
+		return false;
+	md_print_failed_comparison(m->out, rel, line);
+	snprintf(key, sizeof(key), "%s\t%s", rel, line);
+	tally_add(&m->failed, key);
+	return true;
 }
 
 /* lbcompare's text of KIND's runs of W (data/KIND-W.txt, run-all's), fenced. */
 static void print_text_of(struct md *m, const char *kind, const char *w)
 {
-	char path[MD_PATH];
+	char rel[MD_PATH];
 
-	snprintf(path, sizeof(path), "%s/data/%s-%s.txt", m->d->path, kind, w);
-	if (!md_exists(path)) {
-		fprintf(m->out, "- `data/%s-%s.txt` is missing: `./run-all --report DIR` derives it.\n\n", kind, w);
-		return;
-	}
-	md_fenced_text(m->out, path, false);
+	struct stat st;
+
+	snprintf(rel, sizeof(rel), "data/%s-%s.txt", kind, w);
+	if (sf_stat(&m->top, rel, &st) != 0)
+		fprintf(m->out, "- `%s` is missing: `./run-all --report DIR` derives it.\n\n", rel);
+	else if (!comparison_failed(m, rel))
+		md_fenced_text(m->out, &m->top, rel, false);  /* or why it is not read */
 }
 
 static void print_patch(struct md *m)
@@ -266,8 +270,8 @@ static void print_sweep_table(struct md *m, const char *w)
 	char path[MD_PATH];
 	struct md_csv csv;
 
-	snprintf(path, sizeof(path), "%s/data/sweep-%s-ops_per_s.csv", m->d->path, w);
-	if (md_csv_read(&csv, path) != 0)
+	snprintf(path, sizeof(path), "data/sweep-%s-ops_per_s.csv", w);
+	if (md_csv_read(&csv, &m->top, path) != 0)
 		return;
 	fprintf(m->out, "Operations per second (median over repetitions):\n\n|");
 	for (size_t c = 0; c < csv.ncols; c++)
@@ -293,7 +297,14 @@ static void print_sweep_table(struct md *m, const char *w)
 
 static void print_sweep(struct md *m, const char *w)
 {
+	char rel[MD_PATH];
+
 	fprintf(m->out, "## %c%s sweep\n\n", *w >= 'a' && *w <= 'z' ? *w - 'a' + 'A' : *w, w + 1);
+	/* Its tables and charts come from what the comparison derived: none
+	 * when it failed, and then its line says why. */
+	snprintf(rel, sizeof(rel), "data/sweep-%s.txt", w);
+	if (comparison_failed(m, rel))
+		return;
 	/* The cohort lock only keeps the lock within a node: run-all sweeps it
 	 * where there are two or more, or where --locks names it. */
 	if (word_in("ck-cohort", rundir_env(m->d, "ALL_LOCKS")) && !*rundir_setting(m->d, "LOCKS") &&
@@ -340,18 +351,21 @@ static void print_produced(struct md *m)
 		m->d->nplan);
 }
 
-int markdown_report(const char *dir, FILE *out)
+int markdown_report(const struct sf_dir *dir, FILE *out)
 {
+	static struct md m;  /* static: two paths of PATH_MAX, not on the stack */
 	struct rundir d;
-	struct md m = { .d = &d, .out = out };
 	char err[1024];
-	int rc = 0;
 
 	if (rundir_load(&d, dir, err, sizeof(err)) != 0) {
 		fprintf(stderr, "lbcompare: --markdown: %s\n", err);
 		rundir_free(&d);
 		return 2;
 	}
+	memset(&m, 0, sizeof(m));
+	m.d = &d;
+	m.out = out;
+	m.top.fd = d.dir.fd;
 	if (d.ndone)
 		rundir_run_kv(&d, d.plan[d.done[0]].name, "meta.csv", &m.meta);
 	print_header(&m);
@@ -362,11 +376,8 @@ int markdown_report(const char *dir, FILE *out)
 	md_checks_section(&m);
 	md_warnings_section(&m);
 	print_produced(&m);
-	if (fflush(out) != 0 || ferror(out)) {
-		fprintf(stderr, "lbcompare: --markdown: cannot write the report\n");
-		rc = 2;
-	}
 	kv_file_free(&m.meta);
+	tally_free(&m.failed);
 	rundir_free(&d);
-	return rc;
+	return 0;
 }

@@ -15,12 +15,18 @@
 
 #include <stdio.h>
 
-/* 0, or 2 after one line on stderr naming what could not be read. */
-int markdown_report(const char *dir, FILE *out);
+#include "../common/safefile.h"
+
+/* The report of the run-all directory open at DIR: 0, or 2 after one line
+ * on stderr naming what could not be read.  Everything in DIR is read
+ * through safefile.h: a link is never followed, a FIFO never opened, a file
+ * over its bound never read; a run whose result files cannot be read is a
+ * failed run, and a comparison that failed says so in its section. */
+int markdown_report(const struct sf_dir *dir, FILE *out);
 
 /* `lbcompare --markdown-hosts OUTDIR DIR...`: the report of several run-all
  * directories side by side (markdown_hosts.c), from OUTDIR/data/KIND-W.txt,
  * lbcompare's text of every directory's runs of each workload together. */
-int markdown_hosts_report(const char *out_dir, char *const *dirs, int ndirs, FILE *out);
+int markdown_hosts_report(const struct sf_dir *out_dir, char *const *dirs, int ndirs, FILE *out);
 
 #endif

@@ -18,32 +18,57 @@
 
 /* Only the hosts and the across-hosts tables of lbcompare's text: every
  * block that opens with "Hosts" or "== across hosts", up to its blank line. */
-static void copy_across_blocks(FILE *out, const char *path)
+static void copy_text(FILE *out, FILE *f, bool across_only)
 {
-	FILE *f = fopen(path, "r");
 	char line[4096];
-	bool on = false;
+	bool on = !across_only;
 
-	while (f && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "Hosts", 5) == 0 || strncmp(line, "== across hosts", 15) == 0)
 			on = true;
 		if (on)
 			fputs(line, out);
-		if (on && line[0] == '\n')
+		if (across_only && on && line[0] == '\n')
 			on = false;
 	}
-	if (f)
-		fclose(f);
 }
 
-void md_fenced_text(FILE *out, const char *path, bool across_only)
+void md_fenced_text(FILE *out, const struct sf_dir *dir, const char *rel, bool across_only)
 {
+	char err[1024];
+	FILE *f = sf_fopen_read(dir, rel, RUNDIR_TEXT_MAX, err, sizeof(err));
+
+	if (!f) {
+		fprintf(out, "- `%s` could not be read: %s\n\n", rel, err);
+		return;
+	}
 	fprintf(out, "```text\n");
-	if (across_only)
-		copy_across_blocks(out, path);
-	else
-		md_copy_file(out, path);
+	copy_text(out, f, across_only);
+	fclose(f);
 	fprintf(out, "```\n\n");
+}
+
+/* lbcompare --output FILE writes its one-line error as FILE's whole text
+ * when the comparison fails, as run-all's `2>&1` into FILE did before. */
+bool md_comparison_failed(const struct sf_dir *dir, const char *rel, char *line, size_t len)
+{
+	static const char prefix[] = "lbcompare: ";
+	char err[256];
+	size_t n;
+	char *text = sf_read_all(dir, rel, RUNDIR_TEXT_MAX, &n, err, sizeof(err));
+	char *nl = text ? memchr(text, '\n', n) : NULL;
+	bool failed = text && strncmp(text, prefix, sizeof(prefix) - 1) == 0 && (!nl || nl == text + n - 1);
+
+	if (failed)
+		snprintf(line, len, "%.*s", (int)(nl ? nl - text : (ptrdiff_t)n), text);
+	free(text);
+	return failed;
+}
+
+void md_print_failed_comparison(FILE *out, const char *rel, const char *line)
+{
+	fprintf(out, "**The comparison of these runs failed** (`%s`), so this section has no tables:\n\n```text\n%s\n```\n\n",
+		rel, line);
 }
 
 /* Every workload some directory ran as KIND, in its registry's order. */
@@ -64,9 +89,10 @@ static size_t workloads_of(const struct rundir *dirs, size_t ndirs, const char *
 	return n;
 }
 
-static void print_kind(FILE *out, const char *out_dir, const struct rundir *dirs, size_t ndirs, const char *kind)
+static void print_kind(FILE *out, const struct sf_dir *out_dir, const struct rundir *dirs, size_t ndirs,
+		       const char *kind)
 {
-	char w[32][64], path[PATH_MAX + 160];
+	char w[32][64], rel[MD_PATH], line[1024];
 	size_t n = workloads_of(dirs, ndirs, kind, w, 32);
 	bool sweep = strcmp(kind, "sweep") == 0;
 
@@ -78,33 +104,38 @@ static void print_kind(FILE *out, const char *out_dir, const struct rundir *dirs
 				w[i] + 1);
 		else
 			fprintf(out, "### %s\n\n", w[i]);
-		snprintf(path, sizeof(path), "%s/data/%s-%s.txt", out_dir, kind, w[i]);
-		if (!md_exists(path)) {
-			fprintf(out, "- `data/%s-%s.txt` is missing: `./run-all --report DIR...` derives it.\n\n", kind, w[i]);
+		snprintf(rel, sizeof(rel), "data/%s-%.63s.txt", kind, w[i]);
+		if (!sf_is_file(out_dir, rel)) {
+			fprintf(out, "- `%s` is missing: `./run-all --report DIR...` derives it.\n\n", rel);
 			continue;
 		}
-		md_fenced_text(out, path, sweep);
+		if (md_comparison_failed(out_dir, rel, line, sizeof(line))) {
+			md_print_failed_comparison(out, rel, line);
+			continue;
+		}
+		md_fenced_text(out, out_dir, rel, sweep);
 		if (sweep)
-			fprintf(out, "Each host's tables, thread count by thread count: `data/%s-%s.txt`; the figures as CSV: `data/`.\n\n",
-				kind, w[i]);
+			fprintf(out, "Each host's tables, thread count by thread count: `%s`; the figures as CSV: `data/`.\n\n",
+				rel);
 	}
 }
 
-static void print_hosts_report(FILE *out, const char *out_dir, const struct rundir *dirs, size_t ndirs)
+static void print_hosts_report(FILE *out, const struct sf_dir *out_dir, const struct rundir *dirs, size_t ndirs)
 {
 	fprintf(out, "# lockbench report: hosts side by side\n\nRun directories, each with its own full report (machine, noise, checks, failed runs):\n\n");
 	for (size_t i = 0; i < ndirs; i++)
-		fprintf(out, "- `%s` (its `report.md`)\n", dirs[i].path);
+		fprintf(out, "- `%s` (its `report.md`)\n", dirs[i].dir.path);
 	fprintf(out, "\nEach host's runs are grouped apart: its own tables, against its own first variant, with its own confidence intervals and verdicts; the \"across hosts\" tables put each host's figure and ratio side by side (each at the largest thread count it ran). The header names each host's CPU, cores, NUMA nodes and kernel (meta.csv).\n\n");
 	print_kind(out, out_dir, dirs, ndirs, "patch");
 	print_kind(out, out_dir, dirs, ndirs, "sweep");
 	fprintf(out, "No plots here: each directory's own report has its hosts' plots.\n");
 }
 
-int markdown_hosts_report(const char *out_dir, char *const *paths, int npaths, FILE *out)
+int markdown_hosts_report(const struct sf_dir *out_dir, char *const *paths, int npaths, FILE *out)
 {
 	struct rundir *dirs = calloc((size_t)npaths + 1, sizeof(*dirs));
-	char err[1024], abs[PATH_MAX];
+	static struct sf_dir top, named;  /* static: paths of PATH_MAX, not on the stack */
+	char err[1024];
 	int rc = 0, loaded = 0;
 
 	if (!dirs || npaths > HOSTS_MAX) {
@@ -112,23 +143,28 @@ int markdown_hosts_report(const char *out_dir, char *const *paths, int npaths, F
 		free(dirs);
 		return 2;
 	}
+	for (int i = 0; i < npaths; i++)
+		dirs[i].dir.fd = -1;
+	named.fd = -1;
 	for (; rc == 0 && loaded < npaths; loaded++) {
+		char abs[PATH_MAX];
+
+		/* Named absolute in the report: the user's own paths, links in them resolved. */
 		if (!realpath(paths[loaded], abs)) {
 			snprintf(err, sizeof(err), "%s: %s", paths[loaded], strerror(errno));
 			rc = 2;
-		} else if (rundir_load(&dirs[loaded], abs, err, sizeof(err)) != 0) {
+		} else if (sf_dir_open(&named, abs, err, sizeof(err)) != 0 ||
+			   rundir_load(&dirs[loaded], &named, err, sizeof(err)) != 0) {
 			rc = 2;
 		}
+		sf_dir_close(&named);
 		if (rc)
 			fprintf(stderr, "lbcompare: --markdown-hosts: %s\n", err);
 	}
-	if (rc == 0) {
-		print_hosts_report(out, out_dir, dirs, (size_t)npaths);
-		if (fflush(out) != 0 || ferror(out)) {
-			fprintf(stderr, "lbcompare: --markdown-hosts: cannot write the report\n");
-			rc = 2;
-		}
-	}
+	/* OUTDIR's files named relative to it in the report. */
+	top.fd = out_dir->fd;
+	if (rc == 0)
+		print_hosts_report(out, &top, dirs, (size_t)npaths);
 	for (int i = 0; i < loaded; i++)
 		rundir_free(&dirs[i]);
 	free(dirs);

@@ -12,14 +12,8 @@
 
 #include "rundir.h"
 
-/* A path under the run-all directory: its own (rundir.h) and a file name. */
-#define MD_PATH (sizeof(((struct rundir *)0)->path) + 512)
-
-struct md {
-	const struct rundir *d;
-	FILE *out;
-	struct kv_file meta;     /* the first finished run's meta.csv: the machine (empty: none) */
-};
+/* A path relative to the run-all directory (runs/NAME/FILE, data/FILE...). */
+#define MD_PATH 512
 
 /* Distinct lines with how often each was met, in the order first met. */
 struct tally_item {
@@ -35,24 +29,40 @@ void tally_add(struct tally *t, const char *key);
 void tally_sort(struct tally *t, bool by_count);
 void tally_free(struct tally *t);
 
+struct md {
+	const struct rundir *d;
+	struct sf_dir top;       /* the directory again, its files named relative to it in the report */
+	FILE *out;
+	struct kv_file meta;     /* the first finished run's meta.csv: the machine (empty: none) */
+	struct tally failed;     /* the comparisons (data/KIND-W.txt) that failed: "file\tline" */
+};
+
 /* A whole CSV file as cells, row-major; every row as wide as the header. */
 struct md_csv {
 	char *text;
 	char **cell;
 	size_t nrows, ncols;
 };
-int md_csv_read(struct md_csv *csv, const char *path);
+int md_csv_read(struct md_csv *csv, const struct sf_dir *dir, const char *rel);
 /* Column NAME of the header, or -1. */
 int md_csv_col(const struct md_csv *csv, const char *name);
 void md_csv_free(struct md_csv *csv);
 
+/* The names in the directory's SUB (data, plots, logs) matching the
+ * fnmatch() PATTERN, sorted (sf_names_free); NULL when SUB cannot be opened
+ * (a link there is never followed). */
+char **md_names(const struct md *m, const char *sub, const char *pattern);
 /* The next blank-separated word of *P into W (false at the end). */
 bool md_next_word(const char **p, char *w, size_t len);
-bool md_exists(const char *path);
-bool md_copy_file(FILE *out, const char *path);
-/* lbcompare's text at PATH fenced as code; ACROSS_ONLY: only its hosts and
- * across-hosts tables. */
-void md_fenced_text(FILE *out, const char *path, bool across_only);
+/* lbcompare's text at REL under DIR fenced as code; ACROSS_ONLY: only its
+ * hosts and across-hosts tables.  A text that cannot be read says so in one
+ * line instead. */
+void md_fenced_text(FILE *out, const struct sf_dir *dir, const char *rel, bool across_only);
+/* Whether lbcompare's text at REL under DIR is its one-line error (the
+ * comparison failed: docs/run-all.md, "lbcompare"); then the line is in LINE. */
+bool md_comparison_failed(const struct sf_dir *dir, const char *rel, char *line, size_t len);
+/* The failed comparison at REL, said in place of its tables. */
+void md_print_failed_comparison(FILE *out, const char *rel, const char *line);
 
 void md_noise_section(struct md *m);
 void md_sweep_verdicts(struct md *m, const char *workload);

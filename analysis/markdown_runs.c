@@ -5,7 +5,7 @@
  * share (markdown_int.h).
  */
 #define _GNU_SOURCE  /* strcasestr */
-#include <glob.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,14 +72,14 @@ bool md_next_word(const char **p, char *w, size_t len)
 	return true;
 }
 
-int md_csv_read(struct md_csv *csv, const char *path)
+int md_csv_read(struct md_csv *csv, const struct sf_dir *dir, const char *rel)
 {
 	struct kv_file f;  /* its reader gives the lines; the cells are split here */
 	char err[256];
 	size_t ncells = 0;
 
 	memset(csv, 0, sizeof(*csv));
-	if (kv_file_read(&f, path, ',', false, err, sizeof(err)) != 0)
+	if (kv_file_read(&f, dir, rel, ',', false, err, sizeof(err)) != 0)
 		return -1;
 	csv->ncols = 2;  /* the key and its value, and one more cell per comma in the value */
 	for (const char *p = f.n ? f.pair[0].value : ""; (p = strchr(p, ',')) != NULL; p++)
@@ -331,15 +331,16 @@ static int cmp_threads(const void *a, const void *b)
 }
 
 /* One thread count's row: each lock's Ops/sec verdict against the first's. */
-static void print_verdict_row(struct md *m, const char *path)
+static void print_verdict_row(struct md *m, const char *name)
 {
 	struct md_csv csv;
 	int var, fig, ratio, verdict;
 	const char *base = "-";
-	char list[2][4096] = { "", "" };
+	char list[2][4096] = { "", "" }, path[MD_PATH];
 	unsigned int same = 0;
 
-	if (md_csv_read(&csv, path) != 0)
+	snprintf(path, sizeof(path), "data/%s", name);
+	if (md_csv_read(&csv, &m->top, path) != 0)
 		return;
 	var = md_csv_col(&csv, "variant"), fig = md_csv_col(&csv, "figure");
 	ratio = md_csv_col(&csv, "ratio"), verdict = md_csv_col(&csv, "verdict");
@@ -357,7 +358,7 @@ static void print_verdict_row(struct md *m, const char *path)
 		} else if (strcmp(row[verdict], "no difference") == 0)
 			same++;
 	}
-	fprintf(m->out, "| %ld | %s | %s | %s | %u |\n", threads_of(path), base, *list[0] ? list[0] : "-",
+	fprintf(m->out, "| %ld | %s | %s | %s | %u |\n", threads_of(name), base, *list[0] ? list[0] : "-",
 		*list[1] ? list[1] : "-", same);
 	md_csv_free(&csv);
 }
@@ -366,19 +367,25 @@ static void print_verdict_row(struct md *m, const char *path)
  * (data/stats-W-t*.csv; nothing with one repetition). */
 void md_sweep_verdicts(struct md *m, const char *w)
 {
-	char pattern[MD_PATH];
-	glob_t g;
+	char pattern[MD_PATH], **names;
+	size_t n = 0;
 
-	snprintf(pattern, sizeof(pattern), "%s/data/stats-%s-t*.csv", m->d->path, w);
-	if (m->d->reps < 2 || glob(pattern, 0, NULL, &g) != 0)
+	snprintf(pattern, sizeof(pattern), "stats-%s-t*.csv", w);
+	if (m->d->reps < 2 || !(names = md_names(m, "data", pattern)))
 		return;
-	qsort(g.gl_pathv, g.gl_pathc, sizeof(*g.gl_pathv), cmp_threads);
+	while (names[n])
+		n++;
+	if (n == 0) {
+		sf_names_free(names);
+		return;
+	}
+	qsort(names, n, sizeof(*names), cmp_threads);
 	fprintf(m->out, "Verdicts on operations per second, each thread count's locks against its first (Mann-Whitney U over the repetitions, 95%%):\n\n");
 	fprintf(m->out, "| threads | against | faster | slower | no difference shown |\n|---|---|---|---|---|\n");
-	for (size_t i = 0; i < g.gl_pathc; i++)
-		print_verdict_row(m, g.gl_pathv[i]);
+	for (size_t i = 0; i < n; i++)
+		print_verdict_row(m, names[i]);
 	fprintf(m->out, "\n");
-	globfree(&g);
+	sf_names_free(names);
 }
 
 /* ---- the machine, failed runs, checks, warnings ---- */
@@ -403,13 +410,16 @@ void md_machine_section(struct md *m)
 /* The first line of logs/NAME.SUFFIX (LAST: its last), "" when none. */
 static void log_line(const struct md *m, const char *name, const char *suffix, bool last, char *out, size_t len)
 {
-	char path[MD_PATH], line[1024];
+	char path[MD_PATH], line[1024], err[256];
 	FILE *f;
 
 	*out = '\0';
-	snprintf(path, sizeof(path), "%s/logs/%s.%s", m->d->path, name, suffix);
-	if (!(f = fopen(path, "r")))
+	snprintf(path, sizeof(path), "logs/%s.%s", name, suffix);
+	if (!(f = sf_fopen_read(&m->top, path, RUNDIR_TEXT_MAX, err, sizeof(err)))) {
+		if (errno != ENOENT)  /* a link, a FIFO, too large: why, not its text */
+			snprintf(out, len, "(%s)", err);
 		return;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		snprintf(out, len, "%s", line);
@@ -426,17 +436,32 @@ void md_failed_section(struct md *m)
 	fprintf(m->out, "## Failed runs\n\n");
 	for (size_t i = 0; i < m->d->nplan; i++) {
 		const char *name = m->d->plan[i].name;
-		char status[64], err[1024];
+		char status[320], err[1024];
 		if (m->d->plan[i].finished)
 			continue;
+		nfail++;
+		/* It ran, but what it left cannot be read: lbcompare's line says why. */
+		if (m->d->plan[i].why) {
+			fprintf(m->out, "- `%s` (result files unreadable): %s\n", name, m->d->plan[i].why);
+			continue;
+		}
 		log_line(m, name, "status", false, status, sizeof(status));
 		log_line(m, name, "err", true, err, sizeof(err));
 		fprintf(m->out, "- `%s` (exit status %s%s): %s\n", name, *status ? status : "not run",
 			strcmp(status, "4") == 0 ? ", watchdog" : "", err);
-		nfail++;
 	}
 	if (nfail == 0)
 		fprintf(m->out, "None: all %zu runs finished.\n", m->d->nplan);
+	else
+		fprintf(m->out, "\n%zu of %zu runs failed.\n", nfail, m->d->nplan);
+	/* A comparison that failed left its section without tables: counted here too. */
+	for (size_t i = 0; i < m->failed.n; i++) {
+		char *file = m->failed.item[i].key, *line = strchr(file, '\t');
+		*line++ = '\0';
+		fprintf(m->out, "%s- the comparison `%s` failed: %s\n", i ? "" : "\n", file, line);
+	}
+	if (m->failed.n)
+		fprintf(m->out, "\n%zu comparison(s) failed: their sections have no tables.\n", m->failed.n);
 	fprintf(m->out, "\n");
 }
 
@@ -513,25 +538,26 @@ void md_checks_section(struct md *m)
  * once with how many times, the most frequent first. */
 void md_warnings_section(struct md *m)
 {
-	char pattern[MD_PATH], line[1024];
-	struct tally t = { 0 };
-	glob_t g;
+	char line[1024], path[MD_PATH], err[512];
+	struct tally t = { 0 }, refused = { 0 };
+	char **names = md_names(m, "logs", "*.err");
 
 	fprintf(m->out, "## Warnings raised by the runs\n\n");
-	rundir_file(m->d, NULL, "logs/*.err", pattern, sizeof(pattern));
-	if (glob(pattern, 0, NULL, &g) == 0) {
-		for (size_t i = 0; i < g.gl_pathc; i++) {
-			FILE *f = fopen(g.gl_pathv[i], "r");
-			while (f && fgets(line, sizeof(line), f)) {
-				line[strcspn(line, "\n")] = '\0';
-				if (strcasestr(line, "warn"))
-					tally_add(&t, line);
-			}
-			if (f)
-				fclose(f);
+	for (size_t i = 0; names && names[i]; i++) {
+		FILE *f;
+		snprintf(path, sizeof(path), "logs/%s", names[i]);
+		if (!(f = sf_fopen_read(&m->top, path, RUNDIR_TEXT_MAX, err, sizeof(err)))) {
+			tally_add(&refused, err);
+			continue;
 		}
-		globfree(&g);
+		while (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (strcasestr(line, "warn"))
+				tally_add(&t, line);
+		}
+		fclose(f);
 	}
+	sf_names_free(names);
 	tally_sort(&t, true);
 	if (t.n == 0)
 		fprintf(m->out, "None.\n");
@@ -541,6 +567,10 @@ void md_warnings_section(struct md *m)
 			fprintf(m->out, "%7u %s\n", t.item[i].count, t.item[i].key);
 		fprintf(m->out, "```\n");
 	}
+	/* A log that is not a regular file of ours is not read: said, not followed. */
+	for (size_t i = 0; i < refused.n; i++)
+		fprintf(m->out, "%s- not read: %s\n", i ? "" : "\n", refused.item[i].key);
 	fprintf(m->out, "\n");
 	tally_free(&t);
+	tally_free(&refused);
 }

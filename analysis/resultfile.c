@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "resultfile_parse.h"
 
@@ -53,75 +52,43 @@ const char *rf_timed_key(const struct result_run *run, const char *timed, const 
 	return result_get(run, timed) ? timed : exact;
 }
 
-/* Reads a whole (small) file into a malloc'd buffer. */
-static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+/* Loads DIR/NAME with PARSE.  OPTIONAL: a file that is not there loads as
+ * nothing (runs written before it existed, or, for the kernel files,
+ * without --kernel-locks, have none; result_check_hist then asks whether it
+ * should have been there).  Read through safefile.h: a link, a FIFO or a
+ * file over RESULT_FILE_MAX is refused, never followed or waited on. */
+static int load_file(struct result_run *run, const struct sf_dir *dir, const char *name, bool optional,
+		     int (*parse)(struct result_run *, const char *, size_t, const char *, char *, size_t),
+		     char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	buf = malloc(RESULT_FILE_MAX + 1);
-	*len = buf ? fread(buf, 1, RESULT_FILE_MAX + 1, f) : 0;
-	if (!buf || ferror(f) || *len > RESULT_FILE_MAX) {
-		snprintf(err, errlen, "%s: %s", path, !buf ? "out of memory" : ferror(f) ? "read error" : "too large");
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
-static int load_one(struct result_run *run, const char *dir, const char *name,
-		    int (*parse)(struct result_run *, const char *, size_t, const char *, char *, size_t),
-		    char *err, size_t errlen)
-{
-	char path[1200];
+	char path[sizeof(run->dir) + 32];
 	size_t len;
 	char *buf;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	buf = slurp(path, &len, err, errlen);
+	snprintf(path, sizeof(path), "%s/%s", run->dir, name);
+	buf = sf_read_all(dir, name, RESULT_FILE_MAX, &len, err, errlen);
 	if (!buf)
-		return -1;
+		return optional && errno == ENOENT ? 0 : -1;
 	rc = parse(run, buf, len, path, err, errlen);
 	free(buf);
 	return rc;
 }
 
-/* Loads DIR/NAME where there is one: runs written before it existed (or,
- * for the kernel files, without --kernel-locks) have none, and load as they
- * did; result_check_hist then asks whether it should have been there. */
-static int load_optional(struct result_run *run, const char *dir, const char *name,
-			 int (*parse)(struct result_run *, const char *, size_t, const char *, char *, size_t),
-			 char *err, size_t errlen)
-{
-	char path[1200];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (access(path, F_OK) != 0 && errno == ENOENT)
-		return 0;
-	return load_one(run, dir, name, parse, err, errlen);
-}
-
-int result_load(struct result_run *run, const char *dir, char *err, size_t errlen)
+int result_load(struct result_run *run, const struct sf_dir *dir, char *err, size_t errlen)
 {
 	memset(run, 0, sizeof(*run));
-	if (strlen(dir) >= sizeof(run->dir)) {
-		snprintf(err, errlen, "%.64s...: path too long", dir);
+	if (strlen(dir->path) >= sizeof(run->dir)) {
+		snprintf(err, errlen, "%.64s...: path too long", dir->path);
 		return -1;
 	}
-	strcpy(run->dir, dir);
-	if (load_one(run, dir, "summary.csv", result_parse_summary, err, errlen) ||
-	    load_one(run, dir, "hist.csv", result_parse_hist, err, errlen) ||
-	    load_optional(run, dir, "hist_contended.csv", result_parse_hist_contended, err, errlen) ||
-	    load_optional(run, dir, "kernel-hist.csv", result_parse_kernel_hist, err, errlen) ||
-	    load_optional(run, dir, "kernel-locks.csv", result_parse_kernel_locks, err, errlen) ||
-	    load_optional(run, dir, "meta.csv", result_parse_meta, err, errlen))
+	strcpy(run->dir, dir->path);
+	if (load_file(run, dir, "summary.csv", false, result_parse_summary, err, errlen) ||
+	    load_file(run, dir, "hist.csv", false, result_parse_hist, err, errlen) ||
+	    load_file(run, dir, "hist_contended.csv", true, result_parse_hist_contended, err, errlen) ||
+	    load_file(run, dir, "kernel-hist.csv", true, result_parse_kernel_hist, err, errlen) ||
+	    load_file(run, dir, "kernel-locks.csv", true, result_parse_kernel_locks, err, errlen) ||
+	    load_file(run, dir, "meta.csv", true, result_parse_meta, err, errlen))
 		return -1;
 	return result_check_hist(run, err, errlen);
 }

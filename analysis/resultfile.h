@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/safefile.h"
+
 #define RESULT_BINS 64
 #define RESULT_MAX_KEYS 256
 #define RESULT_KEY_LEN 48
@@ -106,9 +108,11 @@ int result_parse_meta(struct result_run *run, const char *buf, size_t len, const
 int result_check_hist(const struct result_run *run, char *err, size_t errlen);
 
 /* Loads DIR/summary.csv, DIR/hist.csv and, where there are, DIR/hist_contended.csv,
- * DIR/kernel-hist.csv and DIR/kernel-locks.csv, each checked, and checks they
- * agree (result_check_hist). */
-int result_load(struct result_run *run, const char *dir, char *err, size_t errlen);
+ * DIR/kernel-hist.csv, DIR/kernel-locks.csv and DIR/meta.csv, each checked,
+ * and checks they agree (result_check_hist).  Each file is read through
+ * safefile.h: one that is a link, a FIFO or another non-regular file, or
+ * larger than RESULT_FILE_MAX, is refused (a missing optional one is not). */
+int result_load(struct result_run *run, const struct sf_dir *dir, char *err, size_t errlen);
 
 /* The value of `key`, or NULL. */
 const char *result_get(const struct result_run *run, const char *key);

@@ -7,44 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
-#define TEXT_MAX (16u << 20)  /* plan.txt of a long sweep on a big box is well under 1 MiB */
+#include "resultfile.h"
 
 static int set_err(char *err, size_t errlen, const char *path, const char *what)
 {
 	snprintf(err, errlen, "%s: %s", path, what);
 	return -1;
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
-/* The whole file, NUL-terminated, or NULL (errno set; EFBIG when too big). */
-static char *read_text(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *text;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	text = malloc(TEXT_MAX + 1);
-	n = text ? fread(text, 1, TEXT_MAX + 1, f) : 0;
-	if (text && (ferror(f) || n > TEXT_MAX)) {
-		free(text);
-		text = NULL;
-		errno = n > TEXT_MAX ? EFBIG : EIO;
-	}
-	fclose(f);
-	if (text) {
-		text[n] = '\0';
-		*len = n;
-	}
-	return text;
 }
 
 /* Splits TEXT into lines in place: count of lines, each NUL-terminated. */
@@ -67,24 +37,25 @@ static size_t split_lines(char *text, size_t len, char ***lines)
 	return v ? n : 0;
 }
 
-int kv_file_read(struct kv_file *f, const char *path, char sep, bool skip_header, char *err, size_t errlen)
+int kv_file_read(struct kv_file *f, const struct sf_dir *dir, const char *rel, char sep, bool skip_header,
+		 char *err, size_t errlen)
 {
 	char **lines;
 	size_t len, nlines;
 
 	memset(f, 0, sizeof(*f));
-	if (!(f->text = read_text(path, &len)))
-		return errno == ENOENT ? 1 : set_err(err, errlen, path, strerror(errno));
+	if (!(f->text = sf_read_all(dir, rel, RUNDIR_TEXT_MAX, &len, err, errlen)))
+		return errno == ENOENT ? 1 : -1;
 	nlines = split_lines(f->text, len, &lines);
 	if (!lines || !(f->pair = calloc(nlines + 1, sizeof(*f->pair)))) {
 		free(lines);
 		kv_file_free(f);
-		return set_err(err, errlen, path, "out of memory");
+		return set_err(err, errlen, rel, "out of memory");
 	}
 	for (size_t i = skip_header ? 1 : 0; i < nlines; i++) {
 		char *s = strchr(lines[i], sep);
 		if (!s || s == lines[i]) {
-			snprintf(err, errlen, "%s: line %zu is not KEY%cVALUE", path, i + 1, sep);
+			snprintf(err, errlen, "%s/%s: line %zu is not KEY%cVALUE", dir->path, rel, i + 1, sep);
 			free(lines);
 			kv_file_free(f);
 			return -1;
@@ -131,10 +102,13 @@ static bool plain_value(const char *s)
 	return true;
 }
 
-static int read_assignments(struct kv_file *f, const char *path, const char *const *keys, char *err, size_t errlen)
+static int read_assignments(struct kv_file *f, const struct rundir *d, const char *name, const char *const *keys,
+			    char *err, size_t errlen)
 {
-	int rc = kv_file_read(f, path, '=', false, err, errlen);
+	char path[sizeof(d->dir.path) + 32];
+	int rc = kv_file_read(f, &d->dir, name, '=', false, err, errlen);
 
+	snprintf(path, sizeof(path), "%s/%s", d->dir.path, name);
 	if (rc == 1)
 		return set_err(err, errlen, path, "missing: not a run-all directory");
 	for (size_t i = 0; rc == 0 && i < f->n; i++) {
@@ -160,13 +134,14 @@ static bool name_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
-/* "NAME ARGS": NAME of [a-z0-9.-] (it names a directory), ARGS plain words
- * ('/' in --dir's), as run-all writes and checks them. */
+/* "NAME ARGS": NAME of [a-z0-9.-] starting with [a-z0-9] (it names a
+ * directory: never ".", "..", a hidden name or one read as an option), ARGS
+ * plain words ('/' in --dir's), as run-all writes and checks them. */
 static bool parse_plan_line(char *line, struct plan_run *r)
 {
 	char *sp = strchr(line, ' '), *w;
 
-	if (!sp || sp == line)
+	if (!sp || sp == line || line[0] == '.' || line[0] == '-')
 		return false;
 	for (char *p = line; p < sp; p++)
 		if (!name_char(*p))
@@ -184,36 +159,64 @@ static bool parse_plan_line(char *line, struct plan_run *r)
 	return true;
 }
 
+/* Whether run R's result files load as lbcompare loads them (resultfile.h):
+ * a run whose files are missing, refused or malformed is not finished, and
+ * one that has a summary.csv says why in r->why. */
+static void check_finished(const struct rundir *d, struct plan_run *r, struct result_run *scratch)
+{
+	static struct sf_dir top, run;  /* static: two paths of PATH_MAX, not on the stack */
+	char rel[256], err[1024];
+	struct stat st;
+
+	/* Named relative to the directory in messages: runs/NAME/FILE. */
+	top.fd = d->dir.fd;
+	snprintf(rel, sizeof(rel), "runs/%s", r->name);
+	if (sf_dir_at(&run, &top, rel, err, sizeof(err)) != 0) {
+		if (errno != ENOENT)
+			r->why = strdup(err);
+		return;
+	}
+	if (sf_stat(&run, "summary.csv", &st) == 0) {
+		r->finished = result_load(scratch, &run, err, sizeof(err)) == 0;
+		if (!r->finished)
+			r->why = strdup(err);
+	}
+	sf_dir_close(&run);
+}
+
 static int load_plan(struct rundir *d, char *err, size_t errlen)
 {
-	char path[sizeof(d->path) + 32], **lines;
+	char path[sizeof(d->dir.path) + 32], **lines;
+	struct result_run *scratch;
 	size_t len, n;
 	char *text;
 
-	rundir_file(d, NULL, "plan.txt", path, sizeof(path));
-	if (!(text = read_text(path, &len)))
-		return set_err(err, errlen, path, errno == ENOENT ? "missing: not a run-all directory" : strerror(errno));
+	snprintf(path, sizeof(path), "%s/plan.txt", d->dir.path);
+	if (!(text = sf_read_all(&d->dir, "plan.txt", RUNDIR_TEXT_MAX, &len, err, errlen)))
+		return errno == ENOENT ? set_err(err, errlen, path, "missing: not a run-all directory") : -1;
 	n = split_lines(text, len, &lines);
 	d->plan = calloc(n + 1, sizeof(*d->plan));
 	d->done = calloc(n + 1, sizeof(*d->done));
-	if (!lines || !d->plan || !d->done) {
+	scratch = malloc(sizeof(*scratch));
+	if (!lines || !d->plan || !d->done || !scratch) {
 		free(lines);
 		free(text);
+		free(scratch);
 		return set_err(err, errlen, path, "out of memory");
 	}
 	d->plan[0].name = text;  /* owns the text: freed with the plan */
 	for (size_t i = 0; i < n; i++) {
-		char summary[sizeof(d->path) + 128];
 		if (!parse_plan_line(lines[i], &d->plan[i])) {
 			free(lines);
+			free(scratch);
 			snprintf(err, errlen, "%s: malformed line %zu", path, i + 1);
 			return -1;
 		}
-		rundir_file(d, d->plan[i].name, "summary.csv", summary, sizeof(summary));
-		d->plan[i].finished = exists(summary);
+		d->nplan = i + 1;
+		check_finished(d, &d->plan[i], scratch);
 	}
 	free(lines);
-	d->nplan = n;
+	free(scratch);
 	return 0;
 }
 
@@ -229,10 +232,8 @@ static bool run_of_variant(const char *run, const char *variant, size_t vlen)
 
 static int order_finished(struct rundir *d, char *err, size_t errlen)
 {
-	char path[sizeof(d->path) + 32];
 	struct kv_file variants;
-	int rc = kv_file_read(&variants, (rundir_file(d, NULL, "variants.txt", path, sizeof(path)), path), ' ',
-			      false, err, errlen);
+	int rc = kv_file_read(&variants, &d->dir, "variants.txt", ' ', false, err, errlen);
 
 	if (rc < 0)
 		return -1;
@@ -252,27 +253,29 @@ static int order_finished(struct rundir *d, char *err, size_t errlen)
 	return 0;
 }
 
-int rundir_load(struct rundir *d, const char *path, char *err, size_t errlen)
+int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t errlen)
 {
-	char file[sizeof(d->path) + 32];
+	char file[sizeof(d->dir.path) + 32];
 	const char *reps;
 	char *end;
 
 	memset(d, 0, sizeof(*d));
-	if (strlen(path) >= sizeof(d->path) - 64)
-		return set_err(err, errlen, path, "path too long");
-	snprintf(d->path, sizeof(d->path), "%s", path);
-	rundir_file(d, NULL, "settings", file, sizeof(file));
-	if (read_assignments(&d->settings, file, settings_keys, err, errlen) != 0)
+	d->dir.fd = dup(dir->fd);
+	snprintf(d->dir.path, sizeof(d->dir.path), "%s", dir->path);
+	if (d->dir.fd < 0)
+		return set_err(err, errlen, dir->path, strerror(errno));
+	if (strlen(dir->path) >= sizeof(d->dir.path) - 64)
+		return set_err(err, errlen, dir->path, "path too long");
+	if (read_assignments(&d->settings, d, "settings", settings_keys, err, errlen) != 0)
 		return -1;
+	snprintf(file, sizeof(file), "%s/settings", d->dir.path);
 	reps = rundir_setting(d, "REPS");
 	errno = 0;
 	d->reps = (unsigned int)strtoul(reps, &end, 10);
 	if (!*reps || *end || errno || d->reps < 1 || d->reps > 100000)
 		return set_err(err, errlen, file, "REPS is not a positive whole number");
 	d->quick = strcmp(rundir_setting(d, "QUICK"), "1") == 0;
-	rundir_file(d, NULL, "run-env", file, sizeof(file));
-	if (read_assignments(&d->env, file, env_keys, err, errlen) != 0)
+	if (read_assignments(&d->env, d, "run-env", env_keys, err, errlen) != 0)
 		return -1;
 	if (load_plan(d, err, errlen) != 0)
 		return -1;
@@ -283,11 +286,15 @@ void rundir_free(struct rundir *d)
 {
 	kv_file_free(&d->settings);
 	kv_file_free(&d->env);
+	for (size_t i = 0; d->plan && i < d->nplan; i++)
+		free(d->plan[i].why);
 	if (d->plan)
 		free(d->plan[0].name);
 	free(d->plan);
 	free(d->done);
+	sf_dir_close(&d->dir);
 	memset(d, 0, sizeof(*d));
+	d->dir.fd = -1;
 }
 
 const char *rundir_setting(const struct rundir *d, const char *key)
@@ -302,20 +309,20 @@ const char *rundir_env(const struct rundir *d, const char *key)
 	return v ? v : "";
 }
 
-void rundir_file(const struct rundir *d, const char *name, const char *file, char *out, size_t len)
+void rundir_file(const char *name, const char *file, char *out, size_t len)
 {
 	if (name)
-		snprintf(out, len, "%s/runs/%s/%s", d->path, name, file);
+		snprintf(out, len, "runs/%s/%s", name, file);
 	else
-		snprintf(out, len, "%s/%s", d->path, file);
+		snprintf(out, len, "%s", file);
 }
 
 int rundir_run_kv(const struct rundir *d, const char *name, const char *file, struct kv_file *f)
 {
-	char path[sizeof(d->path) + 128], err[256];
+	char rel[512], err[256];
 
-	rundir_file(d, name, file, path, sizeof(path));
-	return kv_file_read(f, path, ',', true, err, sizeof(err));
+	rundir_file(name, file, rel, sizeof(rel));
+	return kv_file_read(f, &d->dir, rel, ',', true, err, sizeof(err));
 }
 
 bool rundir_plans(const struct rundir *d, const char *kind, const char *workload, const char *word, bool finished)

@@ -10,6 +10,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../common/safefile.h"
+
+/* The most a file of the directory may hold (plan.txt of a long sweep on a
+ * big box is well under 1 MiB; a run's stderr log with a watchdog report of
+ * 20,000 threads about 2 MiB): a larger one is refused, not read. */
+#define RUNDIR_TEXT_MAX (16u << 20)
+
 /* A "KEY<sep>value" file (settings, run-env: '='; summary.csv, meta.csv,
  * checks.csv's first two columns: ','), pointers into its own text. */
 struct kv_pair {
@@ -21,10 +28,12 @@ struct kv_file {
 	size_t n;
 };
 
-/* 0; 1 when PATH does not exist (F empty); -1 with a one-line message when
- * it cannot be read, is too big, or a line has no separator.  SKIP_HEADER
- * drops the first line (the CSVs' "key,value"). */
-int kv_file_read(struct kv_file *f, const char *path, char sep, bool skip_header, char *err, size_t errlen);
+/* REL under DIR (safefile.h: no link followed, only a regular file read):
+ * 0; 1 when it does not exist (F empty); -1 with a one-line message when it
+ * cannot be read, is refused, is over RUNDIR_TEXT_MAX, or a line has no
+ * separator.  SKIP_HEADER drops the first line (the CSVs' "key,value"). */
+int kv_file_read(struct kv_file *f, const struct sf_dir *dir, const char *rel, char sep, bool skip_header,
+		 char *err, size_t errlen);
 /* KEY's value, or NULL. */
 const char *kv_get(const struct kv_file *f, const char *key);
 void kv_file_free(struct kv_file *f);
@@ -35,11 +44,13 @@ struct plan_run {
 	char *args;
 	char kind[16];         /* "patch", "sweep": the name up to its first '-' */
 	char workload[64];     /* the word after -w */
-	bool finished;         /* runs/NAME/summary.csv exists */
+	bool finished;         /* runs/NAME's result files load (resultfile.h) */
+	char *why;             /* not finished though it has runs/NAME/summary.csv (or
+				* runs/NAME is not a directory): lbcompare's one line */
 };
 
 struct rundir {
-	char path[4096];
+	struct sf_dir dir;     /* the directory, and its path as named */
 	struct kv_file settings, env;
 	struct plan_run *plan;
 	size_t nplan;
@@ -52,14 +63,16 @@ struct rundir {
 	bool quick, has_variants;
 };
 
-/* 0, or -1 with a one-line message naming what in PATH is missing or malformed. */
-int rundir_load(struct rundir *d, const char *path, char *err, size_t errlen);
+/* The run-all directory open at DIR (its descriptor is duplicated): 0, or
+ * -1 with a one-line message naming what in it is missing or malformed.
+ * Everything in it is read through safefile.h. */
+int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t errlen);
 void rundir_free(struct rundir *d);
 /* settings' or run-env's KEY, "" when absent. */
 const char *rundir_setting(const struct rundir *d, const char *key);
 const char *rundir_env(const struct rundir *d, const char *key);
-/* PATH of runs/NAME/FILE (or of any FILE under the directory with NAME NULL). */
-void rundir_file(const struct rundir *d, const char *name, const char *file, char *out, size_t len);
+/* The path of runs/NAME/FILE relative to the directory (FILE itself with NAME NULL). */
+void rundir_file(const char *name, const char *file, char *out, size_t len);
 /* Reads runs/NAME/FILE as a kv_file (see kv_file_read). */
 int rundir_run_kv(const struct rundir *d, const char *name, const char *file, struct kv_file *f);
 /* Whether the plan has a run of KIND ("patch", "sweep"; NULL: any) on

@@ -1,6 +1,6 @@
 /*
- * fileutil.c — the file workloads' private directory: made with mkdtemp()
- * under --dir, used only through its descriptor, emptied and removed at the
+ * fileutil.c — the file workloads' private directory: made with mkdirat()
+ * relative to --dir's descriptor, used only through its own, emptied and removed at the
  * end (the guarantees are listed in fileutil.h).
  */
 #define _GNU_SOURCE
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fileutil.h"
+#include "../common/safefile.h"
 
 /* Subdirectory depth wdir_remove() descends to: the workloads make one level. */
 #define REMOVE_DEPTH 2
@@ -70,15 +71,47 @@ static int wdir_fail(struct wdir *d, int err)
 /* "lockbench-<tag>-XXXXXX", whatever the tag: what wdir_create() makes. */
 #define WDIR_PATTERN "lockbench-*-??????"
 
+/* Tries for a fresh name this many times when another process has it. */
+#define MKDIR_TRIES 100
+
+int wdir_make_at(struct wdir *d, const char *parent, const char *prefix)
+{
+	int rc = -1;
+
+	for (int i = 0; rc != 0 && i < MKDIR_TRIES; i++) {
+		sf_random_name(d->name, sizeof(d->name), prefix);
+		/* Relative to the descriptor: the directory is made in the parent
+		 * that was opened, whatever its path names now. */
+		rc = mkdirat(d->parent_fd, d->name, 0700);
+		if (rc != 0 && errno != EEXIST)
+			break;
+	}
+	if (rc != 0) {
+		d->name[0] = '\0';
+		return -1;
+	}
+	if (snprintf(d->path, sizeof(d->path), "%s/%s", parent, d->name) >= (int)sizeof(d->path))
+		snprintf(d->path, sizeof(d->path), "%s", d->name);  /* for messages: its own name at least */
+	/* O_NOFOLLOW: the name must still be the directory just made. */
+	d->fd = openat(d->parent_fd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->fd < 0)
+		return -1;
+	/* Best effort: without it (a full disk), only the sweep after a
+	 * SIGKILL misses the directory; the writes into it report the disk. */
+	fu_owner_stamp(d->fd);
+	return 0;
+}
+
 int wdir_create(struct wdir *d, const struct bench_config *cfg, const char *tag,
 		char *err, size_t errlen)
 {
 	const char *which, *parent = wdir_parent(cfg, &which);
-	int n, e;
+	char prefix[64];
+	int e;
 
 	wdir_clear(d);
-	n = snprintf(d->path, sizeof(d->path), "%s/lockbench-%s-XXXXXX", parent, tag);
-	if (n < 0 || (size_t)n >= sizeof(d->path)) {
+	snprintf(prefix, sizeof(prefix), "lockbench-%.40s-", tag);
+	if (strlen(parent) + strlen(prefix) + 8 >= sizeof(d->path)) {
 		snprintf(err, errlen, "%s: '%s': %s", which, parent, strerror(ENAMETOOLONG));
 		return wdir_fail(d, ENAMETOOLONG);
 	}
@@ -89,23 +122,14 @@ int wdir_create(struct wdir *d, const struct bench_config *cfg, const char *tag,
 		return wdir_fail(d, e);
 	}
 	fu_sweep_orphans_at(d->parent_fd, WDIR_PATTERN);
-	if (fu_injected(FU_MKDTEMP) || !mkdtemp(d->path)) {
+	if (fu_injected(FU_MKDTEMP) || wdir_make_at(d, parent, prefix) != 0) {
 		e = errno;
-		snprintf(err, errlen, "%s: cannot make a directory in '%s': %s", which, parent, strerror(e));
+		if (d->name[0])
+			snprintf(err, errlen, "%s: cannot open '%s': %s", which, d->path, strerror(e));
+		else
+			snprintf(err, errlen, "%s: cannot make a directory in '%s': %s", which, parent, strerror(e));
 		return wdir_fail(d, e);
 	}
-	snprintf(d->name, sizeof(d->name), "%s", strrchr(d->path, '/') + 1);
-	/* O_NOFOLLOW: the name must still be the directory mkdtemp made. */
-	d->fd = openat(d->parent_fd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (d->fd < 0) {
-		e = errno;
-		snprintf(err, errlen, "%s: cannot open '%s': %s", which, d->path, strerror(e));
-		return wdir_fail(d, e);
-	}
-	/* Best effort: without it (a full disk), only the sweep after a
-	 * SIGKILL misses the directory; the workload's own writes report the
-	 * disk. */
-	fu_owner_stamp(d->fd);
 	return WL_SETUP_OK;
 }
 

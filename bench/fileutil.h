@@ -3,10 +3,12 @@
  * a private working directory and the few system calls they make in it.
  *
  * Safety, in one place:
- * - every file lives in a fresh directory made by mkdtemp() under --dir
- *   (default $TMPDIR, else /tmp); every later call is relative to that
+ * - every file lives in a fresh directory made under --dir (default
+ *   $TMPDIR, else /tmp) with a random name, by mkdirat() relative to --dir's
+ *   descriptor, opened once; every later call is relative to that
  *   directory's descriptor, so nothing outside it is ever created, opened for
- *   writing or unlinked, even if a path component above it is renamed;
+ *   writing or unlinked, even if a path component at or above --dir is
+ *   renamed or swapped for a link meanwhile;
  * - files are created with O_EXCL|O_NOFOLLOW and opened with O_NOFOLLOW;
  * - wdir_remove() empties the directory (one level of subdirectories, never
  *   following a link) and removes it: the workloads' teardown calls it on
@@ -36,7 +38,7 @@
 
 /* The calls the seam can fail. */
 enum fu_call {
-	FU_MKDTEMP,  /* making the private directory (setup) */
+	FU_MKDTEMP,  /* making the private directory (setup; mkdirat, as mkdtemp() would) */
 	FU_CREATE,   /* creating a file */
 	FU_OPEN,     /* opening an existing file */
 	FU_WRITE,    /* writing a file */
@@ -69,7 +71,7 @@ static inline int fu_injected(enum fu_call call)
 struct wdir {
 	int parent_fd;           /* --dir: the directory ours is removed from */
 	int fd;                  /* ours: every call is relative to it */
-	char name[64];           /* ours, inside --dir */
+	char name[NAME_MAX + 1]; /* ours, inside --dir */
 	char path[PATH_MAX];     /* ours, whole: for messages */
 };
 
@@ -88,6 +90,12 @@ const char *wdir_parent(const struct bench_config *cfg, const char **which);
  */
 int wdir_create(struct wdir *d, const struct bench_config *cfg, const char *tag,
 		char *err, size_t errlen);
+/* Makes PREFIX + 6 random characters ([A-Za-z0-9], mkdtemp()'s XXXXXX) with
+ * mkdirat() in the directory open at d->parent_fd, PARENT its path (for
+ * d->path), opens it into d->fd and stamps it as this process's: 0, or -1
+ * with errno (d->name empty when nothing was made).  The workloads' and
+ * -o's staging directory (outdir.c) are both made so. */
+int wdir_make_at(struct wdir *d, const char *parent, const char *prefix);
 /* Empties and removes the directory and closes its descriptors; harmless
  * after a failed wdir_create() or a previous wdir_remove(). */
 void wdir_remove(struct wdir *d);

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "run.h"
 #include "topology.h"
+#include "../common/safefile.h"
 
 static int fail_usage(const char *msg)
 {
@@ -62,14 +63,24 @@ static int run_and_report(const struct bench_config *cfg)
 	return status;
 }
 
+/* Every exit: standard output's writes checked, as a result file's are (a
+ * full disk under `> file` is an error, not exit 0; one line says so).  The
+ * results of a run stay written. */
+static int end(int status)
+{
+	if (sf_close_stdout("lockbench", status != EXIT_OK) != 0 && status == EXIT_OK)
+		return EXIT_RUNTIME;
+	return status;
+}
+
 /* A run that left threads inside a stuck lock: exit handlers must not run
  * under them (LeakSanitizer's among them: what the threads still hold lives
  * in NUMA-placed pages it does not scan, so it would call it leaked). */
 static int finish(int status)
 {
+	status = end(status);
 	if (!bench_run_abandoned())
 		return status;
-	fflush(stdout);
 	fflush(stderr);
 	_exit(status);
 }
@@ -92,15 +103,15 @@ int main(int argc, char **argv)
 	switch (cli_parse(argc, argv, &cfg, err, sizeof(err))) {
 	case CLI_HELP:
 		cli_usage(stdout);
-		return EXIT_OK;
+		return end(EXIT_OK);
 	case CLI_LIST:
 		cli_list(stdout);
-		return EXIT_OK;
+		return end(EXIT_OK);
 	case CLI_TOPOLOGY:
-		return report_topology();
+		return end(report_topology());
 	case CLI_RUN:
 		return finish(run_and_report(&cfg));
 	default:
-		return fail_usage(err);
+		return end(fail_usage(err));
 	}
 }

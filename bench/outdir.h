@@ -6,12 +6,18 @@
 #ifndef LOCKBENCH_OUTDIR_H
 #define LOCKBENCH_OUTDIR_H
 
+#include <limits.h>
 #include <stddef.h>
 
+#include "fileutil.h"
+#include "../common/safefile.h"
+
 struct outdir {
-	char target[4000];   /* what -o named */
-	char staging[4096];  /* where files are written until commit */
-	char final[4096];    /* where they ended up */
+	char target[4000];        /* what -o named */
+	char base[NAME_MAX + 1];  /* its last component: the name in its parent */
+	struct wdir staging;      /* "<base>.partial-XXXXXX", made relative to the parent's descriptor */
+	struct sf_dir files;      /* the same directory, for the result files' writer (safefile.h) */
+	char final[4096];         /* where they ended up */
 };
 
 /* Creates the staging directory (and target's parents): fails early, before a

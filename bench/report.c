@@ -150,6 +150,13 @@ static void print_events(const struct bench_result *res, FILE *out)
 		", wakes %" PRIu64 "; handoffs %" PRIu64 "\n",
 		ev->spin_cycles, safe_div((double)ev->spin_cycles, (double)res->ops),
 		ev->futex_waits, ev->futex_wakes, ev->handoffs);
+	fprintf(out, "  slow paths      %" PRIu64 " unlocks; %" PRIu64 " failed compare-and-swaps spinning\n",
+		ev->unlock_slow, ev->spin_cas_failed);
+	if (ev->preempt_seen)
+		fprintf(out, "  preempted       holding the lock %" PRIu64 " (%.4f per acquisition); holding wait_lock %"
+			PRIu64 "; in the spinner queue %" PRIu64 "\n", ev->owner_preempted,
+			safe_div((double)ev->owner_preempted, (double)acquisitions), ev->wait_lock_preempted,
+			ev->queue_preempted);
 }
 
 /* One line of counts, then one per check, every check always: a check that
@@ -430,6 +437,10 @@ static void write_summary(const struct bench_result *res, FILE *f)
 		fprintf(f, SPIN_EXIT_KEY_PREFIX "%s,%" PRIu64 "\n", spin_exit_name[r], ev->spin_exit[r]);
 	fprintf(f, "spin_cycles,%" PRIu64 "\nfutex_waits,%" PRIu64 "\nfutex_wakes,%" PRIu64 "\nhandoffs,%" PRIu64 "\n",
 		ev->spin_cycles, ev->futex_waits, ev->futex_wakes, ev->handoffs);
+	fprintf(f, "unlock_slow,%" PRIu64 "\nspin_cas_failed,%" PRIu64 "\n", ev->unlock_slow, ev->spin_cas_failed);
+	if (ev->preempt_seen)
+		fprintf(f, "owner_preempted,%" PRIu64 "\nwait_lock_preempted,%" PRIu64 "\nqueue_preempted,%" PRIu64 "\n",
+			ev->owner_preempted, ev->wait_lock_preempted, ev->queue_preempted);
 	fprintf(f, "checks_warned,%u\n", res->checks.count[CHECK_WARN]);
 	if (res->kernel.captured)
 		write_kernel_keys(&res->kernel, f);

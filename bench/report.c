@@ -287,6 +287,8 @@ void report_print(const struct bench_result *res, FILE *out)
 	fprintf(out, "  acquisitions    %" PRIu64 ", contentions %" PRIu64 " (%.1f%%)\n", res->acquisitions,
 		res->contentions, 100.0 * safe_div((double)res->contentions, (double)res->acquisitions));
 	print_timing(res, out);
+	if (cfg->sched == SCHED_MODE_FIFO)
+		fprintf(out, "  sched           fifo: every worker SCHED_FIFO at one priority (none preempts another)\n");
 	if (timed) {
 		fprintf(out, "  acq cycles      mean %.0f, min %" PRIu64 ", max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n",
 			safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max,
@@ -415,6 +417,7 @@ static void write_summary(const struct bench_result *res, FILE *f)
 	fprintf(f, "cs_cycles,%" PRIu64 "\nthink_cycles,%" PRIu64 "\nseed,%" PRIu64 "\n",
 		cfg->cs_cycles, cfg->think_cycles, cfg->seed);
 	fprintf(f, "timing,%s\n", report_timing_name(cfg, mode, sizeof(mode)));
+	fprintf(f, "sched,%s\n", bench_sched_name[cfg->sched]);
 	write_lock_settings(res, f);
 	fprintf(f, "ops,%" PRIu64 "\nops_all,%" PRIu64 "\nops_per_s,%.3f\n", res->ops, res->ops_all, res->ops_per_s);
 	fprintf(f, "ops_abandoned,%" PRIu64 "\n", res->ops_abandoned);

@@ -153,10 +153,9 @@ static void print_events(const struct bench_result *res, FILE *out)
 	fprintf(out, "  slow paths      %" PRIu64 " unlocks; %" PRIu64 " failed compare-and-swaps spinning\n",
 		ev->unlock_slow, ev->spin_cas_failed);
 	if (ev->preempt_seen)
-		fprintf(out, "  preempted       holding the lock %" PRIu64 " (%.4f per acquisition); holding wait_lock %"
-			PRIu64 "; in the spinner queue %" PRIu64 "\n", ev->owner_preempted,
-			safe_div((double)ev->owner_preempted, (double)acquisitions), ev->wait_lock_preempted,
-			ev->queue_preempted);
+		fprintf(out, "  preempted       holding the lock %" PRIu64 " (of the workers' %" PRIu64 " involuntary"
+			" switch-outs); holding wait_lock %" PRIu64 "; in the spinner queue %" PRIu64 "\n",
+			ev->owner_preempted, res->usage.invol_csw, ev->wait_lock_preempted, ev->queue_preempted);
 }
 
 /* One line of counts, then one per check, every check always: a check that

@@ -70,7 +70,7 @@ struct kmutex_policy {
 				      * CPU; before it, x86's count (KM_COUNT_*) */
 	bool blind_cmpxchg;          /* before 3.10: the spin loop's cmpxchg(count, 1, 0) without
 				      * reading the count first */
-	bool owner_cpu_fixed;        /* 2.6.29-2.6.38: the owner watched on the CPU it ran on when
+	bool owner_cpu_fixed;        /* 2.6.29 until 2.6.39/3.0: the owner watched on the CPU it ran on when
 				      * the spin began (cpu_rq(owner->cpu)->curr) */
 	bool release_first;          /* 3.15-4.9: the slow unlock frees the count before taking
 				      * wait_lock, not under it */

@@ -2,9 +2,10 @@
  * oracle.h — what the kernel's mutex spinner sees, asked from userspace:
  * "is the lock owner on a CPU?" and "does my CPU want me off?".
  *
- * The kernel mutex spins only while its owner is on a CPU: 2.6.29-2.6.39
+ * The kernel mutex spins only while its owner is on a CPU: from 2.6.29 it
  * compared the owner with the task running on the owner's CPU
- * (cpu_rq(owner->cpu)->curr, kernel/sched.c), 3.0 on reads owner->on_cpu,
+ * (cpu_rq(owner->cpu)->curr, kernel/sched.c), from 2011 (2.6.39 or 3.0)
+ * it reads owner->on_cpu,
  * 4.10 on also asks vcpu_is_preempted(); and every spin loop stops on
  * need_resched().  Userspace has no such view, so the answer lives here, in
  * one module the kmutex policies share without knowing how it is obtained.
@@ -295,7 +296,8 @@ static inline enum oracle_watch oracle_spin_over(const struct oracle_spin *s)
  * spin while *owner_field still names `owner` and the oracle says it runs,
  * until the spin is over (need_resched, budget).  What to do when the owner
  * changes is the caller's policy (the 2.6.36 fix is exactly that decision).
- * `cpu_fixed`: 2.6.29-2.6.38 read owner->cpu once and then watched that
+ * `cpu_fixed`: before owner->on_cpu (2.6.39/3.0) the kernel read owner->cpu
+ * once and then watched that
  * CPU's rq->curr, so an owner that migrated counts as not running; sched
  * sees the CPU of each switch-in, the other oracles follow the owner.
  */

@@ -3,7 +3,7 @@
  * with slots the test writes in place of the BPF program
  * (tests/test_oracle_sched.c drives the real one): an owner off its CPU, a
  * spinner preempted or flagged (need_resched), an owner that moved to
- * another CPU (2.6.29-2.6.38 stop), mutex_can_spin_on_owner() from 3.10
+ * another CPU (2.6.29-2.6.36 stop), mutex_can_spin_on_owner() from 3.10
  * only, and which spinner queue can be left, and when (and that a queued
  * waiter's preemption is counted).  Each must end the spin or
  * leave the queue exactly as its kernel era did.
@@ -123,8 +123,8 @@ static void sched_need_resched_seen_when_set(void **state)
 
 /*
  * The owner moves to another CPU while B spins on it, and runs there.
- * 2.6.29-2.6.38 read owner->cpu once and watched that CPU's rq->curr: B
- * stops ("owner not running") and sleeps.  From 2.6.39 the spinner reads
+ * 2.6.29 read owner->cpu once and watched that CPU's rq->curr: B stops
+ * ("owner not running") and sleeps.  From 2.6.39/3.0 the spinner reads
  * owner->on_cpu and keeps spinning.
  */
 static void owner_keeps_b_spinning(const char *name)
@@ -142,7 +142,7 @@ static void owner_keeps_b_spinning(const char *name)
 	spinning_free(&s);
 }
 
-static void owner_cpu_fixed_before_2_6_39(void **state)
+static void owner_cpu_fixed_before_on_cpu(void **state)
 {
 	(void)state;
 	spin_ends_on("kmutex-spin", OWNER_MIGRATED, SPIN_EXIT_OWNER_NOT_RUNNING);
@@ -274,7 +274,7 @@ int main(void)
 		cmocka_unit_test(sched_owner_off_cpu_ends_the_spin),
 		cmocka_unit_test(sched_need_resched_ends_the_spin),
 		cmocka_unit_test(sched_need_resched_seen_when_set),
-		cmocka_unit_test(owner_cpu_fixed_before_2_6_39),
+		cmocka_unit_test(owner_cpu_fixed_before_on_cpu),
 		cmocka_unit_test(can_spin_gate_is_era_exact),
 		cmocka_unit_test(spinner_queue_exits_are_era_exact),
 	};

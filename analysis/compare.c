@@ -30,8 +30,8 @@
  * (2.6.34) and kmutex-fix (the patch) on creat or fserver, the seed's own
  * published figures are printed beside this machine's.  Runs with kernel
  * lock capture (--kernel-locks) add a block of the kernel's own waits; and
- * on creat and fserver the `none` lock's runs with it are the real kernel's
- * row ("kernel 6.18 rwsem_write"): no userspace lock, so its contentions,
+ * on creat, fserver and fpos the `none` lock's runs with it are the real
+ * kernel's row ("kernel 6.18 rwsem_write"): no userspace lock, so its contentions,
  * their mean and its contended histogram are the kernel's waits for its own
  * locks.  Each group's heading states its --timing mode; runs of different
  * modes are never silently merged: every variant is then a lock and a mode,
@@ -343,13 +343,15 @@ static const char *top_kernel_type(const struct result_run *run)
 
 /*
  * The real kernel's row: the `none` lock, which excludes nothing, on a
- * workload whose threads meet in the kernel (creat, fserver), with kernel
- * capture.  Named for the kernel and the lock type it waited on most,
- * "kernel 6.18 rwsem_write" (kernel_release's first two numbers).
+ * workload whose threads meet in the kernel (creat and fserver on a
+ * directory's lock, fpos on a file's f_pos_lock), with kernel capture.
+ * Named for the kernel and the lock type it waited on most, "kernel 6.18
+ * rwsem_write" (kernel_release's first two numbers).
  */
 static void name_kernel_rows(struct group *g)
 {
-	bool files = strcmp(g->workload, "creat") == 0 || strcmp(g->workload, "fserver") == 0;
+	bool files = strcmp(g->workload, "creat") == 0 || strcmp(g->workload, "fserver") == 0 ||
+		     strcmp(g->workload, "fpos") == 0;
 
 	for (unsigned int i = 0; i < g->nv; i++) {
 		struct variant *v = &g->v[i];

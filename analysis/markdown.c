@@ -334,6 +334,8 @@ static void print_produced(struct md *m)
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		if (*rundir_setting(m->d, opts[i][0]))
 			fprintf(m->out, " %s %s", opts[i][1], rundir_setting(m->d, opts[i][0]));
+	if (strcmp(rundir_setting(m->d, "DIR_WHY"), "--dir") == 0)
+		fprintf(m->out, " --dir %s", rundir_setting(m->d, "DIR"));
 	fprintf(m->out, "` — %zu runs, listed with their exact arguments in `plan.txt`; each run's result files are in `runs/<name>/`, its stderr in `logs/`.\n",
 		m->d->nplan);
 }

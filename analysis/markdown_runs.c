@@ -132,7 +132,9 @@ static const char *run_name(const struct md *m, size_t i)
 struct noise_row {
 	const char *run;
 	double other, steal, load, throttle;  /* NAN where not a number ("unavailable") */
+	double io, memory;                    /* PSI "some" %: NAN also in runs from before these keys */
 	char busy[256];
+	char dir[512];                        /* the workload directory's file system ("": none) */
 };
 
 static double number_or_nan(const char *s)
@@ -154,6 +156,30 @@ static int cmp_noise(const void *a, const void *b)
 	return vx < vy ? 1 : vx > vy ? -1 : 0;
 }
 
+/* A meta.csv value for a code span: a backquote would end it, a quote
+ * stands in. */
+static const char *code_text(const char *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", v);
+	for (char *c = buf; (c = strchr(c, '`')) != NULL;)
+		*c = '\'';
+	return buf;
+}
+
+/* "`tmpfs` (`tmpfs` on `/dev/shm`)" from meta.csv's workload_dir_* keys, or
+ * "" for a run without a directory (or from before the keys). */
+static void dir_fs(const struct kv_file *meta, char *out, size_t len)
+{
+	const char *fs = kv_get(meta, "workload_dir_fs"), *src = kv_get(meta, "workload_dir_mount_source");
+	const char *mnt = kv_get(meta, "workload_dir_mount_point");
+	char b[3][160];
+
+	out[0] = '\0';
+	if (fs && src && mnt && strcmp(fs, "-") != 0)
+		snprintf(out, len, "`%s` (`%s` on `%s`)", code_text(fs, b[0], sizeof(b[0])),
+			 code_text(src, b[1], sizeof(b[1])), code_text(mnt, b[2], sizeof(b[2])));
+}
+
 static size_t noise_rows(const struct md *m, struct noise_row *rows)
 {
 	size_t n = 0;
@@ -168,14 +194,20 @@ static size_t noise_rows(const struct md *m, struct noise_row *rows)
 						      .other = number_or_nan(kv_get(&meta, "noise_other_cpu_pct")),
 						      .steal = number_or_nan(kv_get(&meta, "noise_steal_pct")),
 						      .load = number_or_nan(kv_get(&meta, "noise_loadavg_1m")),
-						      .throttle = number_or_nan(kv_get(&meta, "noise_thermal_throttle")) };
-			snprintf(rows[n++].busy, sizeof(rows[0].busy), "%s", busy);
+						      .throttle = number_or_nan(kv_get(&meta, "noise_thermal_throttle")),
+						      .io = number_or_nan(kv_get(&meta, "noise_io_pressure_pct")),
+						      .memory = number_or_nan(kv_get(&meta, "noise_memory_pressure_pct")) };
+			snprintf(rows[n].busy, sizeof(rows[0].busy), "%s", busy);
+			dir_fs(&meta, rows[n++].dir, sizeof(rows[0].dir));
 		}
 		kv_file_free(&meta);
 	}
 	qsort(rows, n, sizeof(*rows), cmp_noise);
 	return n;
 }
+
+/* noise_busy's rule (results/README.md; bench/machine.h MACHINE_BUSY_*). */
+#define BUSY_RULE "other processes above 10%% of the CPU time, steal above 2%%, or I/O pressure above 10%%"
 
 static void print_busy(const struct md *m, const struct noise_row *rows, size_t n)
 {
@@ -184,10 +216,10 @@ static void print_busy(const struct md *m, const struct noise_row *rows, size_t 
 	for (size_t i = 0; i < n; i++)
 		busy += strncmp(rows[i].busy, "yes", 3) == 0;
 	if (busy == 0) {
-		fprintf(m->out, "No run was taken on a busy machine (other processes above 10%% of the CPU time, or steal above 2%%).\n");
+		fprintf(m->out, "No run was taken on a busy machine (" BUSY_RULE ").\n");
 		return;
 	}
-	fprintf(m->out, "\n**Warning: %zu of %zu run(s) were taken on a busy machine** (other processes above 10%% of the CPU time, or steal above 2%%): their figures are noisier, and the verdicts say only what survives that. %s:\n",
+	fprintf(m->out, "\n**Warning: %zu of %zu run(s) were taken on a busy machine** (" BUSY_RULE "): their figures are noisier, and the verdicts say only what survives that. %s:\n",
 		busy, n, busy > 10 ? "The 10 busiest" : "They");
 	busy = 0;
 	for (size_t i = 0; i < n && busy < 10; i++)
@@ -198,9 +230,60 @@ static void print_busy(const struct md *m, const struct noise_row *rows, size_t 
 		}
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* PSI io and memory over the runs that recorded them (not those from before
+ * the keys): the disk's and memory's share of the noise. */
+static void print_pressure(const struct md *m, const struct noise_row *rows, size_t n)
+{
+	double *io = calloc(n + 1, sizeof(*io)), memory = 0;
+	size_t nio = 0;
+
+	for (size_t i = 0; io && i < n; i++)
+		if (!isnan(rows[i].io)) {
+			io[nio++] = rows[i].io;
+			memory = fmax(memory, isnan(rows[i].memory) ? 0 : rows[i].memory);
+		}
+	if (nio > 0) {
+		qsort(io, nio, sizeof(*io), cmp_double);
+		fprintf(m->out, "Some task waited for I/O a median %.1f%% of a run's interval (PSI io, at most %.1f%%) and for memory at most %.1f%% (PSI memory).\n",
+			(io[(nio - 1) / 2] + io[nio / 2]) / 2, io[nio - 1], memory);
+	}
+	free(io);
+}
+
+/* Where the file workloads made their files: run-all's choice (settings'
+ * DIR, DIR_WHY) and the file systems the runs' meta.csv recorded. */
+static void print_workload_dir(const struct md *m, const struct noise_row *rows, size_t n)
+{
+	const char *dir = rundir_setting(m->d, "DIR"), *why = rundir_setting(m->d, "DIR_WHY");
+	struct tally t = { 0 };
+	char buf[512];
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].dir[0])
+			tally_add(&t, rows[i].dir);
+	tally_sort(&t, true);
+	if (*dir && rundir_plans(m->d, NULL, NULL, "--dir", false))
+		fprintf(m->out, "The file workloads made their files in `%s` (%s%s).", code_text(dir, buf, sizeof(buf)),
+			strcmp(why, "--dir") == 0 ? "chosen with " : "run-all's ", strcmp(why, "--dir") == 0 ? "`--dir`" : why);
+	else if (t.n > 0)
+		fprintf(m->out, "The file workloads' directory was not chosen by run-all (a run-all from before `--dir`: `$TMPDIR`, else /tmp).");
+	for (size_t i = 0; i < t.n; i++)
+		fprintf(m->out, "%s%s in %u run(s)", i ? ", " : " Their runs' file system: ", t.item[i].key, t.item[i].count);
+	if (t.n > 0 || (*dir && rundir_plans(m->d, NULL, NULL, "--dir", false)))
+		fprintf(m->out, ".\n");
+	tally_free(&t);
+}
+
 /* Whether other work shared the machine while the runs measured: the busy
- * ones (other processes above 10% of the CPU time, or steal above 2%) named,
- * the busiest first. */
+ * ones (BUSY_RULE) named, the busiest first; the disk and memory's pressure
+ * and the file workloads' directory. */
 void md_noise_section(struct md *m)
 {
 	struct noise_row *rows = calloc(m->d->ndone + 1, sizeof(*rows));
@@ -226,6 +309,8 @@ void md_noise_section(struct md *m)
 			fprintf(m->out, "; %.0f thermal throttling event(s)", throttle);
 		fprintf(m->out, ".\n");
 	}
+	print_pressure(m, rows, n);
+	print_workload_dir(m, rows, n);
 	print_busy(m, rows, n);
 	fprintf(m->out, "\n");
 	free(rows);

@@ -150,7 +150,8 @@ static int read_assignments(struct kv_file *f, const char *path, const char *con
 }
 
 static const char *const settings_keys[] = {
-	"QUICK", "REPS", "ORDER_SEED", "LOCKS", "WORKLOADS", "THREADS", "DEFAULT_OUT", "STARTED", "BUDGET", NULL
+	"QUICK", "REPS", "ORDER_SEED", "LOCKS", "WORKLOADS", "THREADS", "DEFAULT_OUT", "STARTED", "BUDGET", "DIR",
+	"DIR_WHY", NULL
 };
 static const char *const env_keys[] = { "NCPU", "NUMA_NODES", "ALL_LOCKS", "ALL_WORKLOADS", "KL", "KL_WHY", NULL };
 
@@ -159,8 +160,8 @@ static bool name_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
-/* "NAME ARGS": NAME of [a-z0-9.-] (it names a directory), ARGS plain words,
- * as run-all writes and checks them. */
+/* "NAME ARGS": NAME of [a-z0-9.-] (it names a directory), ARGS plain words
+ * ('/' in --dir's), as run-all writes and checks them. */
 static bool parse_plan_line(char *line, struct plan_run *r)
 {
 	char *sp = strchr(line, ' '), *w;
@@ -171,7 +172,7 @@ static bool parse_plan_line(char *line, struct plan_run *r)
 		if (!name_char(*p))
 			return false;
 	for (char *p = sp + 1; *p; p++)
-		if (!name_char(*p) && !(*p >= 'A' && *p <= 'Z') && *p != ',' && *p != '_' && *p != ' ')
+		if (!name_char(*p) && !(*p >= 'A' && *p <= 'Z') && *p != ',' && *p != '_' && *p != ' ' && *p != '/')
 			return false;
 	*sp = '\0';
 	r->name = line;

@@ -1,7 +1,9 @@
 /*
  * cli.c — options of bench/lockbench.  Every number is checked whole and in
  * range; every name against its registry.  A bad value is one line on stderr
- * and exit status 2 (the caller's), before anything runs.
+ * and exit status 2 (the caller's), before anything runs.  The workloads'
+ * own options (struct workload_option) are long options made here from the
+ * registry, handed to the workload chosen once every argument is read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +30,7 @@ enum {
 	OPT_WATCHDOG, OPT_DIR, OPT_FILE_SIZE, OPT_POOL_SIZE, OPT_SEED, OPT_WARMUP,
 	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
 	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED,
+	OPT_WORKLOAD_FIRST = 1024,    /* + i: the i-th distinct workload option key */
 };
 
 static const struct option long_options[] = {
@@ -59,6 +62,80 @@ static const struct option long_options[] = {
 	{ "sched",       required_argument, NULL, OPT_SCHED },
 	{ NULL, 0, NULL, 0 },
 };
+#define OWN_OPTIONS (sizeof(long_options) / sizeof(long_options[0]) - 1)
+
+/* Distinct keys of every workload's options, at most. */
+#define MAX_WORKLOAD_KEYS 32
+/* lockbench's own options, then one per distinct workload option key; and
+ * that key of each option OPT_WORKLOAD_FIRST + i. */
+static struct option all_options[OWN_OPTIONS + MAX_WORKLOAD_KEYS + 1];
+static const char *workload_keys[MAX_WORKLOAD_KEYS];
+
+static bool own_option(const char *name)
+{
+	for (size_t i = 0; i < OWN_OPTIONS; i++)
+		if (strcmp(long_options[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static bool workload_key_known(const char *key, size_t nkeys)
+{
+	for (size_t i = 0; i < nkeys; i++)
+		if (strcmp(workload_keys[i], key) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * all_options, once: a workload option that is also one of lockbench's own
+ * is a mistake in the workload's table, named in `err`.  The registry is
+ * constant, so a table that is right once stays right.
+ */
+static int options_build(char *err, size_t errlen)
+{
+	static bool built;
+	size_t nkeys = 0;
+
+	if (built)
+		return 0;
+	memcpy(all_options, long_options, sizeof(long_options[0]) * OWN_OPTIONS);
+	for (size_t w = 0; w < workload_registry_len; w++)
+		for (const struct workload_option *o = workload_registry[w]->options; o && o->key; o++) {
+			bool own = own_option(o->key);
+
+			if (!own && workload_key_known(o->key, nkeys))
+				continue;
+			if (own || nkeys == MAX_WORKLOAD_KEYS) {
+				snprintf(err, errlen, "internal error: workload %s's option --%s %s",
+					 workload_registry[w]->name, o->key,
+					 own ? "is one of lockbench's own" : "is one key too many");
+				return -1;
+			}
+			all_options[OWN_OPTIONS + nkeys] = (struct option){
+				o->key, required_argument, NULL, OPT_WORKLOAD_FIRST + (int)nkeys };
+			workload_keys[nkeys++] = o->key;
+		}
+	all_options[OWN_OPTIONS + nkeys] = (struct option){ NULL, 0, NULL, 0 };
+	built = true;
+	return 0;
+}
+
+/* Each workload's options, one line each: "--KEY VALUE   workload: help". */
+static void usage_workload_options(FILE *out)
+{
+	char spelling[64];
+	bool any = false;
+
+	for (size_t w = 0; w < workload_registry_len; w++)
+		for (const struct workload_option *o = workload_registry[w]->options; o && o->key; o++) {
+			if (!any)
+				fprintf(out, "workload options (given with -w of a workload that has them):\n");
+			any = true;
+			snprintf(spelling, sizeof(spelling), "--%s %s", o->key, o->value);
+			fprintf(out, "      %-19s %s: %s\n", spelling, workload_registry[w]->name, o->help);
+		}
+}
 
 void cli_usage(FILE *out)
 {
@@ -94,10 +171,12 @@ void cli_usage(FILE *out)
 		"      --quiet             no summary on stdout\n"
 		"      --list              list locks and workloads\n"
 		"      --topology          print the machine and each placement policy's CPU order\n"
-		"  -h, --help              this text\n"
-		"exit status: 0 ok, 1 runtime error, 2 bad usage, 3 invariant failed (lost updates),\n"
-		"             4 watchdog (no progress: the run was aborted), 130 interrupted\n",
+		"  -h, --help              this text\n",
 		MAX_THREADS, PLACEMENT_DEFAULT, placement_help);
+	usage_workload_options(out);
+	fprintf(out,
+		"exit status: 0 ok, 1 runtime error, 2 bad usage, 3 invariant failed (lost updates),\n"
+		"             4 watchdog (no progress: the run was aborted), 130 interrupted\n");
 }
 
 /* Each table of lock options once, with the locks that have it. */
@@ -122,8 +201,23 @@ static void list_lock_options(FILE *out)
 	}
 }
 
+/* Each workload's options, under the same options: heading. */
+static void list_workload_options(FILE *out)
+{
+	for (size_t w = 0; w < workload_registry_len; w++) {
+		const struct workload_option *o = workload_registry[w]->options;
+
+		if (!o)
+			continue;
+		fprintf(out, "  of workload %s (--KEY VALUE):\n", workload_registry[w]->name);
+		for (; o->key; o++)
+			fprintf(out, "    --%s %s\n        %s\n", o->key, o->value, o->help);
+	}
+}
+
 /* What run-all plans, for scripts/registry.sh: one line each, words only.
- * `workload NAME ROLE FULL QUICK` (-d seconds) and `patch-lock NAME
+ * `workload NAME ROLE FULL QUICK` (-d seconds), `takes-dir NAME` for each
+ * workload that makes its files under --dir, and `patch-lock NAME
  * always|kernel-locks`, the patch table's columns in order. */
 static void list_plan(FILE *out)
 {
@@ -132,6 +226,9 @@ static void list_plan(FILE *out)
 		fprintf(out, "  workload %s %s %g %g\n", workload_registry[i]->name,
 			workload_role_names[workload_plans[i].role],
 			workload_plans[i].seconds_full, workload_plans[i].seconds_quick);
+	for (size_t i = 0; i < workload_registry_len; i++)
+		if (workload_registry[i]->takes_dir)
+			fprintf(out, "  takes-dir %s\n", workload_registry[i]->name);
 	for (size_t i = 0; i < lock_patch_table_len; i++)
 		fprintf(out, "  patch-lock %s %s\n", lock_patch_table[i].lock,
 			lock_patch_table[i].kernel_locks ? "kernel-locks" : "always");
@@ -146,6 +243,7 @@ void cli_list(FILE *out)
 	for (size_t i = 0; i < workload_registry_len; i++)
 		fprintf(out, "  %-18s %s\n", workload_registry[i]->name, workload_registry[i]->description);
 	list_lock_options(out);
+	list_workload_options(out);
 	list_plan(out);
 }
 
@@ -284,6 +382,59 @@ static int apply_lock_opts(struct bench_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A workload's --KEY VALUE: kept as given, then handed to the workload's own
+ * options once every argument is read, since -w may come after them.  The
+ * workload checks the value.
+ */
+#define MAX_WORKLOAD_OPTS 16
+static struct {
+	const char *key, *value;
+} workload_opts[MAX_WORKLOAD_OPTS];
+static unsigned int nworkload_opts;
+
+static int add_workload_opt(int opt, const char *value, char *err, size_t errlen)
+{
+	const char *key = workload_keys[opt - OPT_WORKLOAD_FIRST];
+
+	if (nworkload_opts >= MAX_WORKLOAD_OPTS)
+		return fail(err, errlen, "--%s: more than %d workload settings", key, MAX_WORKLOAD_OPTS);
+	workload_opts[nworkload_opts].key = key;
+	workload_opts[nworkload_opts].value = value;
+	nworkload_opts++;
+	return 0;
+}
+
+/* The workload's options, named in a message: " --read-size", or " none". */
+static void workload_option_names(const struct workload_ops *wl, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const struct workload_option *o = wl->options; o && o->key && n < len; o++)
+		n += (size_t)snprintf(buf + n, len - n, " --%s", o->key);
+	if (n == 0)
+		snprintf(buf, len, " none");
+}
+
+static int apply_workload_opts(struct bench_config *cfg, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < nworkload_opts; i++) {
+		const char *key = workload_opts[i].key;
+		const struct workload_option *o = workload_option_find(cfg->workload, key);
+		char names[256], why[256];
+
+		if (!o) {
+			workload_option_names(cfg->workload, names, sizeof(names));
+			return fail(err, errlen, "--%s: workload %s has no such option (its options:%s)", key,
+				    cfg->workload->name, names);
+		}
+		if (o->set(&cfg->wl_settings, workload_opts[i].value, why, sizeof(why)) != 0)
+			return fail(err, errlen, "--%s: %s", key, why);
+	}
+	return 0;
+}
+
 /* all | sample:N | off; N from 2 (sample:1 is all) to 2^32. */
 static int parse_timing(const char *text, struct bench_config *cfg, char *err, size_t errlen)
 {
@@ -351,6 +502,8 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 {
 	uint64_t v;
 
+	if (opt >= OPT_WORKLOAD_FIRST)
+		return add_workload_opt(opt, arg, err, errlen);
 	switch (opt) {
 	case 'l':
 		return parse_lock(arg, cfg, err, errlen);
@@ -448,12 +601,15 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 
 	config_defaults(cfg);
 	nlock_opts = 0;
+	nworkload_opts = 0;
+	if (options_build(err, errlen))
+		return -1;
 	cfg->cmdline = join_cmdline(argc, argv);
 	/* 0, not 1: glibc then also forgets the position inside a previous
 	 * argv's grouped short options (found by tests/fuzz/fuzz_cli.c). */
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":l:w:t:d:o:h", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":l:w:t:d:o:h", all_options, NULL)) != -1) {
 		/* glibc: optopt is the option's value for a known long option given
 		 * a value it does not take, 0 for an unknown one. */
 		if (opt == '?' && optopt && strncmp(argv[optind - 1], "--", 2) == 0)
@@ -474,7 +630,7 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 	}
 	if (optind < argc)
 		return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
-	if (action == CLI_RUN && apply_lock_opts(cfg, err, errlen))
+	if (action == CLI_RUN && (apply_lock_opts(cfg, err, errlen) || apply_workload_opts(cfg, err, errlen)))
 		return -1;
 	/* A waiter that spins without end never lets a SCHED_FIFO holder that
 	 * shares its CPU run again. */

@@ -256,6 +256,7 @@ const struct workload_ops workload_ops_creat = {
 	.thread_size = sizeof(struct creat_thread),
 	.fds_shared = WDIR_FDS,
 	.fds_per_thread = 1,        /* its file, between creat and close */
+	.takes_dir = true,
 	.setup = creat_setup,
 	.thread_setup = creat_thread_setup,
 	.op = creat_op,

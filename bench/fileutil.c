@@ -25,7 +25,7 @@
 
 int (*fileutil_fault)(enum fu_call call);
 
-static const char *parent_dir(const struct bench_config *cfg, const char **which)
+const char *wdir_parent(const struct bench_config *cfg, const char **which)
 {
 	const char *tmpdir = getenv("TMPDIR");
 
@@ -73,7 +73,7 @@ static int wdir_fail(struct wdir *d, int err)
 int wdir_create(struct wdir *d, const struct bench_config *cfg, const char *tag,
 		char *err, size_t errlen)
 {
-	const char *which, *parent = parent_dir(cfg, &which);
+	const char *which, *parent = wdir_parent(cfg, &which);
 	int n, e;
 
 	wdir_clear(d);

@@ -73,6 +73,11 @@ struct wdir {
 	char path[PATH_MAX];     /* ours, whole: for messages */
 };
 
+/* The directory wdir_create() makes its directory in: cfg->dir, else
+ * $TMPDIR, else /tmp; *which names where it came from ("--dir", "$TMPDIR",
+ * "/tmp"), for messages. */
+const char *wdir_parent(const struct bench_config *cfg, const char **which);
+
 /*
  * Makes "lockbench-<tag>-XXXXXX" under cfg->dir (else $TMPDIR, else /tmp),
  * with an owner stamp in it if one can be written, after sweeping that

@@ -439,6 +439,7 @@ const struct workload_ops workload_ops_fserver = {
 	.fds_shared = WDIR_FDS,
 	/* Its directory stream and two socketpairs, and a disk test's two files. */
 	.fds_per_thread = 7,
+	.takes_dir = true,
 	.setup = fserver_setup,
 	.thread_setup = fs_thread_setup,
 	.op = fserver_op,

@@ -52,6 +52,17 @@ enum bench_sched {
 };
 extern const char *const bench_sched_name[];
 
+/*
+ * A workload's own settings: bytes that only the workload's file interprets,
+ * filled by its options (struct workload_option in workload.h, given as
+ * `--KEY VALUE`) and read by its setup(); all zero is its defaults.  The
+ * harness and the CLI know none of them.
+ */
+#define WORKLOAD_SETTINGS_SIZE 64
+struct workload_settings {
+	unsigned char bytes[WORKLOAD_SETTINGS_SIZE];
+} __attribute__((aligned(16)));
+
 /* Everything a run is told: filled by the CLI (or a test), read-only after. */
 struct bench_config {
 	const struct lock_ops *lock;
@@ -68,6 +79,7 @@ struct bench_config {
 	int timing;               /* --timing: enum bench_timing (0: all) */
 	uint64_t timing_sample;   /* --timing sample:N: N, the mean gap between timed acquisitions */
 	/* Workload knobs; each workload documents which it reads. */
+	struct workload_settings wl_settings;  /* the workload's own options */
 	const char *dir;          /* parent of the workload's private temporary directory */
 	uint64_t file_size;       /* bytes per file (fserver) */
 	unsigned int pool_size;   /* files in the shared pool (fserver) */

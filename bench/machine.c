@@ -405,14 +405,21 @@ static bool read_proc_stat(struct machine_noise_sample *s)
 	return true;
 }
 
-/* PSI's "some" line of /proc/pressure/cpu: time some task waited for a CPU. */
-static bool read_cpu_pressure(double *total_us)
+/* PSI's "some" line of /proc/pressure/FILE: the time, us since boot, in
+ * which some task waited for a CPU (cpu), for I/O (io) or for memory
+ * (memory: reclaim, swap-in, thrashing). */
+static const char *const psi_file[MACHINE_PSI_NR] = {
+	[MACHINE_PSI_CPU] = "cpu", [MACHINE_PSI_IO] = "io", [MACHINE_PSI_MEMORY] = "memory",
+};
+
+static bool read_pressure(const char *file, double *total_us)
 {
-	char line[256];
-	FILE *f = fopen("/proc/pressure/cpu", "r");
+	char line[256], path[64];
+	FILE *f;
 	bool ok = false;
 
-	if (!f)
+	snprintf(path, sizeof(path), "/proc/pressure/%s", file);
+	if (!(f = fopen(path, "r")))
 		return false;
 	while (!ok && fgets(line, sizeof(line), f)) {
 		const char *t = strstr(line, "total=");
@@ -455,7 +462,8 @@ static void noise_sample(struct machine_noise_sample *s)
 				(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 		s->csw_involuntary = ru.ru_nivcsw;
 	}
-	s->pressure_ok = read_cpu_pressure(&s->pressure_us);
+	for (int p = 0; p < MACHINE_PSI_NR; p++)
+		s->psi_ok[p] = read_pressure(psi_file[p], &s->psi_us[p]);
 	s->mhz_ok = per_cpu_sum("cpufreq/scaling_cur_freq", &sum, &n);
 	s->mhz = n ? sum / n / 1000 : 0;  /* kHz */
 	s->throttle_ok = per_cpu_sum("thermal_throttle/core_throttle_count", &sum, &n);
@@ -534,6 +542,35 @@ double machine_noise_steal_pct(const struct machine_noise *n)
 	if (!stat_delta(n, &ticks))
 		return -1;
 	return 100 * (double)(n->end.steal - n->begin.steal) / ticks;
+}
+
+double machine_noise_pressure_pct(const struct machine_noise *n, enum machine_psi which)
+{
+	const struct machine_noise_sample *a = &n->begin, *b = &n->end;
+	double secs = n->taken ? b->t - a->t : 0;
+
+	if (!n->taken || secs <= 0 || !a->psi_ok[which] || !b->psi_ok[which])
+		return -1;
+	return (b->psi_us[which] - a->psi_us[which]) / (secs * 1e4);  /* us over s, as % */
+}
+
+enum machine_busy machine_noise_busy(const struct machine_noise *n, char *why, size_t len)
+{
+	double other = machine_noise_other_cpu_pct(n), steal = machine_noise_steal_pct(n);
+	double io = machine_noise_pressure_pct(n, MACHINE_PSI_IO);
+	char io_text[32] = "unavailable";
+	bool cpu_busy = other > MACHINE_BUSY_OTHER_PCT || steal > MACHINE_BUSY_STEAL_PCT;
+
+	if (!cpu_busy && io <= MACHINE_BUSY_IO_PRESSURE_PCT)
+		return other < 0 ? MACHINE_BUSY_UNKNOWN : MACHINE_BUSY_NO;
+	if (io >= 0)
+		snprintf(io_text, sizeof(io_text), "%.1f%%", io);
+	if (other >= 0)
+		snprintf(why, len, "other processes %.1f%% of the CPU time; steal %.1f%%; I/O pressure %s", other,
+			 steal, io_text);
+	else
+		snprintf(why, len, "I/O pressure %s", io_text);
+	return MACHINE_BUSY_YES;
 }
 
 /* ---- the summary ---- */

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "fsinfo.h"
 #include "tsc.h"
 
 #define MACHINE_WARN_MAX 8
@@ -18,6 +19,9 @@
 #define MACHINE_TSC_TOLERANCE 0.01   /* calibrated vs libcpuid: warn beyond 1% */
 #define MACHINE_CALIBRATION_S 0.02   /* TSC against CLOCK_MONOTONIC_RAW */
 #define MACHINE_SKEW_BUDGET_S 0.04   /* cross-CPU ping-pong, all pairs */
+
+/* Pressure stall information: what some task waited for (PSI's files). */
+enum machine_psi { MACHINE_PSI_CPU, MACHINE_PSI_IO, MACHINE_PSI_MEMORY, MACHINE_PSI_NR };
 
 /* One reading of what perturbs a run, taken at each end of the measured
  * interval (machine_noise_begin / _end); what is not exposed here is left
@@ -28,8 +32,8 @@ struct machine_noise_sample {
 	unsigned long long busy, steal, total;
 	double self_cpu_s;                        /* this process's user + sys (getrusage) */
 	long csw_involuntary;                     /* this process's */
-	bool pressure_ok;                         /* /proc/pressure/cpu "some" total, us */
-	double pressure_us;
+	bool psi_ok[MACHINE_PSI_NR];              /* /proc/pressure/{cpu,io,memory} "some" totals, us */
+	double psi_us[MACHINE_PSI_NR];
 	bool mhz_ok;                              /* mean cpufreq scaling_cur_freq over the CPUs */
 	double mhz;
 	bool throttle_ok;                         /* thermal_throttle core + package counts, summed */
@@ -49,9 +53,12 @@ struct machine_noise {
 };
 
 /* Other processes used more than this share of the machine's CPU time, or
- * the hypervisor stole more than this: meta.csv says the run was busy. */
+ * the hypervisor stole more than this, or some task waited for I/O more than
+ * this share of the interval (PSI io "some"): meta.csv says the run was busy.
+ * The I/O bound, and why: results/README.md, noise_busy. */
 #define MACHINE_BUSY_OTHER_PCT 10.0
 #define MACHINE_BUSY_STEAL_PCT 2.0
+#define MACHINE_BUSY_IO_PRESSURE_PCT 10.0
 
 struct machine_info {
 	/* libcpuid */
@@ -83,6 +90,7 @@ struct machine_info {
 	char commit[48], date_utc[32];
 	double probe_s;
 	struct machine_noise noise;         /* over the measured interval */
+	struct fs_info workload_dir;        /* where a file workload makes its files (run.c probes it) */
 	unsigned int nwarn;
 	char warn[MACHINE_WARN_MAX][256];
 };
@@ -111,6 +119,16 @@ void machine_noise_end(struct machine_noise *n);
  * CPU time over the interval (-1: not exposed). */
 double machine_noise_other_cpu_pct(const struct machine_noise *n);
 double machine_noise_steal_pct(const struct machine_noise *n);
+/* PSI's "some" share of the interval, %: of the time some task waited for
+ * that resource (-1: not exposed). */
+double machine_noise_pressure_pct(const struct machine_noise *n, enum machine_psi which);
+
+/* Whether the run shared the machine (meta.csv's noise_busy): MACHINE_BUSY_NO,
+ * _UNKNOWN (no /proc/stat and no I/O figure over its bound), or _YES with
+ * what made it busy in `why` ("other processes X% of the CPU time; steal
+ * Y%; I/O pressure Z%"). */
+enum machine_busy { MACHINE_BUSY_NO, MACHINE_BUSY_UNKNOWN, MACHINE_BUSY_YES };
+enum machine_busy machine_noise_busy(const struct machine_noise *n, char *why, size_t len);
 
 /* The summary's clock lines, and every warning again.  meta.csv is
  * meta.h's machine_write_meta(). */

@@ -32,11 +32,12 @@ static void put(FILE *f, const char *key, const char *fmt, ...)
 	fprintf(f, "%s,%s\n", key, value[0] ? value : "unknown");
 }
 
-/* The command line, lossless: '%', ',' and newlines percent-encoded. */
-static void put_cmdline(FILE *f, const char *cmdline)
+/* A value lossless (the command line, paths): '%', ',' and newlines
+ * percent-encoded. */
+static void put_encoded(FILE *f, const char *key, const char *value)
 {
-	fputs("cmdline,", f);
-	for (const char *c = cmdline ? cmdline : ""; *c; c++) {
+	fprintf(f, "%s,", key);
+	for (const char *c = value ? value : ""; *c; c++) {
 		if (*c == '%' || *c == ',' || *c == '\n' || *c == '\r')
 			fprintf(f, "%%%02X", (unsigned char)*c);
 		else
@@ -167,15 +168,51 @@ static void put_or_unavailable(FILE *f, const char *key, bool ok, const char *fm
 }
 
 /* Whether the run shared the machine: the verdict meta.csv and run-all's
- * report give (MACHINE_BUSY_*). */
-static void put_busy(FILE *f, double other, double steal)
+ * report give (machine_noise_busy). */
+static void put_busy(FILE *f, const struct machine_noise *n)
 {
-	if (other < 0)
-		put(f, "noise_busy", "unknown");
-	else if (other > MACHINE_BUSY_OTHER_PCT || steal > MACHINE_BUSY_STEAL_PCT)
-		put(f, "noise_busy", "yes: other processes %.1f%% of the CPU time; steal %.1f%%", other, steal);
-	else
+	char why[160];
+
+	switch (machine_noise_busy(n, why, sizeof(why))) {
+	case MACHINE_BUSY_NO:
 		put(f, "noise_busy", "no");
+		break;
+	case MACHINE_BUSY_UNKNOWN:
+		put(f, "noise_busy", "unknown");
+		break;
+	case MACHINE_BUSY_YES:
+		put(f, "noise_busy", "yes: %s", why);
+		break;
+	}
+}
+
+/* A PSI share, `unavailable` where the kernel has no PSI. */
+static void put_pressure(FILE *f, const char *key, const struct machine_noise *n, enum machine_psi which)
+{
+	double pct = machine_noise_pressure_pct(n, which);
+
+	put_or_unavailable(f, key, pct >= 0, "%.2f", pct);
+}
+
+/* The file system of a file workload's directory; `-` for a workload without one. */
+static void write_workload_dir(const struct fs_info *fs, FILE *f)
+{
+	if (!fs->probed) {
+		static const char *const keys[] = { "workload_dir", "workload_dir_fs", "workload_dir_fs_magic",
+						    "workload_dir_mount_source", "workload_dir_mount_point" };
+
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			put(f, keys[i], "-");
+		return;
+	}
+	put_encoded(f, "workload_dir", fs->dir);
+	put(f, "workload_dir_fs", "%s", fs->type);
+	if (fs->statfs_ok)
+		put(f, "workload_dir_fs_magic", "0x%llx", fs->magic);
+	else
+		put(f, "workload_dir_fs_magic", "unknown");
+	put_encoded(f, "workload_dir_mount_source", fs->source);
+	put_encoded(f, "workload_dir_mount_point", fs->mount_point);
 }
 
 static void write_noise(const struct machine_noise *n, FILE *f)
@@ -187,8 +224,9 @@ static void write_noise(const struct machine_noise *n, FILE *f)
 	put_or_unavailable(f, "noise_interval_s", n->taken, "%.4f", secs);
 	put_or_unavailable(f, "noise_other_cpu_pct", other >= 0, "%.2f", other);
 	put_or_unavailable(f, "noise_steal_pct", steal >= 0, "%.2f", steal);
-	put_or_unavailable(f, "noise_cpu_pressure_pct", n->taken && a->pressure_ok && b->pressure_ok && secs > 0,
-			   "%.2f", (b->pressure_us - a->pressure_us) / (secs * 1e4));
+	put_pressure(f, "noise_cpu_pressure_pct", n, MACHINE_PSI_CPU);
+	put_pressure(f, "noise_io_pressure_pct", n, MACHINE_PSI_IO);
+	put_pressure(f, "noise_memory_pressure_pct", n, MACHINE_PSI_MEMORY);
 	put_or_unavailable(f, "noise_loadavg_1m", n->loadavg_ok, "%.2f", n->loadavg_1m);
 	put_or_unavailable(f, "noise_procs_running", n->loadavg_ok, "%.0f", n->procs_running);
 	put_or_unavailable(f, "noise_csw_involuntary", n->taken, "%.0f", (double)(b->csw_involuntary - a->csw_involuntary));
@@ -199,7 +237,7 @@ static void write_noise(const struct machine_noise *n, FILE *f)
 	put_or_unavailable(f, "noise_thermal_throttle", n->taken && a->throttle_ok && b->throttle_ok, "%.0f",
 			   (double)(b->throttle - a->throttle));
 	put_or_unavailable(f, "noise_temp_c_max", n->temp_ok, "%.1f", n->temp_c_max);
-	put_busy(f, other, steal);
+	put_busy(f, n);
 }
 
 void machine_write_meta(const struct bench_result *res, FILE *f)
@@ -210,12 +248,13 @@ void machine_write_meta(const struct bench_result *res, FILE *f)
 	put(f, "format", "lockbench-meta-1");
 	put(f, "date_utc", "%s", m->date_utc);
 	put(f, "lockbench_commit", "%s", m->commit);
-	put_cmdline(f, res->cfg->cmdline);
+	put_encoded(f, "cmdline", res->cfg->cmdline);
 	write_system(m, f);
 	write_identity(m, f);
 	write_clock(m, f);
 	write_placement(res, f);
 	put(f, "probe_s", "%.4f", m->probe_s);
+	write_workload_dir(&m->workload_dir, f);
 	write_noise(&m->noise, f);
 	put(f, "warnings", "%u", m->nwarn);
 	for (unsigned int i = 0; i < m->nwarn; i++) {

@@ -132,6 +132,16 @@ static void print_lock_settings(const struct bench_result *res, FILE *out)
 	fprintf(out, "\n");
 }
 
+/* The workload's options in force (its settings_figures hook), on one line. */
+static void print_workload_settings(const struct bench_result *res, FILE *out)
+{
+	if (!res->cfg->workload->settings_figures)
+		return;
+	fprintf(out, "  workload opts  ");
+	res->cfg->workload->settings_figures(&res->cfg->wl_settings, print_setting, out);
+	fprintf(out, "\n");
+}
+
 static void print_events(const struct bench_result *res, FILE *out)
 {
 	const struct lock_events *ev = &res->ev;
@@ -304,6 +314,7 @@ void report_print(const struct bench_result *res, FILE *out)
 	machine_print_summary(&res->machine, out);
 	if (cfg->lock->flags & LOCK_F_PHASES)
 		print_events(res, out);
+	print_workload_settings(res, out);
 	for (unsigned int i = 0; i < res->extra.n; i++)
 		fprintf(out, "  %-15s %s\n", res->extra.f[i].label, res->extra.f[i].value);
 	if (res->kernel.captured)
@@ -361,10 +372,13 @@ static void write_setting(void *ctx, const char *key, const char *value)
 	fprintf(ctx, "%s,%s\n", key, text);
 }
 
-static void write_lock_settings(const struct bench_result *res, FILE *f)
+/* The lock's settings, then the workload's, as summary.csv keys. */
+static void write_settings(const struct bench_result *res, FILE *f)
 {
 	if (res->cfg->lock->settings_figures)
 		res->cfg->lock->settings_figures(&res->lock_params.settings, write_setting, f);
+	if (res->cfg->workload->settings_figures)
+		res->cfg->workload->settings_figures(&res->cfg->wl_settings, write_setting, f);
 }
 
 /* The contended acquisitions' figures (their count is `contentions`). */
@@ -417,7 +431,7 @@ static void write_summary(const struct bench_result *res, FILE *f)
 		cfg->cs_cycles, cfg->think_cycles, cfg->seed);
 	fprintf(f, "timing,%s\n", report_timing_name(cfg, mode, sizeof(mode)));
 	fprintf(f, "sched,%s\n", bench_sched_name[cfg->sched]);
-	write_lock_settings(res, f);
+	write_settings(res, f);
 	fprintf(f, "ops,%" PRIu64 "\nops_all,%" PRIu64 "\nops_per_s,%.3f\n", res->ops, res->ops_all, res->ops_per_s);
 	fprintf(f, "ops_abandoned,%" PRIu64 "\n", res->ops_abandoned);
 	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\n", res->acquisitions, res->contentions);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fileutil.h"
 #include "kernel_locks.h"
 #include "memory.h"
 #include "merge.h"
@@ -404,6 +405,11 @@ static int run_place(const struct bench_config *cfg, struct bench_result *res, i
 	bench_test_point("probe", 0);
 	machine_probe(&res->machine, *cpu_of_thread, cfg->threads);
 	res->tsc_hz = res->machine.tsc_hz;
+	if (cfg->workload->takes_dir) {
+		const char *which;
+
+		fsinfo_probe(&res->machine.workload_dir, wdir_parent(cfg, &which));
+	}
 	return EXIT_OK;
 }
 

@@ -45,9 +45,11 @@ void bench_catch_stop_signals(void)
 	stop_signals_catch(NULL, NULL);
 }
 
+/* Acquire: pairs with the release in thread_main() (worker.c), so a count
+ * that takes in every thread orders their teardowns before what follows. */
 unsigned int threads_done(struct bench_run *run)
 {
-	return __atomic_load_n(&run->threads_done, __ATOMIC_RELAXED);
+	return __atomic_load_n(&run->threads_done, __ATOMIC_ACQUIRE);
 }
 
 void gate_set(struct bench_run *run, int state)

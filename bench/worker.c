@@ -185,7 +185,11 @@ static void *thread_main(void *arg)
 		thread_loop(t);
 	if (ready && wl->thread_teardown)
 		wl->thread_teardown(t);
-	__atomic_fetch_add(&t->run->threads_done, 1, __ATOMIC_RELAXED);
+	/* Release: pairs with the acquire in threads_done() (runctl.c).  After a
+	 * stop signal the main thread tears the workload down without joining,
+	 * once every thread is counted here: this thread's last use of it must
+	 * come before (fpos's reads of the descriptor that teardown closes). */
+	__atomic_fetch_add(&t->run->threads_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 

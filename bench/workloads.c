@@ -32,3 +32,11 @@ const struct workload_ops *workload_find(const char *name)
 			return workload_registry[i];
 	return NULL;
 }
+
+const struct workload_option *workload_option_find(const struct workload_ops *wl, const char *key)
+{
+	for (const struct workload_option *o = wl->options; o && o->key; o++)
+		if (strcmp(o->key, key) == 0)
+			return o;
+	return NULL;
+}

@@ -21,14 +21,7 @@ echo "1..21"
 DIR_CALLERS='do_unlinkat|path_openat|open_last_lookups|filename_create|lookup_open|do_rmdir|do_mkdirat'
 dir_rows() { awk -F, -v re="^($DIR_CALLERS)$" 'NR > 1 && $3 == "rwsem_write" && $8 ~ re' "$1/kernel-locks.csv"; }
 
-why=$("$LB" --kernel-locks -l none -w counter -t 1 -d 0.01 --warmup 0 --quiet 2>&1 >/dev/null)
-if [ $? -eq 0 ]; then
-	skip=""
-else
-	skip="# skip kernel lock capture unavailable here: ${why#lockbench: }"
-fi
-# capture NAME CONDITION: a check that needs the capture.
-capture() { if [ -n "$skip" ]; then ok "$1 $skip"; else check "$1" "$2"; fi; }
+capture_probe
 
 # --- test-mutex V, no userspace lock: the directory lock is the kernel's ---
 if [ -z "$skip" ]; then

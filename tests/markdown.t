@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..23"
+echo "1..27"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -54,6 +54,10 @@ t=$d/runs/sweep-counter-t2-tas-r1
 echo "fairness,WARN,1 of 2 threads starved" >>"$t/checks.csv"
 sed -i 's/^noise_busy,.*/noise_busy,yes: other processes 55.0% of the CPU time; steal 0.0%/; s/^noise_other_cpu_pct,.*/noise_other_cpu_pct,55.0/' "$t/meta.csv"
 sed -i 's/^noise_busy,.*/noise_busy,no/; s/^noise_other_cpu_pct,.*/noise_other_cpu_pct,1.0/' "$d/runs/sweep-counter-t2-ticket-r1/meta.csv"
+# Runs from before meta.csv had workload_dir_* and PSI io and memory keys.
+for f in "$d"/runs/*/meta.csv; do
+	sed -i '/^workload_dir/d; /^noise_io_pressure_pct,/d; /^noise_memory_pressure_pct,/d' "$f"
+done
 # What run-all derives before it calls --markdown: lbcompare's text and CSVs.
 "$CMP" --csv "$d/data" "$d/runs/sweep-counter-t2-tas-r1" "$d/runs/sweep-counter-t2-ticket-r1" >"$d/data/sweep-counter.txt" 2>&1
 sum() { (cd "$d" && find . -type f | sort | xargs cksum); }
@@ -72,6 +76,8 @@ check "the noise: the median of the runs' other-CPU share, the busy run named wi
 	'grep -q "^Other processes used a median 28.0% of the machine.s CPU time while a run measured (at most 55.0%)" "$tmp/r.md" &&
 	 grep -q "^\*\*Warning: 1 of 2 run(s) were taken on a busy machine\*\*" "$tmp/r.md" &&
 	 grep -q "^- \`sweep-counter-t2-tas-r1\`: other processes 55.0% of the CPU time; steal 0.0%$" "$tmp/r.md"'
+ check "runs without the PSI io and directory keys: no line about them" \
+	'! grep -q "^Some task waited for I/O" "$tmp/r.md" && ! grep -q "file workloads" "$tmp/r.md"'
 check "no patch runs planned: no patch section" '! grep -q "^## The patch" "$tmp/r.md"'
 check "the sweep: its title, lbcompare's text named, the ops table with both locks" \
 	'grep -q "^## Counter sweep$" "$tmp/r.md" && grep -q "\`data/sweep-counter.txt\`" "$tmp/r.md" &&
@@ -105,6 +111,33 @@ check "the sweep's verdicts on Ops/sec, from data/stats-counter-t*.csv" \
 check "a chart that exists is linked, one that does not is not" \
 	'grep -q "^!\[throughput against threads\](plots/sweep-counter-ops_per_s.png)$" "$tmp/r.md" &&
 	 ! grep -q "cpu_us_per_op.png" "$tmp/r.md" && ! grep -q "^No plots" "$tmp/r.md"'
+
+# A file workload's run: run-all's choice of its directory (settings' DIR and
+# DIR_WHY, --dir in the plan line), the file system its meta.csv recorded,
+# and I/O pressure that made it busy.
+e=$tmp/files
+cp -R "$d" "$e"
+printf 'DIR=%s\nDIR_WHY=default: a writable tmpfs with 100 MiB free\n' "$tmp" >>"$e/settings"
+r=patch-creat-t2-tas
+echo "$r -l tas -w creat -t 2 -d 0.05 --warmup 0 --dir $tmp" >>"$e/variants.txt"
+echo "$r-r1 -l tas -w creat -t 2 -d 0.05 --warmup 0 --dir $tmp --seed 1" >>"$e/plan.txt"
+"$LB" -l tas -w creat -t 2 -d 0.05 --warmup 0 --quiet --dir "$tmp" -o "$e/runs/$r-r1" 2>/dev/null ||
+	echo "Bail out! lockbench failed for $r-r1"
+sed -i 's/^noise_io_pressure_pct,.*/noise_io_pressure_pct,25.00/
+	s/^noise_busy,.*/noise_busy,yes: other processes 1.0% of the CPU time; steal 0.0%; I\/O pressure 25.0%/' "$e/runs/$r-r1/meta.csv"
+fs=$(awk -F, '$1 == "workload_dir_fs" { print $2 }' "$e/runs/$r-r1/meta.csv")
+"$CMP" --markdown "$e" >"$tmp/e.md" 2>"$tmp/err"
+rc=$?
+check "the file workloads' directory: run-all's choice and the file system the run recorded (rc=$rc)" \
+	'[ $rc -eq 0 ] && [ -n "$fs" ] && grep -q "^The file workloads made their files in \`$tmp\` (run-all.s default: a writable tmpfs with 100 MiB free)\. Their runs. file system: \`$fs\` (\`[^\`]*\` on \`[^\`]*\`) in 1 run(s)\.\$" "$tmp/e.md"'
+check "I/O pressure: the runs' median and most, and the run it made busy named" \
+	'grep -q "^Some task waited for I/O a median [0-9.]*% of a run.s interval (PSI io, at most 25.0%)" "$tmp/e.md" &&
+	 grep -q "^- \`$r-r1\`: other processes 1.0% of the CPU time; steal 0.0%; I/O pressure 25.0%\$" "$tmp/e.md"'
+sed -i 's/^DIR_WHY=.*/DIR_WHY=--dir/' "$e/settings"
+"$CMP" --markdown "$e" >"$tmp/e.md" 2>/dev/null
+check "a directory given with --dir: said so, and in the command" \
+	'grep -q "^The file workloads made their files in \`$tmp\` (chosen with \`--dir\`)\." "$tmp/e.md" &&
+	 grep -q "^\`./run-all .* --dir $tmp\` — 5 runs" "$tmp/e.md"'
 
 # A malformed directory: one line, exit 2, nothing on stdout.
 bad() { # NAME EXPECTED: lbcompare --markdown "$tmp/bad"

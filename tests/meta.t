@@ -18,15 +18,17 @@ tsc_hz_libcpuid tsc_hz_diff_pct tsc_hz_libcpuid_source cpu_mhz_os clocksource ts
 tsc_skew_cpus tsc_skew_pairs tsc_skew_ref_cpu tsc_skew_rounds tsc_skew_bound_cycles
 tsc_skew_worst_cpu tsc_skew_worst_offset_cycles tsc_skew_backwards_pairs
 tsc_skew_backwards_max_cycles tsc_skew_s pin pin_order pin_order_len lock_node_requested lock_node
-probe_s noise_interval_s noise_other_cpu_pct noise_steal_pct
-noise_cpu_pressure_pct noise_loadavg_1m noise_procs_running noise_csw_involuntary
+probe_s workload_dir workload_dir_fs workload_dir_fs_magic workload_dir_mount_source
+workload_dir_mount_point noise_interval_s noise_other_cpu_pct noise_steal_pct
+noise_cpu_pressure_pct noise_io_pressure_pct noise_memory_pressure_pct noise_loadavg_1m noise_procs_running noise_csw_involuntary
 noise_csw_involuntary_per_s noise_cpu_mhz_begin noise_cpu_mhz_end noise_thermal_throttle
 noise_temp_c_max noise_busy warnings"
-NOISE_NUMBERS="noise_interval_s noise_other_cpu_pct noise_steal_pct noise_cpu_pressure_pct noise_loadavg_1m
+NOISE_NUMBERS="noise_interval_s noise_other_cpu_pct noise_steal_pct noise_cpu_pressure_pct noise_io_pressure_pct
+noise_memory_pressure_pct noise_loadavg_1m
 noise_procs_running noise_csw_involuntary noise_csw_involuntary_per_s noise_cpu_mhz_begin noise_cpu_mhz_end
 noise_thermal_throttle noise_temp_c_max"
 
-echo "1..16"
+echo "1..20"
 "$LB" -l ticket -t 3 -d 0.05 --warmup 0 --quiet -o "$tmp/r" >"$tmp/out" 2>"$tmp/err"
 check "a run writes meta.csv" '[ $? -eq 0 ] && [ -s "$tmp/r/meta.csv" ]'
 m=$tmp/r/meta.csv
@@ -54,9 +56,39 @@ check "noise keys are numbers or unavailable${bad:+ (not:$bad)}" '[ -z "$bad" ]'
 measured=$(awk -F, '$1 == "measured_s" { print $2 }' "$tmp/r/summary.csv")
 check "noise covers the measured interval ($(value noise_interval_s "$m") s of $measured s) and says if it was busy" \
 	'awk -v a="$(value noise_interval_s "$m")" -v b="$measured" "BEGIN { exit !(a - b < 0.05 && b - a < 0.05) }" &&
-	 value noise_busy "$m" | grep -Eq "^(no|unknown|yes: other processes [0-9.]+% of the CPU time; steal [0-9.]+%)$"'
+	 value noise_busy "$m" | grep -Eq "^(no|unknown|yes: (other processes [0-9.]+% of the CPU time; steal [0-9.]+%; )?I/O pressure ([0-9.]+%|unavailable))$"'
 warn_lines=$(grep -c '^warning_[0-9]*,' "$m")
 check "warnings counts the warning_N lines ($warn_lines)" '[ "$(value warnings "$m")" = "$warn_lines" ]'
+
+# The workload directory's file system, as findmnt(8) and stat -f see it:
+# counter has no directory; creat's is --dir's.
+check "a workload without a directory records - for workload_dir*" \
+	'[ "$(grep "^workload_dir" "$m" | cut -d, -f2 | sort -u)" = "-" ] && [ "$(grep -c "^workload_dir" "$m")" -eq 5 ]'
+dir_keys_match() { # DIR: a creat run in DIR records DIR, its file system and mount
+	"$LB" -l pthread -w creat -t 2 -d 0.02 --warmup 0 --quiet --dir "$1" -o "$tmp/d" >/dev/null 2>&1 || return 1
+	want="$1,$(findmnt -n -o FSTYPE,SOURCE,TARGET --target "$1" | tail -n 1 | awk '{ print $1 "," $2 "," $3 }'),0x$(stat -f -c %t "$1")"
+	got=$(for k in "" _fs _mount_source _mount_point _fs_magic; do value "workload_dir$k" "$tmp/d/meta.csv"; done | paste -sd,)
+	rm -rf "$tmp/d"
+	[ "$got" = "$want" ] || { echo "# $1: meta.csv says $got; findmnt and stat -f say $want"; return 1; }
+}
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && command -v findmnt >/dev/null; then
+	check "a creat run on /dev/shm records tmpfs, its source and mount point" 'dir_keys_match /dev/shm'
+else
+	ok "# skip no tmpfs at /dev/shm (or no findmnt)"
+fi
+disk=""
+for d in "$PWD" "$HOME" /var/tmp /; do
+	[ -d "$d" ] && [ -w "$d" ] && [ "$(stat -f -c %T "$d" 2>/dev/null)" != tmpfs ] && { disk=$d; break; }
+done
+if [ -n "$disk" ] && command -v findmnt >/dev/null; then
+	check "a creat run in $disk, off tmpfs, records its file system, source and mount point" 'dir_keys_match "$disk"'
+else
+	ok "# skip no writable directory off tmpfs (or no findmnt)"
+fi
+mkdir -p "$tmp/a,b"
+"$LB" -l pthread -w creat -t 1 -d 0.02 --warmup 0 --quiet --dir "$tmp/a,b" -o "$tmp/e" >/dev/null 2>&1
+check "workload_dir is the directory, percent-encoded as cmdline is" \
+	'[ "$(value workload_dir "$tmp/e/meta.csv")" = "$tmp/a%2Cb" ]'
 
 # Thread i ran on entry i mod n of the recorded order.
 order=$(value pin_order "$m")

@@ -27,3 +27,15 @@ empty() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
 
 # val RUNDIR KEY: KEY's value in the run's summary.csv (results/README.md).
 val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
+
+# capture_probe: where `lockbench --kernel-locks` can run here, $skip is
+# empty; else it is a TAP skip directive saying why, and $why the message.
+# Then capture NAME CONDITION is a check that needs the capture.  Needs $LB.
+capture_probe() {
+	if why=$("$LB" --kernel-locks -l none -w counter -t 1 -d 0.01 --warmup 0 --quiet 2>&1 >/dev/null); then
+		skip=""
+	else
+		skip="# skip kernel lock capture unavailable here: ${why#lockbench: }"
+	fi
+}
+capture() { if [ -n "$skip" ]; then ok "$1 $skip"; else check "$1" "$2"; fi; }

@@ -198,6 +198,46 @@ static void meta_lines_are_key_value(void **state)
 	free(res);
 }
 
+/* An interval of 1 s: `busy` of 1000 ticks used by others, `io_us` of
+ * PSI io "some" stall (-1: no PSI), `stat` whether /proc/stat was read. */
+static struct machine_noise noise_of(unsigned long long busy, double io_us, bool stat)
+{
+	struct machine_noise n = { .taken = true };
+
+	n.end.t = 1;
+	n.begin.stat_ok = n.end.stat_ok = stat;
+	n.end.total = 1000;
+	n.end.busy = busy;
+	n.begin.psi_ok[MACHINE_PSI_IO] = n.end.psi_ok[MACHINE_PSI_IO] = io_us >= 0;
+	n.end.psi_us[MACHINE_PSI_IO] = io_us;
+	return n;
+}
+
+/* noise_busy: busy when others took more than 10% of the CPU time or some
+ * task waited for I/O more than MACHINE_BUSY_IO_PRESSURE_PCT of the time. */
+static void busy_rule_counts_io_pressure(void **state)
+{
+	char why[160] = "";
+	struct machine_noise n;
+
+	(void)state;
+	n = noise_of(50, 0.05e6, true);  /* 5% others, 5% I/O */
+	assert_int_equal(machine_noise_busy(&n, why, sizeof(why)), MACHINE_BUSY_NO);
+	assert_true(fabs(machine_noise_pressure_pct(&n, MACHINE_PSI_IO) - 5) < 1e-9);
+	n = noise_of(50, 0.15e6, true);  /* 15% I/O */
+	assert_int_equal(machine_noise_busy(&n, why, sizeof(why)), MACHINE_BUSY_YES);
+	assert_string_equal(why, "other processes 5.0% of the CPU time; steal 0.0%; I/O pressure 15.0%");
+	n = noise_of(200, -1, true);     /* 20% others, no PSI */
+	assert_int_equal(machine_noise_busy(&n, why, sizeof(why)), MACHINE_BUSY_YES);
+	assert_string_equal(why, "other processes 20.0% of the CPU time; steal 0.0%; I/O pressure unavailable");
+	assert_true(machine_noise_pressure_pct(&n, MACHINE_PSI_IO) < 0);
+	n = noise_of(0, 0.15e6, false);  /* no /proc/stat, 15% I/O */
+	assert_int_equal(machine_noise_busy(&n, why, sizeof(why)), MACHINE_BUSY_YES);
+	assert_string_equal(why, "I/O pressure 15.0%");
+	n = noise_of(0, 0.01e6, false);
+	assert_int_equal(machine_noise_busy(&n, why, sizeof(why)), MACHINE_BUSY_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +248,7 @@ int main(void)
 		cmocka_unit_test(skew_check_one_cpu),
 		cmocka_unit_test(probe_is_bounded),
 		cmocka_unit_test(meta_lines_are_key_value),
+		cmocka_unit_test(busy_rule_counts_io_pressure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

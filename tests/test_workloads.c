@@ -1,5 +1,6 @@
 /*
- * test_workloads.c — the file workloads (creat, fserver) through bench_run():
+ * test_workloads.c — the file workloads (creat, fserver; fpos's faults here,
+ * the rest in test_fpos.c) through bench_run():
  * under several locks with more threads than CPUs every operation made and
  * removed its names and the directory is gone afterwards; injected ENOSPC,
  * EMFILE and EACCES end the run with one line and leave nothing behind; a
@@ -160,6 +161,10 @@ static const struct fault_case fault_cases[] = {
 	{ "pthread", "fserver", FU_OPEN, 50, EMFILE, NULL },
 	{ "futex", "fserver", FU_LINK, 20, EMLINK, "link_test" },
 	{ "futex", "fserver", FU_MKDIR, 20, EDQUOT, "dir_rtns_1" },
+	/* fpos makes its one file at setup: 64 writes of 16 KiB. */
+	{ "futex", "fpos", FU_CREATE, 0, ENOSPC, "fpos: cannot make the 1048576-byte fpos-data in " },
+	{ "futex", "fpos", FU_WRITE, 10, ENOSPC, NULL },
+	{ "pthread", "fpos", FU_OPEN, 0, EMFILE, "fpos-data" },
 };
 
 static void injected_faults_fail_cleanly(void **state)

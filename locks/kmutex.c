@@ -191,7 +191,7 @@ static enum spin_exit km_spin_attempt(struct kmutex *l, struct lock_thread *self
 	/* No owner to watch (between acquire and set_owner, or just
 	 * released): the kernel's "!owner && need_resched()".  Before 4.10 also
 	 * "|| rt_task(task)", not modelled: the threads stand for the kernel's
-	 * ordinary tasks (docs/kmutex.md, "--sched fifo"). */
+	 * ordinary tasks (docs/kmutex.md, "What the models cannot do"). */
 	if (why == SPIN_EXIT_NR && !owner)
 		why = km_exit_of(oracle_spin_over(spin));
 	return why;

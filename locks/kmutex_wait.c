@@ -153,7 +153,7 @@ static void km_waiter_done(struct kmutex *l, struct kmutex_thread *me)
 		__atomic_fetch_and(&l->state, ~(KM_WAITERS | KM_HANDOFF), __ATOMIC_RELAXED);
 }
 
-/* Drops wait_lock, sleeps, takes wait_lock again: the loop's one sleep. */
+/* Drops wait_lock and sleeps: the loop's one sleep (the caller takes wait_lock again). */
 static uint64_t km_wait_once(struct kmutex *l, struct kmutex_thread *me)
 {
 	uint64_t waits;
@@ -162,7 +162,6 @@ static uint64_t km_wait_once(struct kmutex *l, struct kmutex_thread *me)
 	__atomic_store_n(&me->waiter.wake, KM_WAKE_RUNNING, __ATOMIC_RELAXED);
 	km_wait_unlock(l, me);
 	waits = km_sleep(l, me);
-	km_wait_lock(l, me);
 	return waits;
 }
 
@@ -173,8 +172,10 @@ static uint64_t km_wait_classic(struct kmutex *l, struct kmutex_thread *me)
 	uint64_t waits = 0;
 
 	km_list_add_tail(l, &me->waiter);
-	while (!km_count_waiter_xchg(l))
+	while (!km_count_waiter_xchg(l)) {
 		waits += km_wait_once(l, me);
+		km_wait_lock(l, me);
+	}
 	km_acquired(l, me);
 	return waits;
 }
@@ -190,10 +191,7 @@ static uint64_t km_wait_handoff(struct kmutex *l, struct lock_thread *self, stru
 	if (km_is_first(l, &me->waiter))
 		__atomic_fetch_or(&l->state, KM_WAITERS, __ATOMIC_RELAXED);
 	while (!km_waiter_trylock(l, me, first)) {
-		/* set_task_state() under wait_lock: an unlock from now on wakes us. */
-		__atomic_store_n(&me->waiter.wake, KM_WAKE_RUNNING, __ATOMIC_RELAXED);
-		km_wait_unlock(l, me);
-		waits += km_sleep(l, me);
+		waits += km_wait_once(l, me);
 		if (!first && km_is_first(l, &me->waiter)) {
 			first = true;
 			/* Relaxed: the unlock that reads it takes wait_lock. */

@@ -205,6 +205,14 @@ static const char *run_timing(const struct result_run *run)
 	return t ? t : "all";
 }
 
+/* A run's --sched; runs written before it ran as the process did. */
+static const char *run_sched(const struct result_run *run)
+{
+	const char *s = result_get(run, "sched");
+
+	return s ? s : "other";
+}
+
 /* Whether the runs mix --timing modes (then compared only with a note). */
 static bool runs_mix_timing(void)
 {
@@ -224,6 +232,21 @@ static void name_host(struct group *g)
 		size_t n = strlen(v->series);
 
 		snprintf(v->series + n, sizeof(v->series) - n, "@%s", hosts[g->host].label);
+	}
+}
+
+/* A variant whose threads ran under another --sched than the default says
+ * so in its name, the kernel row's too: lock@fifo. */
+static void name_sched(struct group *g)
+{
+	for (unsigned int i = 0; i < g->nv; i++) {
+		struct variant *v = &g->v[i];
+		size_t n = strlen(v->label), m = strlen(v->series);
+
+		if (strcmp(v->sched, "other") == 0)
+			continue;
+		snprintf(v->label + n, sizeof(v->label) - n, "@%s", v->sched);
+		snprintf(v->series + m, sizeof(v->series) - m, "@%s", v->sched);
 	}
 }
 
@@ -267,7 +290,8 @@ static int group_run(struct result_run *run)
 				     .threads = (unsigned int)threads };
 	}
 	for (unsigned int i = 0; i < g->nv && !v; i++)
-		if (strcmp(g->v[i].lock, lock) == 0 && strcmp(g->v[i].timing, run_timing(run)) == 0)
+		if (strcmp(g->v[i].lock, lock) == 0 && strcmp(g->v[i].timing, run_timing(run)) == 0 &&
+		    strcmp(g->v[i].sched, run_sched(run)) == 0)
 			v = &g->v[i];
 	if (!v) {
 		if (g->nv >= MAX_VARIANTS)
@@ -275,6 +299,7 @@ static int group_run(struct result_run *run)
 		v = &g->v[g->nv++];
 		v->lock = lock;
 		v->timing = run_timing(run);
+		v->sched = run_sched(run);
 		snprintf(v->label, sizeof(v->label), "%s", lock);
 		snprintf(v->series, sizeof(v->series), "%s", lock);
 	}
@@ -343,7 +368,7 @@ static void name_kernel_rows(struct group *g)
 const struct variant *find_variant(const struct group *g, const char *lock)
 {
 	for (unsigned int i = 0; i < g->nv; i++)
-		if (strcmp(g->v[i].lock, lock) == 0)
+		if (strcmp(g->v[i].lock, lock) == 0 && strcmp(g->v[i].sched, "other") == 0)
 			return &g->v[i];
 	return NULL;
 }
@@ -518,6 +543,7 @@ static int compare(char **argv, int first, int argc, const char *csv_dir)
 	for (unsigned int i = 0; i < ngroups; i++) {
 		name_kernel_rows(&groups[i]);
 		name_timing(&groups[i]);
+		name_sched(&groups[i]);
 		name_host(&groups[i]);
 	}
 	if (nhosts > 1) {

@@ -31,6 +31,7 @@
 struct variant {
 	const char *lock;
 	const char *timing;      /* --timing of its runs: all, sample:N, off ("all" before --timing) */
+	const char *sched;       /* --sched of its runs: other ("other" before --sched), fifo */
 	char series[128];        /* its name in the sweep and phase CSVs: lock, lock@timing (mixed_timing), +@host */
 	char label[48];          /* what its rows are called: the lock, or the kernel row's name */
 	bool kernel_row;         /* `none` with kernel capture on creat/fserver: the real kernel */

@@ -330,6 +330,14 @@ static int print_phases(const struct group *g)
 		SPIN_EXIT_REASONS(SPIN_EXIT_COLUMN)
 #undef SPIN_EXIT_COLUMN
 	};
+	static const struct column preempted[] = {
+		{ "owner preempted", "owner_preempted", 1, "%.0f", true, true, NULL, NULL },
+		{ "per acquisition", "owner_preempted", 1, "%.4f", true, true, NULL, "acquisitions" },
+		{ "wait_lock", "wait_lock_preempted", 1, "%.0f", true, true, NULL, NULL },
+		{ "spinner queue", "queue_preempted", 1, "%.0f", true, true, NULL, NULL },
+		{ "unlocks slow", "unlock_slow", 1, "%.0f", true, true, NULL, NULL },
+		{ "failed CAS", "spin_cas_failed", 1, "%.0f", true, true, NULL, NULL },
+	};
 
 	if (!group_has_phases(g))
 		return 0;
@@ -338,7 +346,12 @@ static int print_phases(const struct group *g)
 	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_MODELS))
 		return -1;
 	printf("Why spin phases ended:\n");
-	return print_block(g, exits, sizeof(exits) / sizeof(exits[0]), ROWS_MODELS);
+	if (print_block(g, exits, sizeof(exits) / sizeof(exits[0]), ROWS_MODELS))
+		return -1;
+	printf("Where the kernel's mutex is not preempted: a thread switched out involuntarily while it held\n"
+	       "the lock, wait_lock, or a place in the spinner queue (kmutex with the sched oracle; n/a without\n"
+	       "it); unlocks that took the slow path; failed compare-and-swaps on the lock word while spinning:\n");
+	return print_block(g, preempted, sizeof(preempted) / sizeof(preempted[0]), ROWS_MODELS);
 }
 
 /* ---- the kernel's own lock waits (--kernel-locks) ---- */

@@ -39,6 +39,8 @@ static const struct {
 	{ "csw_voluntary", FIG_COUNT }, { "csw_involuntary", FIG_COUNT },
 	{ "timer_overhead_cycles", FIG_COUNT }, { "spin_cycles", FIG_COUNT }, { "futex_waits", FIG_COUNT },
 	{ "futex_wakes", FIG_COUNT }, { "handoffs", FIG_COUNT }, { "checks_warned", FIG_COUNT },
+	{ "unlock_slow", FIG_COUNT }, { "spin_cas_failed", FIG_COUNT }, { "owner_preempted", FIG_COUNT },
+	{ "wait_lock_preempted", FIG_COUNT }, { "queue_preempted", FIG_COUNT },
 	{ "files_created", FIG_COUNT }, { "files_removed", FIG_COUNT }, { "names_per_job", FIG_COUNT },
 	{ "duration_s", FIG_AMOUNT }, { "warmup_s", FIG_AMOUNT }, { "measured_s", FIG_AMOUNT },
 	{ "ops_per_s", FIG_AMOUNT }, { "acq_cycles_mean", FIG_AMOUNT }, { "ops_thread_cv", FIG_AMOUNT },

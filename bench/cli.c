@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "placement.h"
+#include "schedmode.h"
 #include "workload.h"
 
 #define MAX_THREADS 65536u
@@ -28,7 +29,7 @@ enum {
 	OPT_CS = 256, OPT_THINK, OPT_LIST, OPT_PIN, OPT_SPIN_BUDGET, OPT_LOCK_NODE,
 	OPT_WATCHDOG, OPT_DIR, OPT_FILE_SIZE, OPT_POOL_SIZE, OPT_SEED, OPT_WARMUP,
 	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
-	OPT_TIMING, OPT_LOCK_OPT,
+	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED,
 	OPT_WORKLOAD_FIRST = 1024,    /* + i: the i-th distinct workload option key */
 };
 
@@ -58,6 +59,7 @@ static const struct option long_options[] = {
 	{ "quiet",       no_argument,       NULL, OPT_QUIET },
 	{ "topology",    no_argument,       NULL, OPT_TOPOLOGY },
 	{ "kernel-locks", no_argument,      NULL, OPT_KERNEL_LOCKS },
+	{ "sched",       required_argument, NULL, OPT_SCHED },
 	{ NULL, 0, NULL, 0 },
 };
 #define OWN_OPTIONS (sizeof(long_options) / sizeof(long_options[0]) - 1)
@@ -162,6 +164,9 @@ void cli_usage(FILE *out)
 		"                          on average, at random gaps from --seed), or off; counts stay exact\n"
 		"      --kernel-locks      also record the kernel's lock contention of this run's threads\n"
 		"                          (BPF: needs root or CAP_BPF + CAP_PERFMON, and kernel BTF)\n"
+		"      --sched POLICY      the worker threads' scheduling: other (default) or fifo (all\n"
+		"                          SCHED_FIFO at one priority: none preempts another; a lock that\n"
+		"                          sleeps only; needs root or CAP_SYS_NICE)\n"
 		"  -o, --out DIR           write result files to DIR (a new DIR-2, -3... if it holds results)\n"
 		"      --quiet             no summary on stdout\n"
 		"      --list              list locks and workloads\n"
@@ -562,6 +567,11 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 	case OPT_KERNEL_LOCKS:
 		cfg->kernel_locks = true;
 		return 0;
+	case OPT_SCHED:
+		cfg->sched = sched_mode_find(arg);
+		if (cfg->sched < 0)
+			return fail(err, errlen, "--sched: '%s' is not other or fifo", arg);
+		return 0;
 	}
 	return fail(err, errlen, "internal error: unhandled option %d", opt);
 }
@@ -622,5 +632,11 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 		return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (action == CLI_RUN && (apply_lock_opts(cfg, err, errlen) || apply_workload_opts(cfg, err, errlen)))
 		return -1;
+	/* A waiter that spins without end never lets a SCHED_FIFO holder that
+	 * shares its CPU run again. */
+	if (action == CLI_RUN && cfg->sched == SCHED_MODE_FIFO &&
+	    !(cfg->lock->flags & (LOCK_F_SLEEPS | LOCK_F_NO_EXCLUSION)))
+		return fail(err, errlen, "--sched fifo: lock %s never sleeps: under SCHED_FIFO a waiter spinning "
+			    "on the CPU of a holder that blocked would spin for ever", cfg->lock->name);
 	return action;
 }

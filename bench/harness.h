@@ -42,6 +42,17 @@ enum bench_timing {
 };
 
 /*
+ * --sched: the worker threads' scheduling.  FIFO puts them all under
+ * SCHED_FIFO at one priority, so none preempts another (a userspace stand-in
+ * for the kernel's preemption-off spinning; docs/kmutex.md, "--sched fifo").
+ */
+enum bench_sched {
+	SCHED_MODE_OTHER,  /* the default: SCHED_OTHER, as the process runs */
+	SCHED_MODE_FIFO,
+};
+extern const char *const bench_sched_name[];
+
+/*
  * A workload's own settings: bytes that only the workload's file interprets,
  * filled by its options (struct workload_option in workload.h, given as
  * `--KEY VALUE`) and read by its setup(); all zero is its defaults.  The
@@ -75,6 +86,7 @@ struct bench_config {
 	uint64_t seed;            /* per-thread random streams derive from it */
 	uint64_t max_ops;         /* per thread, 0 = unbounded: bounds tests on slow locks */
 	bool kernel_locks;        /* --kernel-locks: record the kernel's lock contention (kernel_locks.h) */
+	int sched;                /* --sched: enum bench_sched (0: other) */
 	/* Output */
 	const char *out_dir;      /* NULL: summary only */
 	const char *cmdline;      /* the command line, as typed */

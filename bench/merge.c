@@ -37,6 +37,12 @@ static void merge_events(struct lock_events *dst, const struct lock_events *src)
 	dst->futex_waits += src->futex_waits;
 	dst->futex_wakes += src->futex_wakes;
 	dst->handoffs += src->handoffs;
+	dst->unlock_slow += src->unlock_slow;
+	dst->spin_cas_failed += src->spin_cas_failed;
+	dst->preempt_seen |= src->preempt_seen;
+	dst->owner_preempted += src->owner_preempted;
+	dst->wait_lock_preempted += src->wait_lock_preempted;
+	dst->queue_preempted += src->queue_preempted;
 }
 
 void merge_results(struct bench_result *res)

@@ -160,6 +160,12 @@ static void print_events(const struct bench_result *res, FILE *out)
 		", wakes %" PRIu64 "; handoffs %" PRIu64 "\n",
 		ev->spin_cycles, safe_div((double)ev->spin_cycles, (double)res->ops),
 		ev->futex_waits, ev->futex_wakes, ev->handoffs);
+	fprintf(out, "  slow paths      %" PRIu64 " unlocks; %" PRIu64 " failed compare-and-swaps spinning\n",
+		ev->unlock_slow, ev->spin_cas_failed);
+	if (ev->preempt_seen)
+		fprintf(out, "  preempted       holding the lock %" PRIu64 " (of the workers' %" PRIu64 " involuntary"
+			" switch-outs); holding wait_lock %" PRIu64 "; in the spinner queue %" PRIu64 "\n",
+			ev->owner_preempted, res->usage.invol_csw, ev->wait_lock_preempted, ev->queue_preempted);
 }
 
 /* One line of counts, then one per check, every check always: a check that
@@ -307,6 +313,8 @@ void report_print(const struct bench_result *res, FILE *out)
 	fprintf(out, "  acquisitions    %" PRIu64 ", contentions %" PRIu64 " (%.1f%%)\n", res->acquisitions,
 		res->contentions, 100.0 * safe_div((double)res->contentions, (double)res->acquisitions));
 	print_timing(res, out);
+	if (cfg->sched == SCHED_MODE_FIFO)
+		fprintf(out, "  sched           fifo: every worker SCHED_FIFO at one priority (none preempts another)\n");
 	if (timed) {
 		fprintf(out, "  acq cycles      mean %.0f, min %" PRIu64 ", max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n",
 			safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max,
@@ -431,6 +439,7 @@ static void write_summary(const struct bench_result *res, FILE *f)
 	fprintf(f, "cs_cycles,%" PRIu64 "\nthink_cycles,%" PRIu64 "\nseed,%" PRIu64 "\n",
 		cfg->cs_cycles, cfg->think_cycles, cfg->seed);
 	fprintf(f, "timing,%s\n", report_timing_name(cfg, mode, sizeof(mode)));
+	fprintf(f, "sched,%s\n", bench_sched_name[cfg->sched]);
 	write_settings(res, f);
 	fprintf(f, "ops,%" PRIu64 "\nops_all,%" PRIu64 "\nops_per_s,%.3f\n", res->ops, res->ops_all, res->ops_per_s);
 	fprintf(f, "ops_abandoned,%" PRIu64 "\n", res->ops_abandoned);
@@ -453,6 +462,10 @@ static void write_summary(const struct bench_result *res, FILE *f)
 		fprintf(f, SPIN_EXIT_KEY_PREFIX "%s,%" PRIu64 "\n", spin_exit_name[r], ev->spin_exit[r]);
 	fprintf(f, "spin_cycles,%" PRIu64 "\nfutex_waits,%" PRIu64 "\nfutex_wakes,%" PRIu64 "\nhandoffs,%" PRIu64 "\n",
 		ev->spin_cycles, ev->futex_waits, ev->futex_wakes, ev->handoffs);
+	fprintf(f, "unlock_slow,%" PRIu64 "\nspin_cas_failed,%" PRIu64 "\n", ev->unlock_slow, ev->spin_cas_failed);
+	if (ev->preempt_seen)
+		fprintf(f, "owner_preempted,%" PRIu64 "\nwait_lock_preempted,%" PRIu64 "\nqueue_preempted,%" PRIu64 "\n",
+			ev->owner_preempted, ev->wait_lock_preempted, ev->queue_preempted);
 	fprintf(f, "checks_warned,%u\n", res->checks.count[CHECK_WARN]);
 	if (res->kernel.captured)
 		write_kernel_keys(&res->kernel, f);

@@ -21,6 +21,7 @@
 #include "placement.h"
 #include "run.h"
 #include "runctl.h"
+#include "schedmode.h"
 #include "syslimits.h"
 #include "tsc.h"
 #include "watchdog.h"
@@ -267,6 +268,8 @@ static int run_threads(struct bench_run *run, struct bench_result *res, char *er
 		return status;
 	}
 	gate_set(run, 1);
+	if (cfg->sched != SCHED_MODE_OTHER)
+		gate_sched_release(run, created);
 	bench_test_point("warmup", 0);
 	res->measured_s = run_timed(run, res->tsc_hz, &res->machine.noise);
 	bench_test_point("join", 0);
@@ -353,6 +356,28 @@ static void run_cleanup(struct bench_run *run)
 }
 
 /*
+ * --sched fifo with two workers pinned to one CPU: a waiter woken there
+ * behind a worker that never blocks would never run, and a FIFO wait list
+ * would stall behind it (measured: docs/kmutex.md, "--sched fifo").  Unpinned,
+ * the kernel moves a runnable real-time thread to a CPU that can run it.
+ */
+static int sched_fits_placement(const struct bench_config *cfg, const int *cpu_of_thread, char *err,
+				size_t errlen)
+{
+	if (cfg->sched != SCHED_MODE_FIFO)
+		return 0;
+	for (unsigned int i = 0; i < cfg->threads; i++)
+		for (unsigned int j = 0; j < i; j++)
+			if (cpu_of_thread[i] >= 0 && cpu_of_thread[i] == cpu_of_thread[j]) {
+				snprintf(err, errlen, "--sched fifo: threads %u and %u are pinned to CPU %d: under "
+					 "SCHED_FIFO one would never run while the other does not block (use --pin none)",
+					 j, i, cpu_of_thread[i]);
+				return -1;
+			}
+	return 0;
+}
+
+/*
  * Before anything lands on a node: where the threads go (and the policy's
  * order, for meta.csv), the node of the lock and shared data, and the
  * machine probe (identity, TSC calibration, cross-CPU TSC check over the
@@ -366,7 +391,8 @@ static int run_place(const struct bench_config *cfg, struct bench_result *res, i
 		snprintf(err, errlen, "out of memory for %u threads", cfg->threads);
 		return EXIT_RUNTIME;
 	}
-	if (placement_plan(cfg->pin, cfg->threads, *cpu_of_thread, err, errlen) != 0)
+	if (placement_plan(cfg->pin, cfg->threads, *cpu_of_thread, err, errlen) != 0 ||
+	    sched_fits_placement(cfg, *cpu_of_thread, err, errlen) != 0)
 		return EXIT_USAGE;
 	res->pin_order_n = placement_order(cfg->pin, &res->pin_order, err, errlen);
 	if (res->pin_order_n < 0) {
@@ -428,6 +454,8 @@ static int run_new(const struct bench_config *cfg, struct bench_result *res, str
 		return EXIT_USAGE;
 	/* A limit the run would exceed is the command line's to change. */
 	if (limits_check_start(cfg, err, errlen) != 0)
+		return EXIT_USAGE;
+	if (sched_mode_check(cfg->sched, err, errlen) != 0)
 		return EXIT_USAGE;
 	status = run_place(cfg, res, &cpu_of_thread, err, errlen);
 	if (status == EXIT_OK && bench_stop_signal())

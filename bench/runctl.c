@@ -4,10 +4,14 @@
  * gate (the workers' side is gate_wait() in worker.c).
  */
 #define _GNU_SOURCE
+#include <limits.h>
+#include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "run.h"
 #include "runctl.h"
@@ -95,6 +99,28 @@ void gate_init(struct bench_run *run)
 	pthread_cond_init(&run->gate_cond, NULL);
 	pthread_cond_init(&run->ready_cond, &attr);
 	pthread_condattr_destroy(&attr);
+}
+
+void gate_sched_arrive(struct bench_run *run)
+{
+	/* Release: the main thread counts us after our policy change. */
+	__atomic_add_fetch(&run->sched_arrived, 1, __ATOMIC_RELEASE);
+	/* Acquire: pairs with gate_sched_release's store. */
+	while (!__atomic_load_n(&run->sched_go, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &run->sched_go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+}
+
+void gate_sched_release(struct bench_run *run, unsigned int created)
+{
+	struct timespec slice = { 0, (long)(WAIT_SLICE_S * 1e9) };
+
+	/* Acquire: pairs with each worker's count. */
+	while (__atomic_load_n(&run->sched_arrived, __ATOMIC_ACQUIRE) < created && !stop_signal &&
+	       !__atomic_load_n(&run->failed, __ATOMIC_RELAXED))
+		nanosleep(&slice, NULL);
+	/* Release: the workers go on after the main thread's setup. */
+	__atomic_store_n(&run->sched_go, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &run->sched_go, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
 void gate_destroy(struct bench_run *run)

@@ -33,6 +33,10 @@ struct bench_run {
 	pthread_cond_t ready_cond;      /* the main thread waits here for the workers */
 	unsigned int gate_ready;        /* threads waiting at the gate */
 	int gate_state;                 /* 0 closed, 1 open, -1 aborted */
+	/* --sched other than the default: past the gate, the workers that took
+	 * their policy, and the futex word they then wait on (1: go). */
+	unsigned int sched_arrived;
+	uint32_t sched_go;
 	/* The main thread's alone. */
 	struct watchdog wd;
 	bool watching;                  /* wd started */
@@ -59,5 +63,15 @@ void gate_set(struct bench_run *run, int state);
 bool gate_await(struct bench_run *run, unsigned int created, bool stoppable, double limit_s);
 /* All the workers at the gate, unless a stop signal came first. */
 bool gate_await_ready(struct bench_run *run, unsigned int created);
+
+/*
+ * --sched: past the gate each worker takes its policy, then says so and
+ * waits (gate_sched_arrive) until the main thread, once all `created` have
+ * (or a worker failed, or a stop signal came), lets them all go at once
+ * (gate_sched_release).  No mutex: under SCHED_FIFO a waiter woken behind a
+ * running worker on its CPU does not run, and must hold up nobody.
+ */
+void gate_sched_arrive(struct bench_run *run);
+void gate_sched_release(struct bench_run *run, unsigned int created);
 
 #endif

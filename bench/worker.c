@@ -20,6 +20,7 @@
 #include "memory.h"
 #include "run.h"
 #include "runctl.h"
+#include "schedmode.h"
 #include "syslimits.h"
 #include "worker.h"
 #include "workload.h"
@@ -154,6 +155,25 @@ static bool thread_prepare(struct bench_thread *t)
 	return true;
 }
 
+/* --sched: past the gate, where this thread holds nothing another waits
+ * for, it takes its policy, then waits for the others to have taken theirs
+ * (schedmode.c says why there).  False (the run failed) if it could not. */
+static bool thread_sched(struct bench_thread *t)
+{
+	int rc;
+
+	if (t->cfg->sched == SCHED_MODE_OTHER)
+		return true;
+	rc = sched_mode_self(t->cfg->sched);
+	if (rc) {
+		bench_fail(t, rc, "thread %u: --sched %s: %s", t->id, bench_sched_name[t->cfg->sched], strerror(rc));
+		__atomic_store_n(&t->run->failed, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->run->phase, PHASE_STOP, __ATOMIC_RELAXED);
+	}
+	gate_sched_arrive(t->run);
+	return rc == 0;
+}
+
 static void *thread_main(void *arg)
 {
 	struct bench_thread *t = arg;
@@ -161,7 +181,7 @@ static void *thread_main(void *arg)
 	bool ready = thread_prepare(t);
 
 	/* A thread whose setup failed still arrives: the gate counts it. */
-	if (gate_wait(t->run) && ready)
+	if (gate_wait(t->run) && ready && thread_sched(t))
 		thread_loop(t);
 	if (ready && wl->thread_teardown)
 		wl->thread_teardown(t);

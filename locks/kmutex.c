@@ -7,57 +7,70 @@
  *                   straight to the wait list and schedule().
  *   kmutex-spin     2.6.29-2.6.35: adaptive spinning (Peter Zijlstra, from -rt):
  *                   the loop in __mutex_lock_common() and mutex_spin_on_owner()
- *                   in kernel/sched.c.  When lock->owner changes the spinner
- *                   "breaks to re-assess": cmpxchg, re-read the owner, spin on
- *                   the new one.  Any number of waiters spin at once.
+ *                   in kernel/sched.c, which watches rq->curr of the CPU the
+ *                   owner was on when the spin began.  When lock->owner
+ *                   changes the spinner "breaks to re-assess": a blind
+ *                   cmpxchg, re-read the owner, spin on the new one.  Any
+ *                   number of waiters spin at once.
  *   kmutex-fix      2.6.36, Tim Chen's patch (shared/seeds/): when the owner
  *                   changes to another non-NULL owner, return 0 — stop
  *                   spinning and sleep.
  *   kmutex-mcs      3.10-3.14: mutex_can_spin_on_owner() gates the spin;
  *                   spinners take an MCS lock (mspin_lock, inside struct
  *                   mutex) around each attempt, so one waiter spins on the
- *                   owner; a queued waiter cannot leave the queue.
- *                   mutex_spin_on_owner() returns lock->owner == NULL: the
- *                   2.6.36 rule, kept.
+ *                   owner; a queued waiter cannot leave the queue; the owner
+ *                   watched through owner->on_cpu, the count read before its
+ *                   cmpxchg.  mutex_spin_on_owner() returns lock->owner ==
+ *                   NULL: the 2.6.36 rule, kept.  The sleep path tries "once
+ *                   more" before joining the list (3.12 on).
  *   kmutex-osq      3.15-4.0: the queue becomes the cancellable MCS lock
  *                   (osq_lock, kernel/locking/mcs_spinlock.c, later osq_lock.c),
  *                   held for the whole spin and left on need_resched(); still
- *                   the 2.6.36 rule (4.1 drops it: see kmutex-handoff).
+ *                   the 2.6.36 rule (4.1 drops it: see kmutex-handoff); the
+ *                   slow unlock frees the count before taking wait_lock.
  *   kmutex-handoff  4.10 on: kernel/locking/mutex.c with the owner-change rule
  *                   of 4.1 on (owner changed: keep spinning, since only the OSQ
- *                   head spins), flags kept in the lock word across unlock, and
- *                   MUTEX_FLAG_HANDOFF: a woken waiter that is first on the
- *                   wait list sets the flag, spins as the "waiter-spinner",
+ *                   head spins), the owner word with flags kept across unlock,
+ *                   and MUTEX_FLAG_HANDOFF: a woken waiter that is first on
+ *                   the wait list sets the flag, spins as the "waiter-spinner",
  *                   and the next __mutex_unlock_slowpath() hands it the lock
  *                   (__mutex_handoff) instead of releasing it.  OSQ waiters
  *                   also leave when their predecessor is off its CPU
- *                   (vcpu_is_preempted(node_cpu(node->prev)), 4.9 on).
+ *                   (vcpu_is_preempted(node_cpu(node->prev)), 4.10 on).
  *
  * Shape shared by every policy, as in the kernel:
- * - `state`: 0 free; KM_LOCKED; KM_WAITERS: the wait list may be non-empty
- *   and unlock must take the slow path (the kernel's count of -1, or 4.10's
- *   MUTEX_FLAG_WAITERS); KM_HANDOFF (4.10): unlock must hand the lock to the
- *   first waiter, never release it.  Before 4.10 a free lock is always 0
- *   (count 1): the flag is lost on release, and the woken waiter's xchg
- *   sets it again; from 4.10 the flags survive a release.
+ * - `state`, before 4.10, x86's count (asm/mutex_64.h) as 1 - count:
+ *   KM_COUNT_FREE, KM_COUNT_LOCKED, KM_COUNT_CONTENDED and above.  The fast
+ *   path is `lock decl`, so every failed attempt — a spinner's first one too
+ *   — marks the count contended, and the owner's unlock (`lock incl`) then
+ *   takes the slow path: wait_lock, atomic_set(&count, 1) (before 3.15 under
+ *   wait_lock, from 3.15 just before it), wake the first waiter.  A free lock
+ *   is always KM_COUNT_FREE: the mark is lost on release, and the woken
+ *   waiter's xchg(count, -1) sets it again.  From 4.10 the owner word's
+ *   flags: KM_LOCKED; KM_WAITERS (MUTEX_FLAG_WAITERS): unlock must take the
+ *   slow path; KM_HANDOFF: unlock must hand the lock to the first waiter,
+ *   never release it; the flags survive a release.
  * - `owner`: the holder's run-state (oracle.h), written right after the
  *   acquiring atomic and cleared before the releasing one, a hint for spinners
  *   only: mutual exclusion rests on `state` (and a handoff's grant) alone.
- * - lock: one cmpxchg (fast path); then the optimistic spin phase; then the
- *   wait list: a FIFO of waiters under `wait_lock`, each sleeping on its own
- *   futex word; unlock wakes the first.  A woken waiter that loses the race
- *   stays first and sleeps again, as in the kernel (a futex queue would
- *   send it to the back).  The waiter that takes the lock leaves the list,
- *   and clears KM_WAITERS when the list is empty.
+ * - lock: the fast path; then the optimistic spin phase; then the wait
+ *   list: a FIFO of waiters under `wait_lock`, each sleeping on its own futex
+ *   word; unlock wakes the first, after dropping wait_lock.  A woken waiter
+ *   that loses the race stays first and sleeps again, as in the kernel (a
+ *   futex queue would send it to the back).  The waiter that takes the lock
+ *   leaves the list, and the last one out clears the waiters' mark.
  * - What ends a spin: the owner off its CPU, need_resched(), and an optional
  *   TSC budget — which of them this process can see is the oracle's business
  *   (oracle.h); with `sched` there is no budget unless one is asked for.
  *
- * Differences from the kernel, all forced by userspace: spinners and queued
- * waiters can be preempted (the kernel spins with preemption off), which the
- * oracle notices after the fact; wait_lock is a spinlock whose holder can be
- * preempted, so it yields after a short spin (the kernel's raw spinlock runs
- * with preemption off); and `owner` is a word apart from `state`, so the
+ * Differences from the kernel, all forced by userspace (docs/kmutex.md,
+ * "What the models cannot do", measures each): spinners, queued waiters and
+ * wait_lock holders can be preempted (the kernel runs them with preemption
+ * off), which the sched oracle sees and counts; wait_lock yields after a
+ * short spin rather than spin through a preempted holder's timeslice; the
+ * futex wake comes after wait_lock is dropped (before 4.10 the kernel woke
+ * under it, where nothing could preempt the waker); queue nodes are per
+ * thread, not per CPU; and `owner` is a word apart from `state`, so the
  * kernel's "!owner && need_resched()" exit stays in every era (from 4.10 the
  * kernel's owner *is* the lock word, and a NULL owner means free).
  *
@@ -74,11 +87,6 @@
 #include "futex_sys.h"
 #include "kmutex_internal.h"
 
-static struct kmutex_thread *km_self(struct lock_thread *self)
-{
-	return (struct kmutex_thread *)self->priv;
-}
-
 static struct kmutex_thread *km_of_waiter(struct km_waiter *w)
 {
 	return (struct kmutex_thread *)((char *)w - offsetof(struct kmutex_thread, waiter));
@@ -86,12 +94,19 @@ static struct kmutex_thread *km_of_waiter(struct km_waiter *w)
 
 /* ---- the lock word (and kmutex_internal.h) ---- */
 
-/* The fast path: a free lock with no flags.  Acquire: pairs with the release
- * of the unlock that freed it. */
-static bool km_trylock(struct kmutex *l)
+/*
+ * The fast path.  Before 4.10 x86's `lock decl` on the count: it takes a free
+ * lock, and marks a held one contended (count below 0), so that the owner's
+ * unlock will take the slow path; a spinner's failed attempt included.  From
+ * 4.10 a compare-and-swap that wants a free lock with no flags.  Acquire:
+ * pairs with the release of the unlock that freed it.
+ */
+static bool km_fast_lock(struct kmutex *l)
 {
 	uint32_t expected = 0;
 
+	if (km_count_era(l))
+		return __atomic_fetch_add(&l->state, 1, __ATOMIC_ACQUIRE) == KM_COUNT_FREE;
 	return __atomic_compare_exchange_n(&l->state, &expected, KM_LOCKED, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
@@ -129,7 +144,8 @@ static enum spin_exit km_can_spin_on_owner(struct kmutex *l, const struct oracle
 static enum spin_exit km_spin_on_owner(struct kmutex *l, struct kmutex_thread *me,
 				       const struct oracle_runstate *owner, const struct oracle_spin *spin)
 {
-	enum oracle_watch why = oracle_watch_owner(&l->owner, owner, &me->rs, l->oracle, spin);
+	enum oracle_watch why = oracle_watch_owner(&l->owner, owner, &me->rs, l->oracle, spin,
+						   l->pol->owner_cpu_fixed);
 
 	if (why != ORACLE_OWNER_LEFT)
 		return km_exit_of(why);
@@ -141,34 +157,47 @@ static enum spin_exit km_spin_on_owner(struct kmutex *l, struct kmutex_thread *m
 	return SPIN_EXIT_NR;
 }
 
+/* The spin loop's try: the count's cmpxchg before 4.10, __mutex_trylock()
+ * from 4.10 (as the waiter-spinner `handoff`: clearing our KM_HANDOFF). */
+static bool km_spin_trylock(struct kmutex *l, bool handoff, uint64_t *failed)
+{
+	if (km_count_era(l))
+		return km_count_cmpxchg(l, l->pol->blind_cmpxchg, failed);
+	return km_trylock_keep_flags(l, handoff, failed);
+}
+
 /*
  * One attempt of the spin loop: spin on the current owner, then try.  `w`:
  * we are 4.10's waiter-spinner, the first waiter, whose lock an unlock may
  * hand over instead of releasing ("owner == task").
  */
-static enum spin_exit km_spin_attempt(struct kmutex *l, struct kmutex_thread *me,
+static enum spin_exit km_spin_attempt(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me,
 				      struct km_waiter *w, const struct oracle_spin *spin)
 {
 	const struct oracle_runstate *owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
 	enum spin_exit why = SPIN_EXIT_NR;
 
 	/* Acquire: pairs with the release store of the grant in km_hand_over. */
-	if (w && __atomic_load_n(&w->granted, __ATOMIC_ACQUIRE))
+	if (w && __atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
+		km_handed_over(l, me);
 		return SPIN_EXIT_ACQUIRED;
+	}
 	if (owner && owner != &me->rs)
 		why = km_spin_on_owner(l, me, owner, spin);
-	if (why == SPIN_EXIT_NR && km_trylock_keep_flags(l, w != NULL)) {
+	if (why == SPIN_EXIT_NR && km_spin_trylock(l, w != NULL, &self->ev.spin_cas_failed)) {
 		km_acquired(l, me);
 		return SPIN_EXIT_ACQUIRED;
 	}
 	/* No owner to watch (between acquire and set_owner, or just
-	 * released): the kernel's "!owner && need_resched()". */
+	 * released): the kernel's "!owner && need_resched()".  Before 4.10 also
+	 * "|| rt_task(task)", not modelled: the threads stand for the kernel's
+	 * ordinary tasks (docs/kmutex.md, "What the models cannot do"). */
 	if (why == SPIN_EXIT_NR && !owner)
 		why = km_exit_of(oracle_spin_over(spin));
 	return why;
 }
 
-static enum spin_exit km_spin_loop(struct kmutex *l, struct kmutex_thread *me,
+static enum spin_exit km_spin_loop(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me,
 				   struct km_waiter *w, const struct oracle_spin *spin)
 {
 	for (;;) {
@@ -176,7 +205,7 @@ static enum spin_exit km_spin_loop(struct kmutex *l, struct kmutex_thread *me,
 
 		if (l->pol->queue == KQ_MCS && !w)
 			km_queue_lock(l, &me->node, NULL);
-		why = km_spin_attempt(l, me, w, spin);
+		why = km_spin_attempt(l, self, me, w, spin);
 		if (l->pol->queue == KQ_MCS && !w)
 			km_queue_unlock(l, &me->node);
 		if (why != SPIN_EXIT_NR)
@@ -204,7 +233,7 @@ bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmute
 	if (why == SPIN_EXIT_NR && queued && !km_queue_lock(l, &me->node, &spin))
 		why = SPIN_EXIT_QUEUE_GAVE_UP;
 	else if (why == SPIN_EXIT_NR) {
-		why = km_spin_loop(l, me, w, &spin);
+		why = km_spin_loop(l, self, me, w, &spin);
 		if (queued)
 			km_queue_unlock(l, &me->node);
 	}
@@ -311,6 +340,10 @@ static void kmutex_settings_figures(const struct lock_settings *s, lock_put_fn *
 	snprintf(num, sizeof(num), "%" PRIu64, oracle_spin_budget(oracle, k.spin_budget_cycles));
 	put(ctx, "spin_budget_effective_cycles", num);
 	put(ctx, "oracle_fallback", k.fallback[0] ? k.fallback : "-");
+	/* When a spinner learns of need_resched(): as it is set (the kernel's
+	 * tracepoint), or only after the preemption it asked for. */
+	put(ctx, "oracle_need_resched", oracle != ORACLE_SCHED ? "-" :
+	    oracle_sched_sees_resched() ? "when-set" : "after-preemption");
 }
 
 /* ---- lock_ops ---- */
@@ -354,16 +387,16 @@ static bool kmutex_lock(void *lock, struct lock_thread *self)
 {
 	struct kmutex *l = lock;
 	struct kmutex_thread *me = km_self(self);
-	uint64_t waits;
+	uint64_t waits, lost = 0;
 
-	if (km_trylock(l)) {
+	if (km_fast_lock(l)) {
 		km_acquired(l, me);
 		self->ev.acq_fast++;
 		return false;
 	}
 	/* 4.10: the fast path wants a flagless word, but a free lock may keep
 	 * KM_WAITERS; the slow path's __mutex_trylock() takes it anyway. */
-	if (l->pol->handoff && km_trylock_keep_flags(l, false)) {
+	if (l->pol->handoff && km_trylock_keep_flags(l, false, &lost)) {
 		km_acquired(l, me);
 		self->ev.acq_nosleep++;
 		return true;
@@ -385,10 +418,14 @@ static bool kmutex_lock(void *lock, struct lock_thread *self)
 /*
  * wake_up_process() of a waiter, in two steps.  The mark, under wait_lock:
  * while we hold it the waiter cannot leave the list, so its word is still
- * there to write.  The futex wake, only when the waiter may sleep: from 4.10
- * after wait_lock is dropped (wake_q) — by then the waiter may have taken
- * the lock and gone, but a FUTEX_WAKE_PRIVATE touches no memory, and a stray
- * wake of whatever waits there now is a spurious wake-up its loop absorbs.
+ * there to write.  The futex wake, only when the waiter may sleep, after
+ * wait_lock is dropped — from 4.10 the kernel's order too (wake_q); before,
+ * the kernel woke under wait_lock, whose holder nothing could preempt, while
+ * a system call made under ours would leave a preemptible holder, and a
+ * waiter woken onto our CPU may preempt us right at its return (measured:
+ * docs/kmutex.md, "wait_lock").  By then the waiter may have taken the lock
+ * and gone, but a FUTEX_WAKE_PRIVATE touches no memory, and a stray wake of
+ * whatever waits there now is a spurious wake-up its loop absorbs.
  * Returns the word to wake, or NULL.
  */
 static uint32_t *km_wake_mark(struct km_waiter *w)
@@ -399,10 +436,11 @@ static uint32_t *km_wake_mark(struct km_waiter *w)
 	return NULL;
 }
 
-static void km_wake_finish(struct lock_thread *self, uint32_t *word)
+static void km_wake_finish(struct lock_thread *self, struct kmutex_thread *me, uint32_t *word)
 {
 	if (!word)
 		return;
+	oracle_test_event(ORACLE_EV_WAKE, &me->rs, NULL);
 	self->ev.futex_wakes++;
 	futex_wake(word, 1);
 }
@@ -420,8 +458,7 @@ static void km_hand_over(struct kmutex *l, struct lock_thread *self, struct km_w
 }
 
 /*
- * Releases the lock word unless it is to be handed over: before 4.10 the
- * lock becomes 0 (count 1) and the waiters flag goes with it; from 4.10 the
+ * 4.10's release of the owner word unless it is to be handed over: the
  * flags stay.  Returns the state it saw last.
  */
 static uint32_t km_release_word(struct kmutex *l)
@@ -430,37 +467,58 @@ static uint32_t km_release_word(struct kmutex *l)
 	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_ACQUIRE);
 
 	for (;;) {
-		uint32_t want = l->pol->handoff ? s & KM_WAITERS : 0u;
-
 		if (s & KM_HANDOFF)
 			return s;
 		/* Release: publishes the critical section to the next acquirer.
 		 * Acquire on failure, as the load above. */
-		if (__atomic_compare_exchange_n(&l->state, &s, want, false,
+		if (__atomic_compare_exchange_n(&l->state, &s, s & KM_WAITERS, false,
 						__ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
 			return s;
 	}
 }
 
-/*
- * __mutex_unlock_slowpath(): before 4.10 the release happens under wait_lock
- * (x86's fast path left the count at 0), then the first waiter is woken
- * there; from 4.10 the word is released (or handed over) first and the wake
- * comes after wait_lock is dropped (wake_q).
- */
-static void kmutex_unlock_slow(struct kmutex *l, struct lock_thread *self)
+/* atomic_set(&lock->count, 1) in the slow unlock (x86's fast path left the
+ * count at 0 or below).  Release: publishes the critical section to the next
+ * acquirer. */
+static void km_count_release(struct kmutex *l)
 {
-	struct km_waiter *first;
-	uint32_t s = 0, *wake = NULL;
+	__atomic_store_n(&l->state, KM_COUNT_FREE, __ATOMIC_RELEASE);
+}
 
-	if (l->pol->handoff) {
-		s = km_release_word(l);
-		if (!(s & (KM_WAITERS | KM_HANDOFF)))
-			return;
-	}
-	km_wait_lock(l);
-	if (!l->pol->handoff)
-		km_release_word(l);
+/*
+ * __mutex_unlock_slowpath() before 4.10: the count is freed under wait_lock
+ * — so a release waits for wait_lock, and the owner field stays NULL on a
+ * lock that is not yet free meanwhile — or, from 3.15, just before taking it
+ * ("as a performance measurement, release the lock before doing other wakeup
+ * related duties"); then the first waiter is woken.
+ */
+static void km_count_unlock_slow(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
+{
+	uint32_t *wake = NULL;
+
+	if (l->pol->release_first)
+		km_count_release(l);
+	km_wait_lock(l, me);
+	self->ev.unlock_slow++;
+	if (!l->pol->release_first)
+		km_count_release(l);
+	if (l->wait_first)
+		wake = km_wake_mark(l->wait_first);
+	km_wait_unlock(l, me);
+	km_wake_finish(self, me, wake);
+}
+
+/* The same from 4.10: the word is released (or handed over) first, the wait
+ * list is looked at only when a flag says so. */
+static void km_flags_unlock_slow(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
+{
+	uint32_t s = km_release_word(l), *wake = NULL;
+	struct km_waiter *first;
+
+	if (!(s & (KM_WAITERS | KM_HANDOFF)))
+		return;
+	km_wait_lock(l, me);
+	self->ev.unlock_slow++;
 	first = l->wait_first;
 	/* A flag with nobody to hand to releases (__mutex_handoff(lock, NULL)).
 	 * Release: publishes the critical section to the next acquirer. */
@@ -470,34 +528,54 @@ static void kmutex_unlock_slow(struct kmutex *l, struct lock_thread *self)
 		__atomic_fetch_and(&l->state, ~(KM_LOCKED | KM_HANDOFF), __ATOMIC_RELEASE);
 	if (first)
 		wake = km_wake_mark(first);
-	if (!l->pol->handoff)
-		km_wake_finish(self, wake);
-	km_wait_unlock(l);
-	if (l->pol->handoff)
-		km_wake_finish(self, wake);
+	km_wait_unlock(l, me);
+	km_wake_finish(self, me, wake);
 }
 
+/* The end of a hold: the owner's preemptions while it held the lock. */
+static void km_hold_ends(struct lock_thread *self, struct kmutex_thread *me)
+{
+	if (!me->rs.slot)
+		return;
+	self->ev.owner_preempted += km_preempted_now(me) - me->own.preempted_at_hold;
+	self->ev.preempt_seen = 1;
+}
+
+/*
+ * mutex_unlock(): mutex_clear_owner(), then before 4.10 x86's `lock incl` on
+ * the count — done unless a failed attempt had marked it contended — and
+ * from 4.10 a compare-and-swap that wants the word flagless.
+ */
 static void kmutex_unlock(void *lock, struct lock_thread *self)
 {
 	struct kmutex *l = lock;
+	struct kmutex_thread *me = km_self(self);
 	uint32_t expected = KM_LOCKED;
 
-	/* mutex_clear_owner() before the release.  Relaxed: a hint, and the
-	 * release below orders it before the next owner's store. */
+	km_hold_ends(self, me);
+	/* Relaxed: a hint, and the release below orders it before the next
+	 * owner's store. */
 	__atomic_store_n(&l->owner, NULL, __ATOMIC_RELAXED);
 	/* Release: publishes the critical section to the next acquirer. */
-	if (__atomic_compare_exchange_n(&l->state, &expected, 0, false,
-					__ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		return;
-	kmutex_unlock_slow(l, self);
+	if (km_count_era(l)) {
+		if (__atomic_sub_fetch(&l->state, 1, __ATOMIC_RELEASE) == KM_COUNT_FREE)
+			return;
+		km_count_unlock_slow(l, self, me);
+	} else if (!__atomic_compare_exchange_n(&l->state, &expected, 0, false,
+						__ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+		km_flags_unlock_slow(l, self, me);
+	}
 }
 
+/* mutex_trylock(): before 4.10 x86's cmpxchg(count, 1, 0), without a read
+ * first; from 4.10 __mutex_trylock(), which the flags do not stop. */
 static bool kmutex_trylock(void *lock, struct lock_thread *self)
 {
 	struct kmutex *l = lock;
+	uint64_t lost = 0;
+	bool taken = km_count_era(l) ? km_count_cmpxchg(l, true, &lost) : km_trylock_keep_flags(l, false, &lost);
 
-	/* mutex_trylock(): the flags do not stop it (4.10 keeps them). */
-	if (!km_trylock_keep_flags(l, false))
+	if (!taken)
 		return false;
 	km_acquired(l, km_self(self));
 	return true;
@@ -533,16 +611,18 @@ KMUTEX_LOCK(kmutex_sleep, "kmutex-sleep",
 	    .spin = false);
 KMUTEX_LOCK(kmutex_spin, "kmutex-spin",
 	    "kernel mutex 2.6.29-2.6.35: spin while the owner runs; new owner: spin on it",
-	    .spin = true);
+	    .spin = true, .blind_cmpxchg = true, .owner_cpu_fixed = true);
 KMUTEX_LOCK(kmutex_fix, "kmutex-fix",
 	    "kernel mutex 2.6.36 (Tim Chen's fix): owner changed while spinning: sleep",
-	    .spin = true, .sleep_on_owner_change = true);
+	    .spin = true, .sleep_on_owner_change = true, .blind_cmpxchg = true, .owner_cpu_fixed = true);
 KMUTEX_LOCK(kmutex_mcs, "kmutex-mcs",
 	    "kernel mutex 3.10-3.14: spinners queue on an MCS lock, one spins on the owner",
-	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_MCS);
+	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_MCS,
+	    .sleep_try = KS_ONCE_MORE_NONNEG);
 KMUTEX_LOCK(kmutex_osq, "kmutex-osq",
 	    "kernel mutex 3.15-4.0: cancellable spinner queue (OSQ), left on need_resched",
-	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_OSQ);
+	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_OSQ,
+	    .release_first = true, .sleep_try = KS_ONCE_MORE_FREE);
 KMUTEX_LOCK(kmutex_handoff, "kmutex-handoff",
 	    "kernel mutex 4.10 on: OSQ, spin on new owners, handoff to the first waiter",
 	    .spin = true, .can_spin_gate = true, .queue = KQ_OSQ, .handoff = true);

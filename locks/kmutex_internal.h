@@ -19,10 +19,23 @@
 #include "lock.h"
 #include "oracle.h"
 
+/*
+ * The lock word, two ways.  From 4.10 the kernel's word is the owner with
+ * flags in its low bits; here: */
 enum {
 	KM_LOCKED  = 1u,
 	KM_WAITERS = 2u,
 	KM_HANDOFF = 4u,
+};
+
+/*
+ * Before 4.10 it is x86's count (asm/mutex_64.h): 1 free, 0 locked, below 0
+ * locked with waiters perhaps asleep.  Here state = 1 - count, so that the
+ * fast path's `lock decl` is one fetch_add: */
+enum {
+	KM_COUNT_FREE      = 0u,  /* count 1 */
+	KM_COUNT_LOCKED    = 1u,  /* count 0: held, no waiter marked */
+	KM_COUNT_CONTENDED = 2u,  /* count -1, or lower (2, 3, ...): the next unlock takes the slow path */
 };
 
 /* A waiter's futex word: its task state, as wake_up_process() sees it. */
@@ -38,14 +51,30 @@ enum km_queue {
 	KQ_OSQ,   /* 3.15 on: cancellable queue held for the whole spin phase */
 };
 
+/* How the sleep path tries the count before 4.10 (__mutex_lock_common()). */
+enum km_sleep_try {
+	KS_XCHG,             /* 2.6.x: join the list, then xchg(count, -1) each round */
+	KS_ONCE_MORE_NONNEG, /* 3.12-3.14: "once more" xchg(count, 0) before joining the list
+			      * when count >= 0 (ec83f425); then xchg(-1) only when count >= 0 */
+	KS_ONCE_MORE_FREE,   /* 3.15-4.9: the same, the "once more" only when count == 1 */
+};
+
 /* Where the kernel eras differ; everything else is one code path. */
 struct kmutex_policy {
 	bool spin;                   /* optimistic spinning at all (2.6.29 on) */
 	bool sleep_on_owner_change;  /* the 2.6.36 rule (2.6.36 - 4.0) */
 	bool can_spin_gate;          /* mutex_can_spin_on_owner() before spinning (3.10 on) */
 	enum km_queue queue;         /* who may spin on the owner */
-	bool handoff;                /* 4.10: flags kept, MUTEX_FLAG_HANDOFF, waiter-spinner,
-				      * OSQ left when the predecessor is off its CPU */
+	bool handoff;                /* 4.10: the owner word with flags kept, MUTEX_FLAG_HANDOFF,
+				      * waiter-spinner, OSQ left when the predecessor is off its
+				      * CPU; before it, x86's count (KM_COUNT_*) */
+	bool blind_cmpxchg;          /* before 3.10: the spin loop's cmpxchg(count, 1, 0) without
+				      * reading the count first */
+	bool owner_cpu_fixed;        /* 2.6.29 until 2.6.39/3.0: the owner watched on the CPU it ran on when
+				      * the spin began (cpu_rq(owner->cpu)->curr) */
+	bool release_first;          /* 3.15-4.9: the slow unlock frees the count before taking
+				      * wait_lock, not under it */
+	enum km_sleep_try sleep_try; /* before 4.10 */
 };
 
 /* A spinner queue node. */
@@ -64,13 +93,41 @@ struct km_waiter {
 	uint32_t granted;  /* 4.10: 1 when an unlock handed the lock to us */
 } cacheline_aligned;
 
+/* What only its own thread touches: snapshots of its own involuntary
+ * switch-outs (the sched oracle's count) where the kernel's code stops being
+ * preemptible. */
+struct km_private {
+	uint64_t preempted_at_hold;       /* on acquiring the lock */
+	uint64_t preempted_at_wait_lock;  /* on taking wait_lock */
+	uint64_t preempted_at_queue;      /* on joining the spinner queue */
+} cacheline_aligned;
+
 /* lock_thread.priv: the run-state first (oracle.h's contract), then the
- * queue node and the waiter, each on its own line. */
+ * queue node, the waiter and the private part, each on its own line. */
 struct kmutex_thread {
 	struct oracle_runstate rs;
 	struct km_node node;
 	struct km_waiter waiter;
+	struct km_private own;
 };
+
+static inline struct kmutex_thread *km_self(struct lock_thread *self)
+{
+	return (struct kmutex_thread *)self->priv;
+}
+
+static inline struct lock_thread *km_lock_thread(struct kmutex_thread *me)
+{
+	return (struct lock_thread *)((char *)me - offsetof(struct lock_thread, priv));
+}
+
+/* This thread's involuntary switch-outs so far (its own slot: a line only
+ * its CPU's switches write), or 0 where the oracle cannot see them. */
+static inline uint64_t km_preempted_now(const struct kmutex_thread *me)
+{
+	/* Relaxed: only this thread's own switch-outs change it. */
+	return me->rs.slot ? __atomic_load_n(&me->rs.slot->preempted, __ATOMIC_RELAXED) : 0;
+}
 
 struct kmutex {
 	/* What every acquirer and spinner reads: the lock word, the owner hint,
@@ -90,14 +147,19 @@ struct kmutex {
 
 /* ---- the lock word ---- */
 
+/* Before 4.10 the word is x86's count; from 4.10 the owner word's flags. */
+static inline bool km_count_era(const struct kmutex *l)
+{
+	return !l->pol->handoff;
+}
+
 /*
- * Takes the lock if it is free, keeping the flags (4.10's __mutex_trylock;
- * before 4.10 a free lock has none); `handoff`: we set KM_HANDOFF as the
- * first waiter, and it must not outlive our acquisition.  Read first, so a
- * spinner does not bounce the line (3.10 on: "atomic_read(&lock->count) ==
- * 1 && cmpxchg").
+ * Takes the lock if it is free, keeping the flags (4.10's __mutex_trylock);
+ * `handoff`: we set KM_HANDOFF as the first waiter, and it must not outlive
+ * our acquisition.  Read first, as the kernel does.  A compare-and-swap that
+ * loses a race is counted in *failed.
  */
-static inline bool km_trylock_keep_flags(struct kmutex *l, bool handoff)
+static inline bool km_trylock_keep_flags(struct kmutex *l, bool handoff, uint64_t *failed)
 {
 	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
 
@@ -108,22 +170,64 @@ static inline bool km_trylock_keep_flags(struct kmutex *l, bool handoff)
 		if (__atomic_compare_exchange_n(&l->state, &s, want, false,
 						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return true;
+		(*failed)++;
 	}
 	return false;
 }
 
-/* mutex_set_owner(), right after the acquiring atomic. */
+/*
+ * cmpxchg(&lock->count, 1, 0) before 4.10: from 3.10 only when a read finds
+ * the count 1 ("atomic_read(&lock->count) == 1 && cmpxchg"); before 3.10
+ * `blind`: each attempt takes the line exclusive whatever the count, as the
+ * 2.6.3x spinner herd did around every release.  A failed one is counted in
+ * *failed.
+ */
+static inline bool km_count_cmpxchg(struct kmutex *l, bool blind, uint64_t *failed)
+{
+	uint32_t s = KM_COUNT_FREE;
+
+	if (!blind && __atomic_load_n(&l->state, __ATOMIC_RELAXED) != KM_COUNT_FREE)
+		return false;
+	/* Acquire: pairs with the release of the unlock that freed it. */
+	if (__atomic_compare_exchange_n(&l->state, &s, KM_COUNT_LOCKED, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return true;
+	(*failed)++;
+	return false;
+}
+
+/* mutex_set_owner(), right after the acquiring atomic; and, for the owner's
+ * preemptions, where this thread's hold began. */
 static inline void km_acquired(struct kmutex *l, struct kmutex_thread *me)
 {
 	/* Relaxed: a hint; the acquiring atomic orders the critical section. */
 	__atomic_store_n(&l->owner, &me->rs, __ATOMIC_RELAXED);
 	oracle_running(&me->rs, l->oracle);
+	me->own.preempted_at_hold = km_preempted_now(me);
+}
+
+/* 4.10: an unlock handed us the lock (and made us the owner). */
+static inline void km_handed_over(struct kmutex *l, struct kmutex_thread *me)
+{
+	oracle_running(&me->rs, l->oracle);
+	me->own.preempted_at_hold = km_preempted_now(me);
 }
 
 /* ---- the spinner queue (kmutex_queue.c) ---- */
 
+static inline struct kmutex_thread *km_of_node(struct km_node *node)
+{
+	return (struct kmutex_thread *)((char *)node - offsetof(struct kmutex_thread, node));
+}
+
 bool km_queue_lock(struct kmutex *l, struct km_node *node, const struct oracle_spin *spin);
 void km_queue_unlock_slow(struct kmutex *l, struct km_node *node);
+
+/* The queued waiter's preemptions since it joined (queue_preempted). */
+static inline void km_queue_left(struct kmutex_thread *me)
+{
+	km_lock_thread(me)->ev.queue_preempted += km_preempted_now(me) - me->own.preempted_at_queue;
+}
 
 /* Leaves the queue; a successor, if any, is handed it out of line.  Inline:
  * kmutex-mcs takes and leaves the queue on every attempt of its spin loop. */
@@ -131,6 +235,7 @@ static inline void km_queue_unlock(struct kmutex *l, struct km_node *node)
 {
 	struct km_node *expected = node;
 
+	km_queue_left(km_of_node(node));
 	/* Release: pairs with the acquire exchange of the next queuer. */
 	if (__atomic_compare_exchange_n(&l->queue_tail, &expected, NULL, false,
 					__ATOMIC_RELEASE, __ATOMIC_RELAXED))
@@ -145,11 +250,13 @@ bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmute
 
 /* ---- the wait list (kmutex_wait.c) ---- */
 
-void km_wait_lock(struct kmutex *l);
+void km_wait_lock(struct kmutex *l, struct kmutex_thread *me);
 
-/* Release: publishes the list to the next holder's acquire exchange. */
-static inline void km_wait_unlock(struct kmutex *l)
+/* Release: publishes the list to the next holder's acquire exchange.  First
+ * the holder's preemptions while it held it (wait_lock_preempted). */
+static inline void km_wait_unlock(struct kmutex *l, struct kmutex_thread *me)
 {
+	km_lock_thread(me)->ev.wait_lock_preempted += km_preempted_now(me) - me->own.preempted_at_wait_lock;
 	__atomic_store_n(&l->wait_lock, 0, __ATOMIC_RELEASE);
 }
 

@@ -12,11 +12,6 @@
 
 #include "kmutex_internal.h"
 
-static struct kmutex_thread *km_of_node(struct km_node *node)
-{
-	return (struct kmutex_thread *)((char *)node - offsetof(struct kmutex_thread, node));
-}
-
 /*
  * Waits for a successor that swapped itself into the tail to link itself, or
  * moves the tail back to `prev` when we are last: osq_wait_next().
@@ -106,6 +101,7 @@ bool km_queue_lock(struct kmutex *l, struct km_node *node, const struct oracle_s
 {
 	struct km_node *prev;
 
+	km_of_node(node)->own.preempted_at_queue = km_preempted_now(km_of_node(node));
 	__atomic_store_n(&node->locked, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
 	/* Release: publishes the node's fields to whoever links behind us;
@@ -119,8 +115,13 @@ bool km_queue_lock(struct kmutex *l, struct km_node *node, const struct oracle_s
 	__atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
 	/* Acquire: pairs with the release store of ->locked in km_queue_unlock_slow. */
 	while (!__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE)) {
-		if (spin && km_queue_should_leave(l, node, spin))
-			return km_queue_leave(l, node, __atomic_load_n(&node->prev, __ATOMIC_ACQUIRE));
+		if (spin && km_queue_should_leave(l, node, spin)) {
+			/* Handed the queue after all: its unlock counts the rest. */
+			if (km_queue_leave(l, node, __atomic_load_n(&node->prev, __ATOMIC_ACQUIRE)))
+				return true;
+			km_queue_left(km_of_node(node));
+			return false;
+		}
 		cpu_relax();
 	}
 	return true;

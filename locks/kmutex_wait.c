@@ -15,8 +15,9 @@
 #define KM_WAIT_LOCK_SPINS 256
 
 /* spin_lock_mutex(&lock->wait_lock).  Acquire: pairs with km_wait_unlock's
- * release (kmutex_internal.h). */
-void km_wait_lock(struct kmutex *l)
+ * release (kmutex_internal.h).  Then where its holder's preemptions begin
+ * (the kernel's holder runs with preemption off). */
+void km_wait_lock(struct kmutex *l, struct kmutex_thread *me)
 {
 	unsigned int spins = 0;
 
@@ -29,6 +30,8 @@ void km_wait_lock(struct kmutex *l)
 			else
 				sched_yield();
 		}
+	me->own.preempted_at_wait_lock = km_preempted_now(me);
+	oracle_test_event(ORACLE_EV_WAIT_LOCKED, &me->rs, NULL);
 }
 
 /* list_add_tail(&waiter->list, &lock->wait_list), under wait_lock.  The
@@ -81,24 +84,55 @@ static uint64_t km_sleep(struct kmutex *l, struct kmutex_thread *me)
 	return 1;
 }
 
-/* The waiter's try before 4.10: atomic_xchg(&lock->count, -1) == 1.  The
- * exchange marks the lock contended whether or not it takes it. */
-static bool km_waiter_xchg(struct kmutex *l)
+/*
+ * The waiter's try before 4.10: atomic_xchg(&lock->count, -1) == 1, which
+ * marks the count contended whether or not it takes the lock; from 3.10 only
+ * when the count reads >= 0 ("to avoid unnecessary xchg operations").
+ */
+static bool km_count_waiter_xchg(struct kmutex *l)
 {
+	if (l->pol->sleep_try != KS_XCHG &&
+	    __atomic_load_n(&l->state, __ATOMIC_RELAXED) > KM_COUNT_LOCKED)
+		return false;
 	/* Acquire: pairs with the release of the unlock that freed it. */
-	return !(__atomic_exchange_n(&l->state, KM_LOCKED | KM_WAITERS, __ATOMIC_ACQUIRE) & KM_LOCKED);
+	return __atomic_exchange_n(&l->state, KM_COUNT_CONTENDED, __ATOMIC_ACQUIRE) == KM_COUNT_FREE;
+}
+
+/*
+ * Under wait_lock, before joining the list: 3.12's "once more, can we
+ * acquire the lock?", atomic_xchg(&lock->count, 0) == 1, tried when the count
+ * is >= 0 (3.12-3.14) or 1 (3.15 on: "only try-lock the mutex if it is
+ * unlocked"); 4.10's "after waiting to acquire the wait_lock, try again".
+ * 2.6.x joins the list first.
+ */
+static bool km_try_before_queueing(struct kmutex *l)
+{
+	uint64_t lost = 0;
+	uint32_t s;
+
+	if (!km_count_era(l))
+		return km_trylock_keep_flags(l, false, &lost);
+	if (l->pol->sleep_try == KS_XCHG)
+		return false;
+	s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+	if (s > (l->pol->sleep_try == KS_ONCE_MORE_NONNEG ? KM_COUNT_LOCKED : KM_COUNT_FREE))
+		return false;
+	/* Acquire: pairs with the release of the unlock that freed it. */
+	return __atomic_exchange_n(&l->state, KM_COUNT_LOCKED, __ATOMIC_ACQUIRE) == KM_COUNT_FREE;
 }
 
 /* 4.10: an unlock handed us the lock, or it is free (flags kept). */
 static bool km_waiter_trylock(struct kmutex *l, struct kmutex_thread *me, bool first)
 {
+	uint64_t lost = 0;
+
 	/* Acquire: pairs with the release store of the grant in km_hand_over
 	 * (kmutex.c), which also made us the owner. */
 	if (first && __atomic_load_n(&me->waiter.granted, __ATOMIC_ACQUIRE)) {
-		oracle_running(&me->rs, l->oracle);
+		km_handed_over(l, me);
 		return true;
 	}
-	if (!km_trylock_keep_flags(l, first))
+	if (!km_trylock_keep_flags(l, first, &lost))
 		return false;
 	km_acquired(l, me);
 	return true;
@@ -113,20 +147,20 @@ static void km_waiter_done(struct kmutex *l, struct kmutex_thread *me)
 	if (l->wait_first)
 		return;
 	/* Relaxed: we hold the lock, and unlock's release orders what follows. */
-	if (l->pol->handoff)
-		__atomic_fetch_and(&l->state, ~(KM_WAITERS | KM_HANDOFF), __ATOMIC_RELAXED);
+	if (km_count_era(l))
+		__atomic_store_n(&l->state, KM_COUNT_LOCKED, __ATOMIC_RELAXED);
 	else
-		__atomic_store_n(&l->state, KM_LOCKED, __ATOMIC_RELAXED);
+		__atomic_fetch_and(&l->state, ~(KM_WAITERS | KM_HANDOFF), __ATOMIC_RELAXED);
 }
 
-/* Drops wait_lock, sleeps, takes wait_lock again: the loop's one sleep. */
+/* Drops wait_lock and sleeps: the loop's one sleep (the caller takes wait_lock again). */
 static uint64_t km_wait_once(struct kmutex *l, struct kmutex_thread *me)
 {
 	uint64_t waits;
 
 	/* set_task_state() under wait_lock: an unlock from now on wakes us. */
 	__atomic_store_n(&me->waiter.wake, KM_WAKE_RUNNING, __ATOMIC_RELAXED);
-	km_wait_unlock(l);
+	km_wait_unlock(l, me);
 	waits = km_sleep(l, me);
 	return waits;
 }
@@ -138,9 +172,9 @@ static uint64_t km_wait_classic(struct kmutex *l, struct kmutex_thread *me)
 	uint64_t waits = 0;
 
 	km_list_add_tail(l, &me->waiter);
-	while (!km_waiter_xchg(l)) {
+	while (!km_count_waiter_xchg(l)) {
 		waits += km_wait_once(l, me);
-		km_wait_lock(l);
+		km_wait_lock(l, me);
 	}
 	km_acquired(l, me);
 	return waits;
@@ -165,10 +199,10 @@ static uint64_t km_wait_handoff(struct kmutex *l, struct lock_thread *self, stru
 		}
 		if ((first && km_optimistic_spin(l, self, me, &me->waiter)) ||
 		    km_waiter_trylock(l, me, first)) {
-			km_wait_lock(l);
+			km_wait_lock(l, me);
 			break;
 		}
-		km_wait_lock(l);
+		km_wait_lock(l, me);
 	}
 	return waits;
 }
@@ -178,15 +212,15 @@ uint64_t km_wait_until_acquired(struct kmutex *l, struct lock_thread *self, stru
 {
 	uint64_t waits;
 
-	km_wait_lock(l);
-	/* 4.10: "After waiting to acquire the wait_lock, try again." */
-	if (l->pol->handoff && km_trylock_keep_flags(l, false)) {
-		km_wait_unlock(l);
+	oracle_test_event(ORACLE_EV_SLOW, &me->rs, NULL);
+	km_wait_lock(l, me);
+	if (km_try_before_queueing(l)) {
 		km_acquired(l, me);
+		km_wait_unlock(l, me);
 		return 0;
 	}
-	waits = l->pol->handoff ? km_wait_handoff(l, self, me) : km_wait_classic(l, me);
+	waits = km_count_era(l) ? km_wait_classic(l, me) : km_wait_handoff(l, self, me);
 	km_waiter_done(l, me);
-	km_wait_unlock(l);
+	km_wait_unlock(l, me);
 	return waits;
 }

@@ -72,6 +72,19 @@ struct lock_events {
 	uint64_t futex_waits;  /* FUTEX_WAIT calls (each is one sleep, or a failed attempt to) */
 	uint64_t futex_wakes;  /* FUTEX_WAKE calls */
 	uint64_t handoffs;     /* locks handed directly to a waiter by unlock */
+	uint64_t unlock_slow;  /* unlocks that took the lock's slow path (kmutex: wait_lock) */
+	uint64_t spin_cas_failed;  /* failed compare-and-swaps on the lock word in spin phases */
+	/*
+	 * Involuntary switch-outs where the kernel's own mutex code runs with
+	 * preemption off, or would not lose the CPU at all (kmutex, seen through
+	 * the sched oracle): of a thread holding the lock (`owner`), holding the
+	 * wait list's spinlock, or queued in the MCS/OSQ spinner queue.  Counted
+	 * only where preempt_seen is 1 (the lock saw its threads' switch-outs).
+	 */
+	uint64_t preempt_seen;
+	uint64_t owner_preempted;
+	uint64_t wait_lock_preempted;
+	uint64_t queue_preempted;
 };
 
 /*

@@ -125,25 +125,37 @@ void oracle_hook_call(enum oracle_event event, const struct oracle_runstate *me,
 		hook(event, me, owner);
 }
 
+/* 2.6.29's test: the owner is on the CPU it was on when the watch began. */
+static bool owner_on_cpu_at(const struct oracle_runstate *owner, uint32_t cpu)
+{
+	const struct oracle_sched_slot *slot = owner->slot;
+
+	/* Relaxed: hints.  A switch writes the CPU before on_cpu; a read that
+	 * straddles one can only see "not running", toward sleeping. */
+	return __atomic_load_n(&slot->on_cpu, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&slot->cpu, __ATOMIC_RELAXED) == cpu;
+}
+
 enum oracle_watch oracle_watch_owner(struct oracle_runstate *const *owner_field,
 				     const struct oracle_runstate *owner,
 				     struct oracle_runstate *me, int kind,
-				     const struct oracle_spin *spin)
+				     const struct oracle_spin *spin, bool cpu_fixed)
 {
 	enum oracle_watch why = ORACLE_SPINNING;
+	bool at_cpu = cpu_fixed && kind == ORACLE_SCHED && owner->slot;
+	/* Relaxed: owner->cpu, read once as 2.6.29 did. */
+	uint32_t cpu = at_cpu ? __atomic_load_n(&owner->slot->cpu, __ATOMIC_RELAXED) : 0;
 
 	/* Relaxed: `watching` is for observers; `owner_field` is a hint whose
 	 * staleness costs a few extra spins, as the kernel's plain read does. */
 	__atomic_store_n(&me->watching, owner, __ATOMIC_RELAXED);
-	/* Relaxed: only tells whether to look; oracle_hook_call orders the rest. */
-	if (__builtin_expect(__atomic_load_n(&oracle_hook_installed, __ATOMIC_RELAXED) != NULL, 0))
-		oracle_hook_call(ORACLE_EV_WATCH, me, owner);
+	oracle_test_event(ORACLE_EV_WATCH, me, owner);
 	while (why == ORACLE_SPINNING) {
 		if (kind == ORACLE_RQ_CURR)
 			oracle_on_cpu(me);
 		if (__atomic_load_n(owner_field, __ATOMIC_RELAXED) != owner)
 			why = ORACLE_OWNER_LEFT;
-		else if (!oracle_owner_running(owner, kind))
+		else if (at_cpu ? !owner_on_cpu_at(owner, cpu) : !oracle_owner_running(owner, kind))
 			why = ORACLE_OWNER_NOT_RUNNING;
 		else if ((why = oracle_spin_over(spin)) == ORACLE_SPINNING)
 			cpu_relax();

@@ -2,9 +2,10 @@
  * oracle.h — what the kernel's mutex spinner sees, asked from userspace:
  * "is the lock owner on a CPU?" and "does my CPU want me off?".
  *
- * The kernel mutex spins only while its owner is on a CPU: 2.6.29-2.6.39
+ * The kernel mutex spins only while its owner is on a CPU: from 2.6.29 it
  * compared the owner with the task running on the owner's CPU
- * (cpu_rq(owner->cpu)->curr, kernel/sched.c), 3.0 on reads owner->on_cpu,
+ * (cpu_rq(owner->cpu)->curr, kernel/sched.c), from 2011 (2.6.39 or 3.0)
+ * it reads owner->on_cpu,
  * 4.10 on also asks vcpu_is_preempted(); and every spin loop stops on
  * need_resched().  Userspace has no such view, so the answer lives here, in
  * one module the kmutex policies share without knowing how it is obtained.
@@ -118,9 +119,16 @@ int oracle_sched_open(unsigned int threads, char *why, size_t whylen);
  * threads; the test writes on_cpu and the counts itself. */
 int oracle_sched_open_fake(unsigned int threads);
 bool oracle_sched_is_open(void);
+/* Whether the slots' `resched` counts TIF_NEED_RESCHED as it is set (a
+ * kernel with sched_set_need_resched_tp, or the test seam), so a spinner can
+ * leave before the preemption it asks for, as the kernel's does. */
+bool oracle_sched_sees_resched(void);
 /* This thread's slot (registering it on first use); NULL when sched is not
  * open or its slots are all taken. */
 struct oracle_sched_slot *oracle_sched_slot_self(void);
+/* A running thread whose slot says it is off its CPU: a switch-in the program
+ * never saw.  Its CPU, then on_cpu, as the program would have written them. */
+void oracle_sched_untraced_switch_in(struct oracle_sched_slot *slot);
 
 /* One per thread (per lock); zeroed memory is a running thread. */
 struct oracle_runstate {
@@ -161,7 +169,7 @@ static inline void oracle_running(struct oracle_runstate *me, int kind)
 {
 	if (kind == ORACLE_SCHED && me->slot &&
 	    __atomic_load_n(&me->slot->on_cpu, __ATOMIC_RELAXED) == 0)
-		__atomic_store_n(&me->slot->on_cpu, 1, __ATOMIC_RELAXED);
+		oracle_sched_untraced_switch_in(me->slot);
 	else if (kind == ORACLE_RQ_CURR)
 		oracle_on_cpu(me);
 }
@@ -181,11 +189,19 @@ static inline void oracle_sleeping(struct oracle_runstate *me, int kind)
  * - ORACLE_EV_OWNER_LEFT: oracle_watch_owner() saw the owner it watched
  *   leave (`owner`), before returning;
  * - ORACLE_EV_AWAKE: a futex wait of `me` just returned, before it retries;
- * - ORACLE_EV_WATCH: oracle_watch_owner() is about to spin on `owner`.
- * All are on slow paths (a spin phase, a system call): the cost when no hook
- * is installed is one relaxed load there, nothing elsewhere.
+ * - ORACLE_EV_WATCH: oracle_watch_owner() is about to spin on `owner`;
+ * - ORACLE_EV_SLOW: `me` gave up spinning (or never spun) and is about to
+ *   take a kmutex's wait_lock to join its wait list;
+ * - ORACLE_EV_WAIT_LOCKED: `me` just took a kmutex's wait_lock;
+ * - ORACLE_EV_WAKE: `me`, unlocking, is about to make the futex call that
+ *   wakes a waiter.
+ * All are on slow paths (a spin phase, wait_lock, a system call): the cost
+ * when no hook is installed is one relaxed load there, nothing elsewhere.
  */
-enum oracle_event { ORACLE_EV_OWNER_LEFT, ORACLE_EV_AWAKE, ORACLE_EV_WATCH };
+enum oracle_event {
+	ORACLE_EV_OWNER_LEFT, ORACLE_EV_AWAKE, ORACLE_EV_WATCH, ORACLE_EV_SLOW, ORACLE_EV_WAIT_LOCKED,
+	ORACLE_EV_WAKE,
+};
 typedef void (*oracle_hook)(enum oracle_event event, const struct oracle_runstate *me,
 			    const struct oracle_runstate *owner);
 void oracle_set_hook(oracle_hook hook);  /* NULL (the default) removes it */
@@ -193,15 +209,22 @@ extern oracle_hook oracle_hook_installed;
 void oracle_hook_call(enum oracle_event event, const struct oracle_runstate *me,
 		      const struct oracle_runstate *owner);
 
+/* Calls the test hook, if one is installed. */
+static inline void oracle_test_event(enum oracle_event event, const struct oracle_runstate *me,
+				     const struct oracle_runstate *owner)
+{
+	/* Relaxed: only tells whether to look; oracle_hook_call orders the rest. */
+	if (__builtin_expect(__atomic_load_n(&oracle_hook_installed, __ATOMIC_RELAXED) != NULL, 0))
+		oracle_hook_call(event, me, owner);
+}
+
 /* Called right after a futex wait returns. */
 static inline void oracle_awake(struct oracle_runstate *me, int kind)
 {
 	__atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
 	if (kind == ORACLE_RQ_CURR)
 		oracle_on_cpu(me);
-	/* Relaxed: only tells whether to look; oracle_hook_call orders the rest. */
-	if (__builtin_expect(__atomic_load_n(&oracle_hook_installed, __ATOMIC_RELAXED) != NULL, 0))
-		oracle_hook_call(ORACLE_EV_AWAKE, me, NULL);
+	oracle_test_event(ORACLE_EV_AWAKE, me, NULL);
 }
 
 /* The kernel's owner->on_cpu, as far as `kind` can tell. */
@@ -235,8 +258,9 @@ enum oracle_watch {
 /* What ends a spin phase besides its owner: need_resched() and the budget. */
 struct oracle_spin {
 	uint64_t deadline;                /* TSC; UINT64_MAX: no budget */
-	const slot_u64 *preempted;        /* sched: own involuntary switch-outs; NULL: unseen */
-	uint64_t preempted_at_start;
+	const struct oracle_sched_slot *slot;  /* sched: this thread's; NULL: need_resched unseen */
+	uint64_t preempted_at_start;      /* its involuntary switch-outs */
+	uint64_t resched_at_start;        /* its TIF_NEED_RESCHED settings */
 };
 
 /* Starts a spin phase of `me`: budget 0 means none. */
@@ -244,16 +268,23 @@ static inline void oracle_spin_start(struct oracle_spin *s, struct oracle_runsta
 				     uint64_t budget)
 {
 	s->deadline = budget ? tsc_now() + budget : UINT64_MAX;
-	s->preempted = kind == ORACLE_SCHED && me->slot ? &me->slot->preempted : NULL;
-	/* Relaxed: only this thread's own switch-outs change it. */
-	s->preempted_at_start = s->preempted ? __atomic_load_n(s->preempted, __ATOMIC_RELAXED) : 0;
+	s->slot = kind == ORACLE_SCHED ? me->slot : NULL;
+	/* Relaxed: counts this thread compares with later ones of its own. */
+	s->preempted_at_start = s->slot ? __atomic_load_n(&s->slot->preempted, __ATOMIC_RELAXED) : 0;
+	s->resched_at_start = s->slot ? __atomic_load_n(&s->slot->resched, __ATOMIC_RELAXED) : 0;
 	oracle_running(me, kind);
 }
 
-/* need_resched() first (the kernel's test), then the budget. */
+/*
+ * need_resched() first (the kernel's test): TIF_NEED_RESCHED set on us since
+ * the spin began, where the kernel tells (remote wake-ups: seen before the
+ * IPI preempts us), else the preemption it caused, seen once we run again;
+ * then the budget.
+ */
 static inline enum oracle_watch oracle_spin_over(const struct oracle_spin *s)
 {
-	if (s->preempted && __atomic_load_n(s->preempted, __ATOMIC_RELAXED) != s->preempted_at_start)
+	if (s->slot && (__atomic_load_n(&s->slot->resched, __ATOMIC_RELAXED) != s->resched_at_start ||
+			__atomic_load_n(&s->slot->preempted, __ATOMIC_RELAXED) != s->preempted_at_start))
 		return ORACLE_NEED_RESCHED;
 	if (s->deadline != UINT64_MAX && tsc_now() > s->deadline)
 		return ORACLE_BUDGET;
@@ -265,10 +296,14 @@ static inline enum oracle_watch oracle_spin_over(const struct oracle_spin *s)
  * spin while *owner_field still names `owner` and the oracle says it runs,
  * until the spin is over (need_resched, budget).  What to do when the owner
  * changes is the caller's policy (the 2.6.36 fix is exactly that decision).
+ * `cpu_fixed`: before owner->on_cpu (2.6.39/3.0) the kernel read owner->cpu
+ * once and then watched that
+ * CPU's rq->curr, so an owner that migrated counts as not running; sched
+ * sees the CPU of each switch-in, the other oracles follow the owner.
  */
 enum oracle_watch oracle_watch_owner(struct oracle_runstate *const *owner_field,
 				     const struct oracle_runstate *owner,
 				     struct oracle_runstate *me, int kind,
-				     const struct oracle_spin *spin);
+				     const struct oracle_spin *spin, bool cpu_fixed);
 
 #endif

@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static struct {
 	unsigned int next;           /* next slot to hand out (atomic) */
 	unsigned int generation;     /* bumped by every open: invalidates thread caches */
 	bool fake;
+	bool sees_resched;           /* the need_resched program is attached */
 #ifdef LOCKBENCH_BPF
 	struct sched_oracle_bpf *skel;
 	size_t mapped_bytes;
@@ -44,6 +46,11 @@ static struct {
 
 static __thread struct oracle_sched_slot *slot_cached;
 static __thread unsigned int slot_generation;
+
+bool oracle_sched_sees_resched(void)
+{
+	return oracle_sched_is_open() && (sched.fake || sched.sees_resched);
+}
 
 bool oracle_sched_is_open(void)
 {
@@ -92,6 +99,9 @@ static int sched_load(unsigned int capacity, char *why, size_t whylen)
 		return -errno;
 	}
 	skel->rodata->target_tgid = (uint32_t)getpid();
+	/* need_resched() as it is set: only where the kernel has the tracepoint. */
+	sched.sees_resched = libbpf_find_vmlinux_btf_id("sched_set_need_resched_tp", BPF_TRACE_RAW_TP) > 0;
+	bpf_program__set_autoload(skel->progs.on_need_resched, sched.sees_resched);
 	err = bpf_map__set_max_entries(skel->maps.slots, capacity);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.slot_of_tid, capacity);
@@ -165,6 +175,16 @@ static int sched_register(unsigned int index)
 
 #endif
 
+void oracle_sched_untraced_switch_in(struct oracle_sched_slot *slot)
+{
+	int cpu = sched_getcpu();
+
+	/* Relaxed, as the program's own stores: spinners read them as hints. */
+	if (cpu >= 0)
+		__atomic_store_n(&slot->cpu, (uint32_t)cpu, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->on_cpu, 1, __ATOMIC_RELAXED);
+}
+
 struct oracle_sched_slot *oracle_sched_slot_self(void)
 {
 	struct oracle_sched_slot *slots = __atomic_load_n(&sched.slots, __ATOMIC_ACQUIRE);
@@ -180,7 +200,7 @@ struct oracle_sched_slot *oracle_sched_slot_self(void)
 		return NULL;
 	/* Registered and running: until its next switch-in is traced, the
 	 * slot says so only because we say it. */
-	__atomic_store_n(&slots[index].on_cpu, 1, __ATOMIC_RELAXED);
+	oracle_sched_untraced_switch_in(&slots[index]);
 	slot_cached = &slots[index];
 	slot_generation = generation;
 	return slot_cached;

@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 table=$(dirname "$0")/bad-options.tsv
 rows=$(grep -cv -e '^#' -e '^$' "$table")
-echo "1..$((rows + 12))"
+echo "1..$((rows + 15))"
 
 # Every row of bad-options.tsv: NAME, MESSAGE, ARGS (shell words) separated by
 # tabs.  $covered collects each row's first argument: a long option without
@@ -72,3 +72,20 @@ check "threads.csv has one row per thread" '[ "$(($(wc -l <"$tmp/r/threads.csv")
 check "a second run never overwrites: it goes to DIR-2" \
 	'[ $? -eq 0 ] && grep -q "results: $tmp/r-2" "$tmp/run2" && grep -q "^threads,3$" "$tmp/r/summary.csv"'
 check "no staging directories left behind" '! ls -d "$tmp"/*.partial-* >/dev/null 2>&1'
+
+# --sched: recorded in summary.csv; fifo runs where it is permitted, and where
+# it is not (nobody, without RLIMIT_RTPRIO) the run is refused with one line.
+check "summary.csv records the default --sched" '[ "$(val "$tmp/r" sched)" = other ]'
+if "$LB" -l kmutex-fix -t 2 --pin none -d 0.05 --warmup 0 --sched fifo --quiet -o "$tmp/f" 2>"$tmp/ferr"; then
+	check "--sched fifo is recorded in summary.csv" '[ "$(val "$tmp/f" sched)" = fifo ]'
+else
+	ok "# skip --sched fifo is not permitted here: $(head -c 200 "$tmp/ferr")"
+fi
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --rtprio=0 "$(realpath "$LB")" -l pthread \
+		-t 1 --pin none -d 0.01 --warmup 0 --sched fifo >"$tmp/nout" 2>"$tmp/nerr"
+	check "--sched fifo refused where not permitted, one line, exit 2" \
+		'[ $? -eq 2 ] && [ "$(wc -l <"$tmp/nerr")" -eq 1 ] && grep -q "^lockbench: --sched fifo: not permitted here" "$tmp/nerr" && [ ! -s "$tmp/nout" ]'
+else
+	ok "# skip --sched fifo refused where not permitted: needs root and setpriv"
+fi

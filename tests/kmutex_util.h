@@ -129,6 +129,55 @@ static inline void seam_hook(enum oracle_event event, const struct oracle_runsta
 	}
 }
 
+/* ---- the sched oracle with slots the test writes ---- */
+
+/* In place of what the BPF program would keep: slot i is thread id i's. */
+static struct oracle_sched_slot test_slots[4] cacheline_aligned __attribute__((unused));
+
+/* A lock with the sched oracle (no budget), its threads reading test_slots:
+ * all on their CPUs (CPU i for thread i) until the test says otherwise. */
+static inline void *sched_lock_new(const struct lock_ops *ops)
+{
+	assert_int_equal(oracle_sched_open_fake(8), 0);
+	memset(test_slots, 0, sizeof(test_slots));
+	for (size_t i = 0; i < sizeof(test_slots) / sizeof(test_slots[0]); i++) {
+		test_slots[i].on_cpu = 1;
+		test_slots[i].cpu = (uint32_t)i;
+	}
+	return kmutex_new(ops, 0, ORACLE_SCHED);
+}
+
+static inline struct lock_thread *sched_self_new(const struct lock_ops *ops, void *lock, unsigned int id)
+{
+	struct lock_thread *self = test_self_new(ops, lock, id);
+
+	runstate(self)->slot = &test_slots[id];
+	return self;
+}
+
+/* A taker that says when its lock() returned. */
+struct locker {
+	struct taker t;
+	uint32_t acquired;
+};
+
+static inline void *locker_main(void *arg)
+{
+	struct locker *k = arg;
+
+	k->t.ops->lock(k->t.lock, k->t.self);
+	/* Release: pairs with the test's acquire read. */
+	__atomic_store_n(&k->acquired, 1, __ATOMIC_RELEASE);
+	k->t.ops->unlock(k->t.lock, k->t.self);
+	return NULL;
+}
+
+static inline void locker_start(struct locker *k, const struct lock_ops *ops, void *lock, struct lock_thread *self)
+{
+	*k = (struct locker){ .t = { .ops = ops, .lock = lock, .self = self } };
+	assert_int_equal(pthread_create(&k->t.tid, NULL, locker_main, k), 0);
+}
+
 /* ---- the six variants, oldest era first ---- */
 
 static const char *const all_variants[] = {

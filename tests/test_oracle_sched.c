@@ -2,8 +2,10 @@
  * test_oracle_sched.c — the sched oracle's BPF program on the running kernel:
  *
  * - its per-thread counts of involuntary and voluntary switch-outs agree with
- *   the kernel's own (getrusage RUSAGE_THREAD), and a thread blocked in the
- *   kernel reads as off its CPU;
+ *   the kernel's own (getrusage RUSAGE_THREAD), a thread that was preempted
+ *   also had TIF_NEED_RESCHED set, counted as it was set (where the kernel
+ *   has sched_set_need_resched_tp), and a thread blocked in the kernel reads
+ *   as off its CPU;
  * - an owner preempted on its CPU by a SCHED_FIFO hog: a spinner on the other
  *   CPU stops with "owner not running" and sleeps;
  * - a spinner preempted on its own CPU by a SCHED_FIFO hog: when it runs
@@ -113,7 +115,7 @@ static void *hog_main(void *arg)
 /* ---- the counts ---- */
 
 struct counted {
-	int64_t slot_invol, rusage_invol, slot_vol, rusage_vol;
+	int64_t slot_invol, rusage_invol, slot_vol, rusage_vol, slot_resched;
 	uint32_t done;
 };
 
@@ -134,11 +136,12 @@ static void *counted_main(void *arg)
 {
 	struct counted *c = arg;
 	const struct oracle_sched_slot *slot = oracle_sched_slot_self();
-	int64_t i0, v0, ri0, rv0, i1, v1, ri1, rv1;
+	int64_t i0, v0, ri0, rv0, i1, v1, ri1, rv1, r0;
 	double end = now_s() + 0.3;
 
 	if (!slot)
 		return NULL;
+	r0 = (int64_t)__atomic_load_n(&slot->resched, __ATOMIC_RELAXED);
 	counts_now(slot, &i0, &v0, &ri0, &rv0);
 	/* 5 ms busy (the busy thread's turn comes: preemptions), 1 ms asleep. */
 	while (now_s() < end) {
@@ -149,7 +152,8 @@ static void *counted_main(void *arg)
 		nap(1e-3);
 	}
 	counts_now(slot, &i1, &v1, &ri1, &rv1);
-	*c = (struct counted){ i1 - i0, ri1 - ri0, v1 - v0, rv1 - rv0, 1 };
+	*c = (struct counted){ i1 - i0, ri1 - ri0, v1 - v0, rv1 - rv0,
+			       (int64_t)__atomic_load_n(&slot->resched, __ATOMIC_RELAXED) - r0, 1 };
 	return NULL;
 }
 
@@ -178,9 +182,15 @@ static void counts_agree_with_the_kernel(void **state)
 	assert_int_equal(pthread_join(busy, NULL), 0);
 	assert_int_equal(c.done, 1);
 	print_message("# switch-outs over 0.3 s: involuntary %" PRId64 " (getrusage %" PRId64
-		      "), voluntary %" PRId64 " (getrusage %" PRId64 ")\n",
-		      c.slot_invol, c.rusage_invol, c.slot_vol, c.rusage_vol);
+		      "), voluntary %" PRId64 " (getrusage %" PRId64 "); need_resched set %" PRId64 "%s\n",
+		      c.slot_invol, c.rusage_invol, c.slot_vol, c.rusage_vol, c.slot_resched,
+		      oracle_sched_sees_resched() ? "" : " (no sched_set_need_resched_tp in this kernel)");
 	assert_true(c.rusage_vol > 0 && c.rusage_invol > 0);
+	/* Preempted, so flagged first: where the kernel says so, counted. */
+	if (oracle_sched_sees_resched())
+		assert_true(c.slot_resched > 0);
+	else
+		assert_int_equal(c.slot_resched, 0);
 	/* A switch-out between the two reads at either end moves one count
 	 * across them: at most one apart. */
 	assert_true(llabs(c.slot_invol - c.rusage_invol) <= 1);

@@ -29,7 +29,11 @@ struct oracle_sched_slot {
 	 * involuntary = preempted (preempt, or prev_state TASK_RUNNING). */
 	slot_u64 preempted;
 	slot_u64 blocked;
-	slot_u64 pad[5];
+	/* How often TIF_NEED_RESCHED was set on it (sched_set_need_resched_tp,
+	 * kernel 6.16 on; stays 0 where the program has no such tracepoint):
+	 * seen before the preemption it asks for, when that comes by IPI. */
+	slot_u64 resched;
+	slot_u64 pad[4];
 };
 
 #endif

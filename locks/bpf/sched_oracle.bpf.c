@@ -7,7 +7,9 @@
  * wanted it off: need_resched()).
  *
  * One program on tp_btf/sched_switch (the four-argument form, kernel >= 5.18)
- * writes one 64-byte slot per registered thread of one process (target_tgid,
+ * and, where the kernel has it (6.16 on), one on the bare tracepoint
+ * sched_set_need_resched_tp (the loader leaves it out elsewhere) write one
+ * 64-byte slot per registered thread of one process (target_tgid,
  * set before load); the process maps the slot array and reads it with plain
  * loads.  Threads register tid -> slot in slot_of_tid; a thread's entry is
  * removed when it exits, so tids reused later start unregistered.
@@ -73,6 +75,19 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		WRITE_ONCE(slot->cpu, bpf_get_smp_processor_id());
 		WRITE_ONCE(slot->on_cpu, 1);
 	}
+	return 0;
+}
+
+/* TIF_NEED_RESCHED set on a task, on whichever CPU set it: a remote wake-up
+ * sets it, then sends the IPI that preempts the task.  Two CPUs may count at
+ * once and one increment be lost: a spinner only asks whether it changed. */
+SEC("tp_btf/sched_set_need_resched_tp")
+int BPF_PROG(on_need_resched, struct task_struct *task, int cpu, int tif)
+{
+	struct oracle_sched_slot *slot;
+
+	if (task->tgid == target_tgid && (slot = slot_of(task)))
+		WRITE_ONCE(slot->resched, READ_ONCE(slot->resched) + 1);
 	return 0;
 }
 

@@ -1,0 +1,22 @@
+/* schedmode.h — --sched: the worker threads' scheduling policy (harness.h's
+ * enum bench_sched), given to each worker at its creation. */
+#ifndef LOCKBENCH_SCHEDMODE_H
+#define LOCKBENCH_SCHEDMODE_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "harness.h"
+
+/* The mode called `name` (other, fifo), or -1. */
+int sched_mode_find(const char *name);
+/* Puts `mode` into a thread attribute (nothing for other): 0 or an errno. */
+int sched_mode_attr(pthread_attr_t *attr, int mode);
+/* Puts the calling thread under `mode`: 0 or an errno. */
+int sched_mode_self(int mode);
+/* Whether this process may start a thread under `mode`: 0, or -1 with one
+ * line in err (fifo: permission, RLIMIT_RTPRIO, a cgroup without real-time
+ * time).  Asked once, before a run starts any worker. */
+int sched_mode_check(int mode, char *err, size_t errlen);
+
+#endif

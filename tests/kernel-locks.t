@@ -5,7 +5,9 @@
 # around creat and unlink (-l pthread) the directory lock is barely contended;
 # a busy process outside the run is not seen; where the capture cannot load,
 # the run fails at once with one line; lbcompare shows the kernel row and
-# rejects kernel files that disagree.  Checks that need the capture are
+# rejects kernel files that disagree; a kernel mutex's waits (fpos: read() on
+# one shared descriptor, where the registry has it) are split by how they
+# ended and add up, and stacks stop at the per-lock budget.  Checks that need the capture are
 # skipped, saying why, where it cannot load (not root, no BTF, built without
 # BPF); CI runs them as root.
 LB=${LOCKBENCH:-bench/lockbench}
@@ -15,7 +17,7 @@ busy=""
 trap '[ -n "$busy" ] && kill "$busy" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..21"
+echo "1..29"
 
 # The directory operations that take the parent directory's inode lock.
 DIR_CALLERS='do_unlinkat|path_openat|open_last_lookups|filename_create|lookup_open|do_rmdir|do_mkdirat'
@@ -89,6 +91,29 @@ capture "and the run meanwhile saw none of it ($w_quiet rwsem_write waits, none 
 	'[ $rc -eq 0 ] && [ -n "$busy_locks" ] && ! seen_busy "$tmp/quiet/kernel-locks.csv" &&
 	 [ -z "$(dir_rows "$tmp/quiet")" ]'
 
+# --- a kernel mutex: the file's f_pos_lock, under fpos ---
+fpos_skip=$skip
+if [ -z "$fpos_skip" ] && ! "$LB" --list | grep -q '^  fpos '; then
+	fpos_skip="# skip this lockbench has no fpos workload"
+fi
+if [ -z "$fpos_skip" ]; then
+	"$LB" -l none -w fpos -t 8 -d 1 --kernel-locks --dir /dev/shm -o "$tmp/fpos" >"$tmp/fpos.out" 2>"$tmp/fpos.err"
+	rc=$?
+fi
+# fpos_check NAME CONDITION: a check on the fpos run.
+fpos_check() { if [ -n "$fpos_skip" ]; then ok "$1 $fpos_skip"; else check "$1" "$2"; fi; }
+n_mutex=$(val "$tmp/fpos" kernel_contentions_mutex 2>/dev/null)
+classes=$(for c in spin spin_sleep sleep; do val "$tmp/fpos" kernel_mutex_via_$c 2>/dev/null; done | awk '{ s += $1 } END { print s + 0 }')
+fpos_check "-l none -w fpos --kernel-locks: kernel mutex waits ($n_mutex), split by how they ended, add up ($classes)" \
+	'[ $rc -eq 0 ] && [ "${n_mutex:-0}" -gt 0 ] && [ "$classes" = "$n_mutex" ] &&
+	 grep -q "^  kernel mutex    acquired via spin $(val "$tmp/fpos" kernel_mutex_via_spin)" "$tmp/fpos.out"'
+# The file's lock: its count every wait, its stacks at most the budget.
+hot_waits=$(awk -F, 'NR == 2 && $3 == "mutex" { print $4 }' "$tmp/fpos/kernel-locks.csv" 2>/dev/null)
+hot_stacks=$(awk -F, 'NR == 2 && $3 == "mutex" { print $8 }' "$tmp/fpos/kernel-locks.csv" 2>/dev/null)
+fpos_check "the hot mutex's $hot_waits waits took $hot_stacks stacks, at most kernel_stacks_per_lock" \
+	'[ "${hot_waits:-0}" -gt 0 ] && [ "$hot_stacks" -le "$(val "$tmp/fpos" kernel_stacks_per_lock)" ] &&
+	 [ "$hot_stacks" -le "$hot_waits" ] && "$CMP" "$tmp/fpos" >/dev/null 2>&1'
+
 # --- where the capture cannot run: one line, exit 2, nothing written ---
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	mkdir -m 777 "$tmp/x"
@@ -149,6 +174,31 @@ rejects "per-type counts that do not add up to kernel_contentions" "kernel_conte
 rejects "kernel-locks.csv rows out of order" "longest first" \
 	'edit kernel-locks.csv "NR == 2 { \$10 = 0; \$11 = \"0.000\"; \$12 = 0 }"'
 rejects "kernel-hist.csv without kernel-locks.csv" "come together" 'rm kernel-locks.csv'
+rejects "mutex classes that do not add up to the mutex's waits" "kernel_mutex_via_* keys add up to" \
+	'edit summary.csv "\$1 == \"kernel_mutex_via_sleep\" { \$2 += 1 }"'
+rejects "a lock with more stacks than the per-lock budget" "kernel_stacks_per_lock" \
+	'edit summary.csv "\$1 == \"kernel_stacks_per_lock\" { \$2 = 1 }"'
+# (lock_stacks, $8, cut to the most any one caller made: each row still
+# fits it, their sum does not.)
+rejects "callers with more waits than their lock's stacks" "lock_stacks only" \
+	'most=$(awk -F, "NR > 1 && \$9 > m { m = \$9 } END { print m }" kernel-locks.csv) &&
+	 edit kernel-locks.csv "NR > 1 { \$8 = $most }"'
+rejects "a lock with more waits than its type" "more than summary.csv" \
+	'edit kernel-locks.csv "NR > 1 { \$4 *= 2; \$5 = sprintf(\"%.0f\", \$5 * 2) }"'
+# A run from before the stacks were bounded: one (lock, caller) pair a
+# row, every wait with a stack, no kernel_locks, kernel_stacks* or
+# kernel_mutex_* keys.
+if [ -z "$skip" ]; then
+	rm -rf "$tmp/v1" && cp -r "$tmp/none" "$tmp/v1"
+	echo "rank,lock,type,count,wait_cycles_sum,wait_cycles_mean,wait_cycles_max,caller,stack" >"$tmp/v1/kernel-locks.csv"
+	awk -F, 'BEGIN { OFS = "," } NR > 1 { print $1, $2, $3, $9, $10, $11, $12, $13, $14 }' "$tmp/none/kernel-locks.csv" |
+		sort -t, -k5,5nr | awk -F, 'BEGIN { OFS = "," } { $1 = NR; print }' >>"$tmp/v1/kernel-locks.csv"
+	grep -Ev '^kernel_(locks|stacks|mutex_)' "$tmp/none/summary.csv" >"$tmp/v1/summary.csv"
+	"$CMP" "$tmp/v1" >"$tmp/v1.out" 2>"$tmp/v1.err"
+	rc=$?
+fi
+capture "a run from before bounded stacks (old kernel-locks.csv, no new keys) still loads" \
+	'[ $rc -eq 0 ] && [ ! -s "$tmp/v1.err" ] && grep -q "most waited for: rwsem_write" "$tmp/v1.out"'
 # A run written before the capture existed (or without it) still loads.
 if [ -z "$skip" ]; then
 	rm -rf "$tmp/old" && cp -r "$tmp/none" "$tmp/old" && rm "$tmp/old"/kernel-*.csv

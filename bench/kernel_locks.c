@@ -321,6 +321,7 @@ struct klock_tables {
 	struct klock_stats *per;   /* ncpus, scratch */
 };
 
+/* The per-lock table's entries (the CPUs' pending waits come after). */
 static void read_locks(struct klock_tables *tb, struct kernel_locks *out)
 {
 	struct klock_lock_key key, *prev = NULL;
@@ -335,7 +336,50 @@ static void read_locks(struct klock_tables *tb, struct kernel_locks *out)
 			.max = s.max, .type = key.type < KLOCK_TYPES ? key.type : KLOCK_OTHER };
 		out->locks_count += s.count;
 	}
+}
+
+/* Lock (lock, type)'s entry in the table, made when missing; NULL when full. */
+static struct klock_lock *lock_entry(struct klock_tables *tb, uint64_t lock, unsigned int type)
+{
+	for (size_t i = 0; i < tb->nlocks; i++)
+		if (tb->locks[i].lock == lock && tb->locks[i].type == type)
+			return &tb->locks[i];
+	if (tb->nlocks == KLOCK_LOCKS)
+		return NULL;
+	tb->locks[tb->nlocks] = (struct klock_lock){ .lock = lock, .type = type };
+	return &tb->locks[tb->nlocks++];
+}
+
+/* The waits each CPU's cache still held for its last lock (klock_maps.h). */
+static int read_pending(struct klock_tables *tb, struct kernel_locks *out, char *err, size_t errlen)
+{
+	struct klock_cpu_cache *per = calloc((size_t)cap.ncpus, sizeof(*per));
+	uint32_t zero = 0;
+
+	if (!per || lookup_cpus(cap.skel->maps.cpu_cache, &zero, sizeof(zero), per, sizeof(*per)) != 0) {
+		snprintf(err, errlen, "kernel locks: cannot read the CPUs' pending waits: %s",
+			 per ? strerror(errno) : "out of memory");
+		free(per);
+		return -1;
+	}
+	for (int c = 0; c < cap.ncpus; c++) {
+		struct klock_lock *l;
+
+		if (!per[c].count)
+			continue;
+		l = lock_entry(tb, per[c].lock, per[c].type < KLOCK_TYPES ? per[c].type : KLOCK_OTHER);
+		if (!l) {
+			out->unpaired += per[c].count;
+			continue;
+		}
+		l->count += per[c].count;
+		l->sum += per[c].sum;
+		l->max = per[c].max > l->max ? per[c].max : l->max;
+		out->locks_count += per[c].count;
+	}
 	out->locks = tb->nlocks;
+	free(per);
+	return 0;
 }
 
 static void read_pairs(struct klock_tables *tb, struct kernel_locks *out)
@@ -393,10 +437,12 @@ static int collect_rows(struct kernel_locks *out, char *err, size_t errlen)
 				   .per = calloc((size_t)cap.ncpus, sizeof(*tb.per)) };
 	int rc = -1;
 
-	if (!tb.locks || !tb.pairs || !tb.per)
+	if (!tb.locks || !tb.pairs || !tb.per) {
 		snprintf(err, errlen, "kernel locks: out of memory");
-	else {
-		read_locks(&tb, out);
+		goto out;
+	}
+	read_locks(&tb, out);
+	if (read_pending(&tb, out, err, errlen) == 0) {
 		read_pairs(&tb, out);
 		qsort(tb.locks, tb.nlocks, sizeof(*tb.locks), lock_by_sum);
 		qsort(tb.pairs, tb.npairs, sizeof(*tb.pairs), row_by_sum);
@@ -404,6 +450,7 @@ static int collect_rows(struct kernel_locks *out, char *err, size_t errlen)
 			lock_rows(&tb, &tb.locks[i], out);
 		rc = 0;
 	}
+out:
 	free(tb.locks);
 	free(tb.pairs);
 	free(tb.per);

@@ -57,13 +57,16 @@ if [ -z "$skip" ]; then
 	rc=$?
 fi
 # (Counted on the directory lock's rows, not all rwsem writes: a run also
-# waits on its own mmap_lock, many times over under TSan.)
+# waits on its own mmap_lock, many times over under TSan.  An rwsem acquired
+# by optimistic spinning is never traced, so how many waits a second `none`
+# shows swings with the machine's load: 27 to 69 in 1 s here at a load
+# average of 15; 20 are enough for "ten times fewer" to mean 2 at most.)
 # (Every wait for a lock is in its lock_count, $4, repeated on each of its callers' rows.)
 dir_waits() { dir_rows "$1" 2>/dev/null | awk -F, '!seen[$2]++ { n += $4 } END { print n + 0 }'; }
 d_none=$(dir_waits "$tmp/none")
 d_pthread=$(dir_waits "$tmp/pthread")
 capture "-l pthread: far fewer directory-lock waits than -l none ($d_pthread vs $d_none)" \
-	'[ $rc -eq 0 ] && [ "$d_none" -ge 40 ] && [ $((d_pthread * 10)) -le "$d_none" ]'
+	'[ $rc -eq 0 ] && [ "$d_none" -ge 20 ] && [ $((d_pthread * 10)) -le "$d_none" ]'
 
 # --- the filter: a busy process outside the run ---
 if [ -z "$skip" ]; then

@@ -130,6 +130,22 @@ struct klock_stats {
 	klock_u64 count, sum, max;
 };
 
+/*
+ * Per CPU, what spares the hot path a hash lookup when one lock is
+ * contended over and over (the common case: a directory's i_rwsem, a
+ * file's f_pos_lock): the last lock whose stack budget this CPU found
+ * spent, and the waits of the last lock that ended here, not yet added to
+ * its entry in the per-lock table (added when another lock's wait ends
+ * here, and by lockbench after the run).
+ */
+struct klock_cpu_cache {
+	klock_u64 spent_lock;          /* 0: none */
+	klock_u64 lock;                /* the pending waits' lock; 0: none pending */
+	klock_u32 type;
+	klock_u32 pad;
+	klock_u64 count, sum, max;
+};
+
 /* One lock (of one type) in the per-lock table: every wait for it. */
 struct klock_lock_key {
 	klock_u64 lock;        /* the lock's kernel address */

@@ -18,20 +18,33 @@ static double mean_of(uint64_t sum, uint64_t count)
 	return count ? (double)sum / (double)count : 0;
 }
 
+/* The waits with a stack from caller `name` among rows [first, end). */
+static uint64_t caller_waits(const struct kernel_locks *k, unsigned int first, unsigned int end, const char *name)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = first; i < end; i++)
+		n += strcmp(k->top[i].caller, name) == 0 ? k->top[i].count : 0;
+	return n;
+}
+
 /* "do_unlinkat 17, path_openat 15": the callers of the lock of row `first`
- * (its rows run on until the lock changes); the row after them. */
+ * (its rows run on until the lock changes; a caller reached by several
+ * stacks once); the row after them. */
 static unsigned int lock_callers(const struct kernel_locks *k, unsigned int first, char *buf, size_t len)
 {
 	const struct klock_row *r = &k->top[first];
-	unsigned int i = first;
+	unsigned int end = first;
 	size_t used = 0;
 
+	while (end < k->ntop && k->top[end].of.lock == r->of.lock && k->top[end].of.type == r->of.type)
+		end++;
 	buf[0] = '\0';
-	for (; i < k->ntop && k->top[i].of.lock == r->of.lock && k->top[i].of.type == r->of.type; i++)
-		if (used < len)
+	for (unsigned int i = first; i < end && used < len; i++)
+		if (caller_waits(k, first, i, k->top[i].caller) == 0 || k->top[i].count == 0)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s %" PRIu64, used ? ", " : "",
-						 k->top[i].caller, k->top[i].count);
-	return i;
+						 k->top[i].caller, caller_waits(k, first, end, k->top[i].caller));
+	return end;
 }
 
 void report_kernel_top(const struct kernel_locks *k, FILE *out)

@@ -402,6 +402,18 @@ static void print_kernel_tops(const struct group *g)
 	printf("\n");
 }
 
+/* What decides the kernel mutex's behaviour, from a run's meta.csv (one
+ * line after `lead`; nothing for runs written before those keys). */
+static void print_kernel_env(const char *lead, const struct result_run *run)
+{
+	const struct result_kernel_env *k = &run->kernel_env;
+
+	if (k->preempt[0])
+		printf("%sCONFIG_MUTEX_SPIN_ON_OWNER %s, preemption %s, paravirt vcpu_is_preempted %s (meta.csv).\n", lead,
+		       k->spin_on_owner[0] ? k->spin_on_owner : "unknown", k->preempt,
+		       k->vcpu_preempted[0] ? k->vcpu_preempted : "unknown");
+}
+
 /* True when some captured run of the group waited for a kernel mutex. */
 static bool group_has_kernel_mutex(const struct group *g)
 {
@@ -422,6 +434,11 @@ static int print_kernel_mutex(const struct group *g)
 
 	if (!group_has_kernel_mutex(g))
 		return 0;
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (g->v[i].kernel_ok) {
+			print_kernel_env("The kernel's mutex here: ", g->v[i].reps[0]);
+			break;
+		}
 	printf("The kernel's mutex waits by how they ended (lock:contention_begin's flags: via spin = never queued,\n"
 	       "the optimistic spin or the trylocks around it got the lock; spin, sleep = spun, then queued to sleep;\n"
 	       "via sleep = queued at once):\n");
@@ -452,17 +469,12 @@ static int print_kernel(const struct group *g)
 static void print_kernel_row_note(const struct group *g)
 {
 	for (unsigned int i = 0; i < g->nv; i++) {
-		const struct result_kernel_env *k = &g->v[i].reps[0]->kernel_env;
-
 		if (!g->v[i].kernel_row)
 			continue;
 		printf("%s: the `none` lock (no userspace lock: the threads meet only in the kernel) with\n"
 		       "--kernel-locks; its #contentions, mean cycles and contended histogram are the running\n"
 		       "kernel's own lock waits, timed from lock:contention_begin to contention_end.\n", g->v[i].label);
-		if (k->preempt[0])
-			printf("Its kernel (meta.csv): CONFIG_MUTEX_SPIN_ON_OWNER %s, preemption %s, paravirt "
-			       "vcpu_is_preempted %s.\n", k->spin_on_owner[0] ? k->spin_on_owner : "unknown", k->preempt,
-			       k->vcpu_preempted[0] ? k->vcpu_preempted : "unknown");
+		print_kernel_env("Its kernel: ", g->v[i].reps[0]);
 		printf("\n");
 	}
 }

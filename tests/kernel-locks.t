@@ -17,7 +17,7 @@ busy=""
 trap '[ -n "$busy" ] && kill "$busy" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..28"
+echo "1..30"
 
 # The directory operations that take the parent directory's inode lock.
 DIR_CALLERS='do_unlinkat|path_openat|open_last_lookups|filename_create|lookup_open|do_rmdir|do_mkdirat'
@@ -116,6 +116,9 @@ hot_stacks=$(awk -F, 'NR == 2 && $3 == "mutex" { print $8 }' "$tmp/fpos/kernel-l
 fpos_check "the hot mutex's $hot_waits waits took $hot_stacks stacks, at most kernel_stacks_per_lock" \
 	'[ "${hot_waits:-0}" -gt 0 ] && [ "$hot_stacks" -le "$(val "$tmp/fpos" kernel_stacks_per_lock)" ] &&
 	 [ "$hot_stacks" -le "$hot_waits" ] && "$CMP" "$tmp/fpos" >/dev/null 2>&1'
+fpos_check "lbcompare shows the mutex waits by how they ended" \
+	'"$CMP" "$tmp/fpos" 2>/dev/null | awk "/^The kernel.s mutex waits by how they ended/ { on = 1; next }
+		on && /^none / { print \$2; exit }" | grep -qx "$(val "$tmp/fpos" kernel_mutex_via_spin)"'
 
 # --- where the capture cannot run: one line, exit 2, nothing written ---
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
@@ -144,6 +147,9 @@ if [ -z "$skip" ]; then
 fi
 capture "lbcompare names the kernel row for the kernel and its lock type" \
 	'[ $rc -eq 0 ] && grep -q "^kernel [0-9]*\.[0-9]* rwsem_write  *[0-9]" "$tmp/table"'
+meta() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/meta.csv"; }
+capture "the kernel row's note says what decides its mutex's behaviour (meta.csv)" \
+	'grep -qx "Its kernel: CONFIG_MUTEX_SPIN_ON_OWNER $(meta "$tmp/none" kernel_mutex_spin_on_owner), preemption $(meta "$tmp/none" kernel_preempt), paravirt vcpu_is_preempted $(meta "$tmp/none" kernel_vcpu_is_preempted) (meta.csv)." "$tmp/table"'
 capture "its #contentions are the kernel's waits" \
 	'awk "/^Contended acquisitions only/ { on = 1; next } on && /^kernel / { print \$4; exit }" "$tmp/table" | grep -qx "$n_none"'
 capture "its histogram is a column of the contended histogram's CSV, beside pthread's" \

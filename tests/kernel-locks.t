@@ -116,9 +116,12 @@ hot_stacks=$(awk -F, 'NR == 2 && $3 == "mutex" { print $8 }' "$tmp/fpos/kernel-l
 fpos_check "the hot mutex's $hot_waits waits took $hot_stacks stacks, at most kernel_stacks_per_lock" \
 	'[ "${hot_waits:-0}" -gt 0 ] && [ "$hot_stacks" -le "$(val "$tmp/fpos" kernel_stacks_per_lock)" ] &&
 	 [ "$hot_stacks" -le "$hot_waits" ] && "$CMP" "$tmp/fpos" >/dev/null 2>&1'
+# (The row is `none`, or `kernel X.Y mutex` where lbcompare names fpos's
+# kernel row: its first number is the via-spin count.)
 fpos_check "lbcompare shows the mutex waits by how they ended" \
 	'"$CMP" "$tmp/fpos" 2>/dev/null | awk "/^The kernel.s mutex waits by how they ended/ { on = 1; next }
-		on && /^none / { print \$2; exit }" | grep -qx "$(val "$tmp/fpos" kernel_mutex_via_spin)"'
+		on && /^(none|kernel [0-9.]+ mutex) / { for (i = 2; i <= NF; i++) if (\$i ~ /^[0-9]+\$/) { print \$i; exit } }" |
+	 grep -qx "$(val "$tmp/fpos" kernel_mutex_via_spin)"'
 
 # --- where the capture cannot run: one line, exit 2, nothing written ---
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then

@@ -15,6 +15,11 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread -lm
 # library is linked as the package asks.
 LDLIBS  += $(shell pkg-config --libs ck 2>/dev/null || echo -lck)
 LDFLAGS += $(SANFLAGS)
+# zlib, where installed, reads the kernel's /proc/config.gz (bench/kernel_env.c).
+ifeq ($(shell pkg-config --exists zlib 2>/dev/null && echo yes),yes)
+CFLAGS  += -DLOCKBENCH_ZLIB
+LDLIBS  += $(shell pkg-config --libs zlib)
+endif
 
 BUILD   ?= build
 BIN     ?= bench/lockbench

@@ -293,17 +293,16 @@ static int print_differences(const struct group *g)
 	return 0;
 }
 
-/* True when some run of the group recorded spin/sleep events. */
-static bool group_has_phases(const struct group *g)
+/* True when some run of the group (with kernel capture: `captured`) has one
+ * of `keys` above 0. */
+static bool group_has_any(const struct group *g, const char *const *keys, size_t nkeys, bool captured)
 {
-	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
-
 	for (unsigned int i = 0; i < g->nv; i++)
-		for (unsigned int r = 0; r < g->v[i].nreps; r++)
-			for (size_t k = 0; k < sizeof(phases) / sizeof(phases[0]); k++) {
+		for (unsigned int r = 0; r < g->v[i].nreps && (!captured || g->v[i].kernel_ok); r++)
+			for (size_t k = 0; k < nkeys; k++) {
 				double n = 0;
 
-				result_number(g->v[i].reps[r], phases[k], &n, err, sizeof(err));
+				result_number(g->v[i].reps[r], keys[k], &n, err, sizeof(err));
 				if (n > 0) {
 					err[0] = '\0';
 					return true;
@@ -311,6 +310,14 @@ static bool group_has_phases(const struct group *g)
 			}
 	err[0] = '\0';
 	return false;
+}
+
+/* True when some run of the group recorded spin/sleep events. */
+static bool group_has_phases(const struct group *g)
+{
+	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
+
+	return group_has_any(g, phases, sizeof(phases) / sizeof(phases[0]), false);
 }
 
 static int print_phases(const struct group *g)
@@ -364,16 +371,25 @@ static bool group_has_kernel(const struct group *g)
 	return false;
 }
 
-/* "do_unlinkat, path_openat": the callers of the rows of lock `lock`. */
+/* "do_unlinkat 24/32, path_openat 8/32": the callers of the rows of lock
+ * `lock` and their share of its waits with a stack (files before the lock
+ * figures: every wait had one). */
 static void callers_of(const struct result_run *run, const char *lock, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (unsigned int r = 0; r < run->kernel_nrows && used < len; r++)
-		if (strcmp(run->kernel_row[r].lock, lock) == 0)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-						 run->kernel_row[r].caller);
+	for (unsigned int r = 0; r < run->kernel_nrows && used < len; r++) {
+		const struct result_kernel_row *k = &run->kernel_row[r];
+		char of[32] = "";
+
+		if (strcmp(k->lock, lock) != 0)
+			continue;
+		if (k->has_lock)
+			snprintf(of, sizeof(of), "/%llu", (unsigned long long)k->lock_stacks);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %llu%s", used ? ", " : "", k->caller,
+					 (unsigned long long)k->count, of);
+	}
 }
 
 /* Each captured variant's most waited-for kernel lock, in its first run. */
@@ -389,13 +405,57 @@ static void print_kernel_tops(const struct group *g)
 			continue;
 		result_number(run, "kernel_wait_cycles_sum", &all, err, sizeof(err));
 		for (unsigned int r = 0; r < run->kernel_nrows; r++)
-			lock_sum += strcmp(run->kernel_row[r].lock, top->lock) == 0 ? (double)run->kernel_row[r].sum : 0;
+			if (strcmp(run->kernel_row[r].lock, top->lock) == 0)
+				lock_sum = top->has_lock ? (double)top->lock_sum : lock_sum + (double)run->kernel_row[r].sum;
 		callers_of(run, top->lock, callers, sizeof(callers));
-		printf("  %s: most waited for: %s %s (%.1f%% of the wait), from %s\n", g->v[i].label, top->type,
-		       top->lock, all > 0 ? 100 * lock_sum / all : 0, callers);
+		printf("  %s: most waited for: %s %s (%.1f%% of the wait), from %s (callers of the waits with a stack)\n",
+		       g->v[i].label, top->type, top->lock, all > 0 ? 100 * lock_sum / all : 0, callers);
 	}
 	err[0] = '\0';
 	printf("\n");
+}
+
+/* What decides the kernel mutex's behaviour, from a run's meta.csv (one
+ * line after `lead`; nothing for runs written before those keys). */
+static void print_kernel_env(const char *lead, const struct result_run *run)
+{
+	const struct result_kernel_env *k = &run->kernel_env;
+
+	if (k->preempt[0])
+		printf("%sCONFIG_MUTEX_SPIN_ON_OWNER %s, preemption %s, paravirt vcpu_is_preempted %s (meta.csv).\n", lead,
+		       k->spin_on_owner[0] ? k->spin_on_owner : "unknown", k->preempt,
+		       k->vcpu_preempted[0] ? k->vcpu_preempted : "unknown");
+}
+
+/* True when some captured run of the group waited for a kernel mutex. */
+static bool group_has_kernel_mutex(const struct group *g)
+{
+	static const char *const mutex[] = { "kernel_contentions_mutex" };
+
+	return group_has_any(g, mutex, 1, true);
+}
+
+/* The kernel's mutex waits by how they were resolved, beside the models'
+ * acquisitions via spin and via sleep above. */
+static int print_kernel_mutex(const struct group *g)
+{
+	static const struct column cols[] = {
+		{ "via spin", "kernel_mutex_via_spin", 1, "%.0f", true, true, NULL, NULL },
+		{ "spin, sleep", "kernel_mutex_via_spin_sleep", 1, "%.0f", true, true, NULL, NULL },
+		{ "via sleep", "kernel_mutex_via_sleep", 1, "%.0f", true, true, NULL, NULL },
+	};
+
+	if (!group_has_kernel_mutex(g))
+		return 0;
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (g->v[i].kernel_ok) {
+			print_kernel_env("The kernel's mutex here: ", g->v[i].reps[0]);
+			break;
+		}
+	printf("The kernel's mutex waits by how they ended (lock:contention_begin's flags: via spin = never queued,\n"
+	       "the optimistic spin or the trylocks around it got the lock; spin, sleep = spun, then queued to sleep;\n"
+	       "via sleep = queued at once):\n");
+	return print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_CAPTURED);
 }
 
 /* How much of each run's time its threads spent waiting for kernel locks. */
@@ -414,18 +474,22 @@ static int print_kernel(const struct group *g)
 	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_CAPTURED))
 		return -1;
 	print_kernel_tops(g);
-	return 0;
+	return print_kernel_mutex(g);
 }
 
-/* What the kernel row is, said once above the group's tables. */
+/* What the kernel row is, said once above the group's tables, with what
+ * decides its mutex's behaviour where its first run's meta.csv says. */
 static void print_kernel_row_note(const struct group *g)
 {
-	for (unsigned int i = 0; i < g->nv; i++)
-		if (g->v[i].kernel_row)
-			printf("%s: the `none` lock (no userspace lock: the threads meet only in the kernel) with\n"
-			       "--kernel-locks; its #contentions, mean cycles and contended histogram are the running\n"
-			       "kernel's own lock waits, timed from lock:contention_begin to contention_end.\n\n",
-			       g->v[i].label);
+	for (unsigned int i = 0; i < g->nv; i++) {
+		if (!g->v[i].kernel_row)
+			continue;
+		printf("%s: the `none` lock (no userspace lock: the threads meet only in the kernel) with\n"
+		       "--kernel-locks; its #contentions, mean cycles and contended histogram are the running\n"
+		       "kernel's own lock waits, timed from lock:contention_begin to contention_end.\n", g->v[i].label);
+		print_kernel_env("Its kernel: ", g->v[i].reps[0]);
+		printf("\n");
+	}
 }
 
 int print_group(const struct group *g)

@@ -29,11 +29,13 @@ struct result_kv {
 #define RESULT_KERNEL_TYPES 16
 #define RESULT_KERNEL_ROWS 64
 
-/* One row of kernel-locks.csv. */
+/* One row of kernel-locks.csv: a lock and one of its callers. */
 struct result_kernel_row {
 	char lock[24];                      /* 0x... */
 	char type[RESULT_KEY_LEN];
-	uint64_t count, sum, max;
+	bool has_lock;                      /* the lock_* columns (files before them: every wait had a stack) */
+	uint64_t lock_count, lock_sum, lock_max, lock_stacks;  /* every wait for the lock; those with a stack */
+	uint64_t count, sum, max;           /* the caller's waits among those with a stack */
 	char caller[64];                    /* truncated where longer */
 };
 
@@ -43,6 +45,13 @@ struct result_host {
 	char kernel[64];                    /* kernel_release */
 	char cpu[128];                      /* cpu_brand, trailing blanks dropped */
 	unsigned int packages, numa_nodes, cores, pus;  /* topology_*: pus = topology_pus_usable */
+};
+
+/* What decides the kernel mutex's behaviour, from meta.csv where it has
+ * the keys (kernel_mutex_spin_on_owner, kernel_preempt,
+ * kernel_vcpu_is_preempted); "" where it has not. */
+struct result_kernel_env {
+	char spin_on_owner[16], preempt[16], vcpu_preempted[16];
 };
 
 /* One run directory: its summary.csv, hist.csv and, when it has one (runs
@@ -69,6 +78,7 @@ struct result_run {
 	unsigned int kernel_nrows;
 	bool has_meta;                      /* meta.csv was read (runs without one: host unknown) */
 	struct result_host host;
+	struct result_kernel_env kernel_env;
 };
 
 /* Parse summary.csv / hist.csv contents (len bytes, need not be NUL-terminated).

@@ -7,15 +7,19 @@
 
 #include "resultfile_parse.h"
 
-/* A family of per-type keys and the total it splits: counts and sums add up
- * to it, maxima reach it. */
+/* A family of per-type (or per-class) keys and the total it splits: counts
+ * and sums add up to it, maxima reach it.  An optional family may be absent
+ * (runs written before it). */
 static const struct {
 	const char *prefix, *total;
-	bool is_max;
+	bool is_max, optional;
 } kernel_splits[] = {
-	{ "kernel_contentions_", "kernel_contentions", false },
-	{ "kernel_wait_cycles_sum_", "kernel_wait_cycles_sum", false },
-	{ "kernel_wait_cycles_max_", "kernel_wait_cycles_max", true },
+	{ "kernel_contentions_", "kernel_contentions", false, false },
+	{ "kernel_wait_cycles_sum_", "kernel_wait_cycles_sum", false, false },
+	{ "kernel_wait_cycles_max_", "kernel_wait_cycles_max", true, false },
+	{ "kernel_mutex_via_", "kernel_contentions_mutex", false, true },
+	{ "kernel_mutex_cycles_sum_via_", "kernel_wait_cycles_sum_mutex", false, true },
+	{ "kernel_mutex_cycles_max_via_", "kernel_wait_cycles_max_mutex", true, true },
 };
 
 /* The per-type values of one family: their sum (or max); false when the
@@ -48,7 +52,7 @@ int rf_check_kernel_types(const struct result_run *run, const char *what, char *
 		unsigned int n;
 		bool fits = split_total(run, kernel_splits[i].prefix, kernel_splits[i].is_max, &parts, &n);
 
-		if (n == 0 && !tv)
+		if (n == 0 && (!tv || kernel_splits[i].optional))
 			continue;
 		if (!tv || !rf_parse_u64_span(tv, strlen(tv), &total) || !fits || parts != total) {
 			snprintf(err, errlen, "%s: the %u %s* keys %s %s%" PRIu64 ", but %s is %s", what, n,
@@ -61,8 +65,24 @@ int rf_check_kernel_types(const struct result_run *run, const char *what, char *
 	return 0;
 }
 
-#define KERNEL_LOCKS_HEADER "rank,lock,type,count,wait_cycles_sum,wait_cycles_mean,wait_cycles_max,caller,stack"
-enum { KL_RANK, KL_LOCK, KL_TYPE, KL_COUNT, KL_SUM, KL_MEAN, KL_MAX, KL_CALLER, KL_STACK, KL_FIELDS };
+/*
+ * kernel-locks.csv's two layouts: today's, a lock's exact figures then one
+ * caller's among the waits with a stack; and the one before stacks were
+ * bounded, one (lock, caller) pair per row, every wait with a stack.
+ * Column numbers, -1 where a layout has none.
+ */
+static const struct kernel_layout {
+	const char *header;
+	size_t fields;
+	int rank, lock, type, lcount, lsum, lmean, lmax, lstacks, count, sum, mean, max, caller, stack;
+} kernel_layouts[] = {
+	{ "rank,lock,type,lock_count,lock_wait_cycles_sum,lock_wait_cycles_mean,lock_wait_cycles_max,lock_stacks,"
+	  "count,wait_cycles_sum,wait_cycles_mean,wait_cycles_max,caller,stack", 14,
+	  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 },
+	{ "rank,lock,type,count,wait_cycles_sum,wait_cycles_mean,wait_cycles_max,caller,stack", 9,
+	  0, 1, 2, -1, -1, -1, -1, -1, 3, 4, 5, 6, 7, 8 },
+};
+#define KERNEL_FIELDS_MAX 14
 
 /* "0x" and 1 to 16 lowercase hex digits: a kernel address. */
 static bool hex_address(const char *s, size_t n)
@@ -85,44 +105,111 @@ static bool field_figure(const char *s, size_t n, char *buf, size_t len, struct 
 	return rf_decimal(buf, f);
 }
 
-/* Rank, address, type, the counts (count >= 1, max <= sum) and the mean
- * they give, of one row; false when any is off. */
-static bool kernel_row_fields(const char *const *f, const size_t *flen, unsigned int rank,
-			      struct result_kernel_row *row)
+/* count, sum, mean and max of a set of waits: max <= sum, mean = sum /
+ * count, and count >= 1 unless `may_be_empty` (then all 0). */
+static bool waits_fields(const char *const *f, const size_t *flen, int c, int s, int m, int x, bool may_be_empty,
+			 uint64_t *count, uint64_t *sum, uint64_t *max)
 {
 	char text[3][32];
-	struct figure sum, count, mean;
+	struct figure fsum, fcount, fmean;
+
+	if (!rf_parse_u64_span(f[c], flen[c], count) || !rf_parse_u64_span(f[s], flen[s], sum) ||
+	    !rf_parse_u64_span(f[x], flen[x], max) || *max > *sum || (*count == 0 && (!may_be_empty || *sum != 0)))
+		return false;
+	return field_figure(f[s], flen[s], text[0], sizeof(text[0]), &fsum) &&
+	       field_figure(f[c], flen[c], text[1], sizeof(text[1]), &fcount) &&
+	       field_figure(f[m], flen[m], text[2], sizeof(text[2]), &fmean) && rf_derived_fits(&fmean, &fsum, &fcount, 1);
+}
+
+/* Rank, address, type, the lock's figures and its caller's (within them),
+ * of one row; false when any is off. */
+static bool kernel_row_fields(const struct kernel_layout *l, const char *const *f, const size_t *flen, unsigned int rank,
+			      struct result_kernel_row *row)
+{
 	uint64_t r;
 
-	if (!rf_parse_u64_span(f[KL_RANK], flen[KL_RANK], &r) || r != rank || !hex_address(f[KL_LOCK], flen[KL_LOCK]) ||
-	    !rf_valid_key(f[KL_TYPE], flen[KL_TYPE]) || !rf_parse_u64_span(f[KL_COUNT], flen[KL_COUNT], &row->count) ||
-	    !rf_parse_u64_span(f[KL_SUM], flen[KL_SUM], &row->sum) || !rf_parse_u64_span(f[KL_MAX], flen[KL_MAX], &row->max) ||
-	    row->count == 0 || row->max > row->sum || flen[KL_CALLER] == 0 || flen[KL_STACK] == 0)
+	row->has_lock = l->lcount >= 0;
+	if (!rf_parse_u64_span(f[l->rank], flen[l->rank], &r) || r != rank || !hex_address(f[l->lock], flen[l->lock]) ||
+	    !rf_valid_key(f[l->type], flen[l->type]) || flen[l->caller] == 0 || flen[l->stack] == 0)
 		return false;
-	if (!field_figure(f[KL_SUM], flen[KL_SUM], text[0], sizeof(text[0]), &sum) ||
-	    !field_figure(f[KL_COUNT], flen[KL_COUNT], text[1], sizeof(text[1]), &count) ||
-	    !field_figure(f[KL_MEAN], flen[KL_MEAN], text[2], sizeof(text[2]), &mean) ||
-	    !rf_derived_fits(&mean, &sum, &count, 1))
+	if (row->has_lock &&
+	    (!waits_fields(f, flen, l->lcount, l->lsum, l->lmean, l->lmax, false, &row->lock_count, &row->lock_sum,
+			   &row->lock_max) ||
+	     !rf_parse_u64_span(f[l->lstacks], flen[l->lstacks], &row->lock_stacks) || row->lock_stacks > row->lock_count))
 		return false;
-	snprintf(row->lock, sizeof(row->lock), "%.*s", (int)flen[KL_LOCK], f[KL_LOCK]);
-	snprintf(row->type, sizeof(row->type), "%.*s", (int)flen[KL_TYPE], f[KL_TYPE]);
-	snprintf(row->caller, sizeof(row->caller), "%.*s", (int)flen[KL_CALLER], f[KL_CALLER]);
+	if (!waits_fields(f, flen, l->count, l->sum, l->mean, l->max, row->has_lock && row->lock_stacks == 0, &row->count,
+			  &row->sum, &row->max))
+		return false;
+	if (!row->has_lock) {  /* every wait had a stack: the pair is the lock's share */
+		row->lock_count = row->lock_stacks = row->count;
+		row->lock_sum = row->sum;
+		row->lock_max = row->max;
+	} else if (row->count > row->lock_stacks || row->sum > row->lock_sum || row->max > row->lock_max) {
+		return false;
+	}
+	snprintf(row->lock, sizeof(row->lock), "%.*s", (int)flen[l->lock], f[l->lock]);
+	snprintf(row->type, sizeof(row->type), "%.*s", (int)flen[l->type], f[l->type]);
+	snprintf(row->caller, sizeof(row->caller), "%.*s", (int)flen[l->caller], f[l->caller]);
 	return true;
+}
+
+static bool same_lock(const struct result_kernel_row *a, const struct result_kernel_row *b)
+{
+	return strcmp(a->lock, b->lock) == 0 && strcmp(a->type, b->type) == 0;
+}
+
+/* Rows go by their lock's total wait, a lock's rows together and alike in
+ * their lock figures, each lock's callers by their wait (files before the
+ * lock figures: by the pair's wait); 0, or -1 with the line's complaint. */
+static int kernel_row_order(const struct result_run *run, unsigned int i, const char *what, char *err, size_t errlen)
+{
+	const struct result_kernel_row *row = &run->kernel_row[i], *prev = &run->kernel_row[i - 1];
+
+	if (!row->has_lock) {
+		if (row->sum <= prev->sum)
+			return 0;
+		snprintf(err, errlen, "%s: line %u: wait_cycles_sum %" PRIu64 " above the row before's %" PRIu64
+			 " (rows go by total wait, longest first)", what, i + 2, row->sum, prev->sum);
+		return -1;
+	}
+	if (same_lock(row, prev)) {
+		if (row->sum <= prev->sum && row->lock_count == prev->lock_count && row->lock_sum == prev->lock_sum &&
+		    row->lock_max == prev->lock_max && row->lock_stacks == prev->lock_stacks)
+			return 0;
+		snprintf(err, errlen, "%s: line %u: a row of the lock of the row before, with other lock figures or a "
+			 "longer wait_cycles_sum (a lock's callers go longest first)", what, i + 2);
+		return -1;
+	}
+	if (row->lock_sum > prev->lock_sum) {
+		snprintf(err, errlen, "%s: line %u: lock_wait_cycles_sum %" PRIu64 " above the row before's %" PRIu64
+			 " (rows go by their lock's total wait, longest first)", what, i + 2, row->lock_sum, prev->lock_sum);
+		return -1;
+	}
+	for (unsigned int j = 0; j + 1 < i; j++)
+		if (same_lock(&run->kernel_row[j], row)) {
+			snprintf(err, errlen, "%s: line %u: lock %s %s again after another lock's rows (a lock's rows go "
+				 "together)", what, i + 2, row->lock, row->type);
+			return -1;
+		}
+	return 0;
 }
 
 int result_parse_kernel_locks(struct result_run *run, const char *buf, size_t len, const char *what,
 			      char *err, size_t errlen)
 {
-	size_t pos = 0, n;
-	const char *line, *f[KL_FIELDS];
-	size_t flen[KL_FIELDS];
+	size_t pos = 0, n, flen[KERNEL_FIELDS_MAX];
+	const char *line, *f[KERNEL_FIELDS_MAX];
+	const struct kernel_layout *l = NULL;
 	unsigned int rows = 0;
 	bool have_header = rf_next_line(buf, len, &pos, &line, &n);
 
 	if (have_header && rf_crlf(line, n, what, 1, err, errlen))
 		return -1;
-	if (!have_header || n != sizeof(KERNEL_LOCKS_HEADER) - 1 || memcmp(line, KERNEL_LOCKS_HEADER, n) != 0) {
-		snprintf(err, errlen, "%s: line 1: expected header '%s'", what, KERNEL_LOCKS_HEADER);
+	for (size_t i = 0; have_header && i < sizeof(kernel_layouts) / sizeof(kernel_layouts[0]); i++)
+		if (n == strlen(kernel_layouts[i].header) && memcmp(line, kernel_layouts[i].header, n) == 0)
+			l = &kernel_layouts[i];
+	if (!l) {
+		snprintf(err, errlen, "%s: line 1: expected header '%s'", what, kernel_layouts[0].header);
 		return -1;
 	}
 	while (rf_next_line(buf, len, &pos, &line, &n)) {
@@ -130,18 +217,15 @@ int result_parse_kernel_locks(struct result_run *run, const char *buf, size_t le
 
 		if (rf_crlf(line, n, what, rows + 2, err, errlen))
 			return -1;
-		if (rows >= RESULT_KERNEL_ROWS || !rf_printable(line, n) || rf_split_fields(line, n, f, flen, KL_FIELDS) != KL_FIELDS ||
-		    !kernel_row_fields(f, flen, rows + 1, row)) {
-			snprintf(err, errlen, "%s: line %u: not row %u of at most %d '%s' (count >= 1, max <= sum, "
-				 "mean = sum / count)", what, rows + 2, rows + 1, RESULT_KERNEL_ROWS, KERNEL_LOCKS_HEADER);
+		if (rows >= RESULT_KERNEL_ROWS || !rf_printable(line, n) || rf_split_fields(line, n, f, flen, l->fields) != l->fields ||
+		    !kernel_row_fields(l, f, flen, rows + 1, row)) {
+			snprintf(err, errlen, "%s: line %u: not row %u of at most %d '%s' (counts >= 1, max <= sum, "
+				 "mean = sum / count, a caller's within its lock's)", what, rows + 2, rows + 1,
+				 RESULT_KERNEL_ROWS, l->header);
 			return -1;
 		}
-		if (rows > 0 && row->sum > run->kernel_row[rows - 1].sum) {
-			snprintf(err, errlen, "%s: line %u: wait_cycles_sum %" PRIu64 " above the row before's %" PRIu64
-				 " (rows go by total wait, longest first)", what, rows + 2, row->sum,
-				 run->kernel_row[rows - 1].sum);
+		if (rows > 0 && kernel_row_order(run, rows, what, err, errlen))
 			return -1;
-		}
 		rows++;
 	}
 	run->kernel_nrows = rows;
@@ -183,32 +267,73 @@ static int check_kernel_hist(const struct result_run *run, uint64_t contentions,
 			       err, errlen);
 }
 
-/* Each kernel-locks.csv row is some of its type's waits: count, sum and max
- * within the type's, and the rows' counts within kernel_contentions. */
+/* summary.csv's count `key`, or `absent` when it has none. */
+static uint64_t key_or(const struct result_run *run, const char *key, uint64_t absent)
+{
+	const char *v = result_get(run, key);
+	uint64_t n;
+
+	return v && rf_parse_u64_span(v, strlen(v), &n) ? n : absent;
+}
+
+/* The stacks the rows' locks took, against what bounded them (kernel_stacks,
+ * _per_lock, _max; runs before those keys have none to check). */
+static int check_kernel_stacks(const struct result_run *run, uint64_t stacks, uint64_t most, char *err, size_t errlen)
+{
+	uint64_t taken = key_or(run, "kernel_stacks", UINT64_MAX), per_lock = key_or(run, "kernel_stacks_per_lock", UINT64_MAX);
+	uint64_t max = key_or(run, "kernel_stacks_max", UINT64_MAX), locks = key_or(run, "kernel_locks", UINT64_MAX);
+
+	if (taken == UINT64_MAX)
+		return 0;
+	if (stacks > taken || most > per_lock || taken > max || (locks != UINT64_MAX && per_lock != UINT64_MAX &&
+								  taken > per_lock * locks)) {
+		snprintf(err, errlen, "%s: kernel-locks.csv's locks took %" PRIu64 " stacks (at most %" PRIu64 " one lock), "
+			 "beyond summary.csv's kernel_stacks %" PRIu64 " or its bounds (kernel_stacks_per_lock, "
+			 "kernel_stacks_max, kernel_locks)", run->dir, stacks, most, taken);
+		return -1;
+	}
+	return 0;
+}
+
+/* Each kernel-locks.csv lock is some of its type's waits: count, sum and max
+ * within the type's, the locks' counts within kernel_contentions, and its
+ * callers' within its waits with a stack. */
 static int check_kernel_rows(const struct result_run *run, uint64_t contentions, char *err, size_t errlen)
 {
-	uint64_t seen = 0, count, sum, max;
+	uint64_t seen = 0, stacks = 0, most = 0, callers = 0, count, sum, max;
 
 	for (unsigned int i = 0; i < run->kernel_nrows; i++) {
 		const struct result_kernel_row *r = &run->kernel_row[i];
+		bool first = !r->has_lock || i == 0 || !same_lock(r, &run->kernel_row[i - 1]);
 
 		if (!type_figure(run, "kernel_contentions_", r->type, &count) ||
 		    !type_figure(run, "kernel_wait_cycles_sum_", r->type, &sum) ||
 		    !type_figure(run, "kernel_wait_cycles_max_", r->type, &max) ||
-		    r->count > count || r->sum > sum || r->max > max) {
+		    r->lock_count > count || r->lock_sum > sum || r->lock_max > max) {
 			snprintf(err, errlen, "%s: kernel-locks.csv rank %u (%s: %" PRIu64 " waits, %" PRIu64 " cycles, max %"
-				 PRIu64 ") is more than summary.csv's %s figures", run->dir, i + 1, r->type, r->count,
-				 r->sum, r->max, r->type);
+				 PRIu64 ") is more than summary.csv's %s figures", run->dir, i + 1, r->type, r->lock_count,
+				 r->lock_sum, r->lock_max, r->type);
 			return -1;
 		}
-		seen += r->count;
+		if (first) {
+			seen += r->lock_count;
+			stacks += r->lock_stacks;
+			most = r->lock_stacks > most ? r->lock_stacks : most;
+			callers = 0;
+		}
+		callers += r->count;
+		if (callers > r->lock_stacks) {
+			snprintf(err, errlen, "%s: kernel-locks.csv rank %u: the callers of lock %s hold %" PRIu64 " waits, "
+				 "its lock_stacks only %" PRIu64, run->dir, i + 1, r->lock, callers, r->lock_stacks);
+			return -1;
+		}
 	}
 	if (seen > contentions) {
 		snprintf(err, errlen, "%s: kernel-locks.csv's rows hold %" PRIu64 " waits, summary.csv's kernel_contentions "
 			 "only %" PRIu64, run->dir, seen, contentions);
 		return -1;
 	}
-	return 0;
+	return check_kernel_stacks(run, stacks, most, err, errlen);
 }
 
 /* The kernel files and summary.csv's kernel_* keys come together (a run

@@ -1,4 +1,5 @@
 /* resultfile_meta.c — meta.csv (result_parse_meta).  Format: results/README.md. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +64,33 @@ static bool meta_store(struct result_host *h, int field, const char *value, size
 	return true;
 }
 
+/* The optional kernel_env keys: a word each (y, none, unknown...); 0 for
+ * another key, -1 for a bad value. */
+static int meta_kernel_env(struct result_kernel_env *k, const char *key, size_t klen, const char *value, size_t vlen)
+{
+	static const struct {
+		const char *key;
+		size_t field;
+	} keys[] = {
+		{ "kernel_mutex_spin_on_owner", offsetof(struct result_kernel_env, spin_on_owner) },
+		{ "kernel_preempt", offsetof(struct result_kernel_env, preempt) },
+		{ "kernel_vcpu_is_preempted", offsetof(struct result_kernel_env, vcpu_preempted) },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char *out = (char *)k + keys[i].field;
+
+		if (strlen(keys[i].key) != klen || memcmp(keys[i].key, key, klen) != 0)
+			continue;
+		if (vlen == 0 || vlen >= sizeof(k->preempt) || !rf_valid_key(value, vlen))
+			return -1;
+		memcpy(out, value, vlen);
+		out[vlen] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
 /* Every line a 'key,value' line, no key twice; the host's keys present and
  * well formed.  The other keys' values are not read (a long --pin order or
  * command line may exceed RESULT_VALUE_LEN). */
@@ -75,6 +103,7 @@ int result_parse_meta(struct result_run *run, const char *buf, size_t len, const
 	bool seen[META_NR] = { false };
 
 	run->host = (struct result_host){ 0 };
+	memset(&run->kernel_env, 0, sizeof(run->kernel_env));
 	while (rf_next_line(buf, len, &pos, &line, &n)) {
 		int field;
 
@@ -93,6 +122,10 @@ int result_parse_meta(struct result_run *run, const char *buf, size_t len, const
 		}
 		memcpy(keys[nkeys], line, klen);
 		keys[nkeys++][klen] = '\0';
+		if (meta_kernel_env(&run->kernel_env, line, klen, value, vlen) < 0) {
+			snprintf(err, errlen, "%s: line %zu: bad %.*s (a word)", what, lineno, (int)klen, line);
+			return -1;
+		}
 		field = meta_field_of(line, klen);
 		if (field < 0)
 			continue;

@@ -38,6 +38,12 @@ const char *const klock_type_name[KLOCK_TYPES] = {
 	[KLOCK_OTHER] = "other",
 };
 
+const char *const klock_mutex_class_name[KLOCK_MUTEX_CLASSES] = {
+	[KLOCK_MUTEX_SPIN] = "spin",
+	[KLOCK_MUTEX_SPIN_SLEEP] = "spin_sleep",
+	[KLOCK_MUTEX_SLEEP] = "sleep",
+};
+
 /* Appends "sep text" to buf (len bytes), dropping what does not fit whole. */
 static void append_frame(char *buf, size_t len, const char *text)
 {
@@ -84,7 +90,8 @@ void klock_name_caller(const struct ksyms *ks, const uint64_t *frames, size_t n,
 	if (first == depth)  /* no lock-section frame */
 		caller = top;
 	if (caller == depth)
-		snprintf(row->caller, sizeof(row->caller), "%s", top < depth ? "(lock code only)" : "(no stack)");
+		snprintf(row->caller, sizeof(row->caller), "%s", top < depth ? "(lock code only)" :
+			 row->stack_id == KLOCK_STACK_NOT_TAKEN ? "(no stack taken)" : "(no stack)");
 	else
 		ksyms_describe(ks, frames[caller], false, row->caller, sizeof(row->caller));
 	row->stack[0] = '\0';
@@ -99,13 +106,25 @@ void klock_name_caller(const struct ksyms *ks, const uint64_t *frames, size_t n,
 #ifdef LOCKBENCH_BPF
 
 /* Longest total wait first; then most waits. */
-static int by_sum(const void *a, const void *b)
+static int longest_first(uint64_t xsum, uint64_t xcount, uint64_t ysum, uint64_t ycount)
+{
+	if (xsum != ysum)
+		return (xsum < ysum) - (xsum > ysum);
+	return (xcount < ycount) - (xcount > ycount);
+}
+
+static int lock_by_sum(const void *a, const void *b)
+{
+	const struct klock_lock *x = a, *y = b;
+
+	return longest_first(x->sum, x->count, y->sum, y->count);
+}
+
+static int row_by_sum(const void *a, const void *b)
 {
 	const struct klock_row *x = a, *y = b;
 
-	if (x->sum != y->sum)
-		return (x->sum < y->sum) - (x->sum > y->sum);
-	return (x->count < y->count) - (x->count > y->count);
+	return longest_first(x->sum, x->count, y->sum, y->count);
 }
 
 static struct {
@@ -236,6 +255,31 @@ static int collect_types(struct kernel_locks *out, char *err, size_t errlen)
 	return 0;
 }
 
+/* The mutex waits by class, summed over the CPUs. */
+static int collect_mutex_classes(struct kernel_locks *out, char *err, size_t errlen)
+{
+	struct klock_stats *per = calloc((size_t)cap.ncpus, sizeof(*per));
+
+	if (!per) {
+		snprintf(err, errlen, "kernel locks: out of memory");
+		return -1;
+	}
+	for (uint32_t k = 0; k < KLOCK_MUTEX_CLASSES; k++) {
+		if (lookup_cpus(cap.skel->maps.mutex_classes, &k, sizeof(k), per, sizeof(*per)) != 0) {
+			snprintf(err, errlen, "kernel locks: cannot read the mutex classes: %s", strerror(errno));
+			free(per);
+			return -1;
+		}
+		for (int c = 0; c < cap.ncpus; c++) {
+			out->mutex[k].count += per[c].count;
+			out->mutex[k].sum += per[c].sum;
+			out->mutex[k].max = per[c].max > out->mutex[k].max ? per[c].max : out->mutex[k].max;
+		}
+	}
+	free(per);
+	return 0;
+}
+
 static int collect_misses(struct kernel_locks *out, char *err, size_t errlen)
 {
 	struct klock_misses *per = calloc((size_t)cap.ncpus, sizeof(*per));
@@ -254,49 +298,163 @@ static int collect_misses(struct kernel_locks *out, char *err, size_t errlen)
 	return 0;
 }
 
-/* One pair's per-CPU stats, summed into a row (caller named later). */
-static int pair_row(const struct klock_pair_key *key, struct klock_pair_stats *per, struct klock_row *row)
+/* One key's per-CPU stats in `map`, summed; -1 when it cannot be read. */
+static int sum_cpus(struct bpf_map *map, const void *key, size_t keysize, struct klock_stats *per,
+		    struct klock_stats *out)
 {
-	if (lookup_cpus(cap.skel->maps.pairs, key, sizeof(*key), per, sizeof(*per)) != 0)
+	if (lookup_cpus(map, key, keysize, per, sizeof(*per)) != 0)
 		return -1;
-	memset(row, 0, sizeof(*row));
-	row->lock = key->lock;
-	row->type = key->type < KLOCK_TYPES ? key->type : KLOCK_OTHER;
-	row->stack_id = key->stack_id;
+	memset(out, 0, sizeof(*out));
 	for (int c = 0; c < cap.ncpus; c++) {
-		row->count += per[c].count;
-		row->sum += per[c].sum;
-		row->max = per[c].max > row->max ? per[c].max : row->max;
+		out->count += per[c].count;
+		out->sum += per[c].sum;
+		out->max = per[c].max > out->max ? per[c].max : out->max;
 	}
 	return 0;
 }
 
-/* Every (lock, caller) pair, the KLOCK_TOP longest total waits kept. */
-static int collect_pairs(struct kernel_locks *out, char *err, size_t errlen)
-{
-	struct klock_pair_stats *per = calloc((size_t)cap.ncpus, sizeof(*per));
-	struct klock_row *rows = calloc(KLOCK_PAIRS, sizeof(*rows));
-	struct klock_pair_key key, *prev = NULL;
-	size_t n = 0;
+/* What collect_rows() reads: every lock and every (lock, stack) pair. */
+struct klock_tables {
+	struct klock_lock *locks;
+	struct klock_row *pairs;
+	size_t nlocks, npairs;
+	struct klock_stats *per;   /* ncpus, scratch */
+};
 
-	if (!per || !rows) {
-		snprintf(err, errlen, "kernel locks: out of memory");
+/* The per-lock table's entries (the CPUs' pending waits come after). */
+static void read_locks(struct klock_tables *tb, struct kernel_locks *out)
+{
+	struct klock_lock_key key, *prev = NULL;
+	struct klock_stats s;
+
+	while (tb->nlocks < KLOCK_LOCKS &&
+	       bpf_map__get_next_key(cap.skel->maps.locks, prev, &key, sizeof(key)) == 0) {
+		prev = &key;
+		if (sum_cpus(cap.skel->maps.locks, &key, sizeof(key), tb->per, &s) != 0)
+			continue;
+		tb->locks[tb->nlocks++] = (struct klock_lock){ .lock = key.lock, .count = s.count, .sum = s.sum,
+			.max = s.max, .type = key.type < KLOCK_TYPES ? key.type : KLOCK_OTHER };
+		out->locks_count += s.count;
+	}
+}
+
+/* Lock (lock, type)'s entry in the table, made when missing; NULL when full. */
+static struct klock_lock *lock_entry(struct klock_tables *tb, uint64_t lock, unsigned int type)
+{
+	for (size_t i = 0; i < tb->nlocks; i++)
+		if (tb->locks[i].lock == lock && tb->locks[i].type == type)
+			return &tb->locks[i];
+	if (tb->nlocks == KLOCK_LOCKS)
+		return NULL;
+	tb->locks[tb->nlocks] = (struct klock_lock){ .lock = lock, .type = type };
+	return &tb->locks[tb->nlocks++];
+}
+
+/* The waits each CPU's cache still held for its last lock (klock_maps.h). */
+static int read_pending(struct klock_tables *tb, struct kernel_locks *out, char *err, size_t errlen)
+{
+	struct klock_cpu_cache *per = calloc((size_t)cap.ncpus, sizeof(*per));
+	uint32_t zero = 0;
+
+	if (!per || lookup_cpus(cap.skel->maps.cpu_cache, &zero, sizeof(zero), per, sizeof(*per)) != 0) {
+		snprintf(err, errlen, "kernel locks: cannot read the CPUs' pending waits: %s",
+			 per ? strerror(errno) : "out of memory");
 		free(per);
-		free(rows);
 		return -1;
 	}
-	while (n < KLOCK_PAIRS && bpf_map__get_next_key(cap.skel->maps.pairs, prev, &key, sizeof(key)) == 0) {
-		if (pair_row(&key, per, &rows[n]) == 0)
-			n++;
-		prev = &key;
+	for (int c = 0; c < cap.ncpus; c++) {
+		struct klock_lock *l;
+
+		if (!per[c].count)
+			continue;
+		l = lock_entry(tb, per[c].lock, per[c].type < KLOCK_TYPES ? per[c].type : KLOCK_OTHER);
+		if (!l) {
+			out->unpaired += per[c].count;
+			continue;
+		}
+		l->count += per[c].count;
+		l->sum += per[c].sum;
+		l->max = per[c].max > l->max ? per[c].max : l->max;
+		out->locks_count += per[c].count;
 	}
-	qsort(rows, n, sizeof(*rows), by_sum);
-	out->pairs = n;
-	out->ntop = n < KLOCK_TOP ? (unsigned int)n : KLOCK_TOP;
-	memcpy(out->top, rows, out->ntop * sizeof(*rows));
+	out->locks = tb->nlocks;
 	free(per);
-	free(rows);
 	return 0;
+}
+
+static void read_pairs(struct klock_tables *tb, struct kernel_locks *out)
+{
+	struct klock_pair_key key, *prev = NULL;
+	struct klock_stats s;
+
+	while (tb->npairs < KLOCK_PAIRS &&
+	       bpf_map__get_next_key(cap.skel->maps.pairs, prev, &key, sizeof(key)) == 0) {
+		struct klock_row *r = &tb->pairs[tb->npairs];
+
+		prev = &key;
+		if (sum_cpus(cap.skel->maps.pairs, &key, sizeof(key), tb->per, &s) != 0)
+			continue;
+		memset(r, 0, sizeof(*r));
+		r->of.lock = key.lock;
+		r->of.type = key.type < KLOCK_TYPES ? key.type : KLOCK_OTHER;
+		r->stack_id = key.stack_id;
+		r->count = s.count;
+		r->sum = s.sum;
+		r->max = s.max;
+		tb->npairs++;
+	}
+	out->pairs = tb->npairs;
+}
+
+/* Lock `l`'s callers as rows at out->top (longest sampled wait first), or
+ * one "(no stack taken)" row when none of its waits took a stack. */
+static void lock_rows(const struct klock_tables *tb, struct klock_lock *l, struct kernel_locks *out)
+{
+	unsigned int first = out->ntop;
+
+	for (size_t i = 0; i < tb->npairs; i++)
+		if (tb->pairs[i].of.lock == l->lock && tb->pairs[i].of.type == l->type)
+			l->stacks += tb->pairs[i].count;
+	for (size_t i = 0; i < tb->npairs && out->ntop < KLOCK_TOP; i++)
+		if (tb->pairs[i].of.lock == l->lock && tb->pairs[i].of.type == l->type)
+			out->top[out->ntop++] = tb->pairs[i];
+	if (out->ntop == first)
+		out->top[out->ntop++] = (struct klock_row){ .stack_id = KLOCK_STACK_NOT_TAKEN };
+	for (unsigned int i = first; i < out->ntop; i++)
+		out->top[i].of = *l;
+}
+
+/*
+ * The top-locks table: the locks by their exact total wait, longest first,
+ * each followed by its callers, until KLOCK_TOP rows.  A lock's callers
+ * come from its waits that took a stack (its first KLOCK_STACKS_PER_LOCK):
+ * their shares are a sample's, its count and cycles every wait's.
+ */
+static int collect_rows(struct kernel_locks *out, char *err, size_t errlen)
+{
+	struct klock_tables tb = { .locks = calloc(KLOCK_LOCKS, sizeof(*tb.locks)),
+				   .pairs = calloc(KLOCK_PAIRS, sizeof(*tb.pairs)),
+				   .per = calloc((size_t)cap.ncpus, sizeof(*tb.per)) };
+	int rc = -1;
+
+	if (!tb.locks || !tb.pairs || !tb.per) {
+		snprintf(err, errlen, "kernel locks: out of memory");
+		goto out;
+	}
+	read_locks(&tb, out);
+	if (read_pending(&tb, out, err, errlen) == 0) {
+		read_pairs(&tb, out);
+		qsort(tb.locks, tb.nlocks, sizeof(*tb.locks), lock_by_sum);
+		qsort(tb.pairs, tb.npairs, sizeof(*tb.pairs), row_by_sum);
+		for (size_t i = 0; i < tb.nlocks && out->ntop < KLOCK_TOP; i++)
+			lock_rows(&tb, &tb.locks[i], out);
+		rc = 0;
+	}
+out:
+	free(tb.locks);
+	free(tb.pairs);
+	free(tb.per);
+	return rc;
 }
 
 /* Names each top row's caller from its stack, with /proc/kallsyms. */
@@ -333,9 +491,13 @@ int klock_collect(struct kernel_locks *out, char *err, size_t errlen)
 		snprintf(err, errlen, "kernel locks: no capture loaded");
 		return -1;
 	}
-	if (collect_types(out, err, errlen) || collect_misses(out, err, errlen) ||
-	    collect_pairs(out, err, errlen))
+	if (collect_types(out, err, errlen) || collect_mutex_classes(out, err, errlen) ||
+	    collect_misses(out, err, errlen) || collect_rows(out, err, errlen))
 		return -1;
+	/* (The program's atomic adds are done: the threads are joined.) */
+	out->stacks = __atomic_load_n(&cap.skel->bss->stacks_wanted, __ATOMIC_RELAXED);
+	if (out->stacks > KLOCK_STACKS_MAX)
+		out->stacks = KLOCK_STACKS_MAX;
 	name_callers(out);
 	snprintf(out->release, sizeof(out->release), "%s", uname(&u) == 0 ? u.release : "unknown");
 	out->captured = true;

@@ -28,11 +28,19 @@
 /* Rows of the top-locks table (kernel-locks.csv). */
 #define KLOCK_TOP 20
 
-/* One (lock, caller) pair: a lock's waits that began from one kernel stack. */
-struct klock_row {
+/* One lock (of one type): every wait for it, exactly. */
+struct klock_lock {
 	uint64_t lock;            /* the lock's kernel address */
 	unsigned int type;        /* enum klock_type */
-	uint64_t count, sum, max; /* waits; their cycles */
+	uint64_t count, sum, max; /* its waits; their cycles */
+	uint64_t stacks;          /* of them, the waits with a stack taken (its pairs' counts) */
+};
+
+/* One row of the top-locks table: a lock, and one caller of the waits for
+ * it that took a stack (count, sum, max: those waits only). */
+struct klock_row {
+	struct klock_lock of;     /* the lock's own figures, repeated on each of its rows */
+	uint64_t count, sum, max; /* its waits with a stack from this caller; their cycles */
 	int32_t stack_id;         /* in the program's stack map (< 0: none): for naming */
 	char caller[64];          /* the first frame outside lock code, "do_unlinkat" */
 	char stack[320];          /* the frames from the lock code up, "a+0x1c;b+0x2f;..." */
@@ -43,16 +51,23 @@ struct kernel_locks {
 	char release[65];                   /* uname -r */
 	struct hist all;                    /* every wait, cycles */
 	struct hist type[KLOCK_TYPES];      /* the same, by lock type */
-	struct klock_row top[KLOCK_TOP];    /* by total wait, longest first */
+	struct klock_stats mutex[KLOCK_MUTEX_CLASSES];  /* the mutex waits by how they ended */
+	struct klock_row top[KLOCK_TOP];    /* the locks by total wait, longest first, each lock's
+					       callers by their sampled wait, longest first */
 	unsigned int ntop;
-	uint64_t pairs;                     /* distinct (lock, caller) pairs seen */
+	uint64_t locks;                     /* distinct (lock, type) seen */
+	uint64_t locks_count;               /* their waits: all but the unpaired */
+	uint64_t pairs;                     /* distinct (lock, caller) pairs among the waits with a stack */
+	uint64_t stacks;                    /* stacks taken (at most KLOCK_STACKS_MAX) */
 	uint64_t untimed;                   /* begins that could not be timed */
-	uint64_t unpaired;                  /* waits timed but not in a pair (table full) */
+	uint64_t unpaired;                  /* waits timed but not in the per-lock table (full) */
 	char callers_note[160];             /* "" or why callers are bare addresses */
 };
 
 /* summary.csv's and kernel-hist.csv's names: rwsem_write, spinlock, ... */
 extern const char *const klock_type_name[KLOCK_TYPES];
+/* summary.csv's names of enum klock_mutex_class: spin, spin_sleep, sleep */
+extern const char *const klock_mutex_class_name[KLOCK_MUTEX_CLASSES];
 
 /* 0, or -errno with one line in `why` saying what is missing (privileges,
  * BTF, the tracepoints, BPF at build time).  `threads`: the run's workers.

@@ -328,6 +328,7 @@ void machine_identify(struct machine_info *m, const int *cpus, unsigned int n)
 	identify_cpu(m);
 	identify_topology(m);
 	identify_system(m, cpus, n);
+	kernel_env_probe(&m->kernel);
 }
 
 /* ---- the clock ---- */

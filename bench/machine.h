@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "fsinfo.h"
+#include "kernel_env.h"
 #include "tsc.h"
 
 #define MACHINE_WARN_MAX 8
@@ -86,6 +87,7 @@ struct machine_info {
 	char glibc[32], clocksource[32], governor[MACHINE_TEXT], cpufreq_driver[64], boost[64];
 	char smt_control[32], smt_active[16];
 	bool numa;                          /* libnuma works here */
+	struct kernel_env kernel;           /* what decides the kernel mutex's behaviour */
 	/* the build and the run */
 	char commit[48], date_utc[32];
 	double probe_s;

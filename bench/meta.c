@@ -78,6 +78,19 @@ static const char *yes_no(const struct machine_info *m, bool v)
 	return !m->cpuid_ok ? "unknown" : v ? "1" : "0";
 }
 
+/* What decides the running kernel's mutex behaviour (kernel_env.h). */
+static void write_kernel_env(const struct kernel_env *k, FILE *f)
+{
+	put(f, "kernel_config", "%s", k->config);
+	put(f, "kernel_mutex_spin_on_owner", "%s", k->spin_on_owner);
+	put(f, "kernel_preempt", "%s", k->preempt);
+	put(f, "kernel_preempt_source", "%s", k->preempt_source);
+	put(f, "kernel_hypervisor", "%s", k->hypervisor);
+	put(f, "cpuid_hypervisor", "%s", k->cpuid_hypervisor);
+	put(f, "kernel_vcpu_is_preempted", "%s", k->vcpu_preempted);
+	put(f, "kernel_vcpu_is_preempted_why", "%s", k->vcpu_preempted_why);
+}
+
 static void write_clock(const struct machine_info *m, FILE *f)
 {
 	const struct tsc_skew *s = &m->skew;
@@ -251,6 +264,7 @@ void machine_write_meta(const struct bench_result *res, FILE *f)
 	put_encoded(f, "cmdline", res->cfg->cmdline);
 	write_system(m, f);
 	write_identity(m, f);
+	write_kernel_env(&m->kernel, f);
 	write_clock(m, f);
 	write_placement(res, f);
 	put(f, "probe_s", "%.4f", m->probe_s);

@@ -12,6 +12,7 @@
 
 #include "meta.h"
 #include "report.h"
+#include "report_kernel.h"
 #include "workload.h"
 
 #define HIST_BAR_WIDTH 52
@@ -192,9 +193,6 @@ static void print_contended(const struct hist *hc, FILE *out)
 		hist_quantile_bin(hc, 0.99));
 }
 
-/* The rows of the top-locks table the summary shows (the file has all). */
-#define KERNEL_TOP_SHOWN 5
-
 /* Waits per lock type, the types that had any. */
 static void print_kernel_types(const struct kernel_locks *k, FILE *out)
 {
@@ -209,27 +207,6 @@ static void print_kernel_types(const struct kernel_locks *k, FILE *out)
 			sep = ",";
 		}
 	fprintf(out, "%s\n", *sep ? "" : " none");
-}
-
-static void print_kernel_top(const struct kernel_locks *k, FILE *out)
-{
-	unsigned int shown = k->ntop < KERNEL_TOP_SHOWN ? k->ntop : KERNEL_TOP_SHOWN;
-
-	if (!shown)
-		return;
-	fprintf(out, "  kernel top locks (of %" PRIu64 " lock/caller pairs, by total wait; caller: first frame outside the lock code)\n",
-		k->pairs);
-	fprintf(out, "    %-18s %-12s %8s %14s %12s %12s  %s\n", "lock", "type", "count", "total cycles",
-		"mean", "max", "caller");
-	for (unsigned int i = 0; i < shown; i++) {
-		const struct klock_row *r = &k->top[i];
-
-		fprintf(out, "    0x%-16" PRIx64 " %-12s %8" PRIu64 " %14" PRIu64 " %12.0f %12" PRIu64 "  %s\n", r->lock,
-			klock_type_name[r->type], r->count, r->sum, safe_div((double)r->sum, (double)r->count),
-			r->max, r->caller);
-	}
-	if (k->callers_note[0])
-		fprintf(out, "    (%s)\n", k->callers_note);
 }
 
 /* --kernel-locks: the kernel's own waits for its locks, this run's threads. */
@@ -251,7 +228,8 @@ static void print_kernel(const struct kernel_locks *k, double tsc_hz, FILE *out)
 	if (!h->count)
 		return;
 	print_kernel_types(k, out);
-	print_kernel_top(k, out);
+	report_kernel_mutex(k, out);
+	report_kernel_top(k, out);
 }
 
 const char *report_timing_name(const struct bench_config *cfg, char *buf, size_t len)
@@ -335,8 +313,10 @@ void report_print(const struct bench_result *res, FILE *out)
 	print_workload_settings(res, out);
 	for (unsigned int i = 0; i < res->extra.n; i++)
 		fprintf(out, "  %-15s %s\n", res->extra.f[i].label, res->extra.f[i].value);
-	if (res->kernel.captured)
+	if (res->kernel.captured) {
 		print_kernel(&res->kernel, res->tsc_hz, out);
+		kernel_env_print(&res->machine.kernel, out);
+	}
 	print_checks(&res->checks, out);
 	if (timed)
 		print_hist(h, cfg->timing == TIMING_SAMPLE ? "acq_cycles_sampled" : "acq_cycles", res->tsc_hz, out);
@@ -421,6 +401,7 @@ static void write_kernel_keys(const struct kernel_locks *k, FILE *f)
 		fprintf(f, "kernel_contentions_%s,%" PRIu64 "\nkernel_wait_cycles_sum_%s,%" PRIu64
 			"\nkernel_wait_cycles_max_%s,%" PRIu64 "\n", klock_type_name[t], k->type[t].count,
 			klock_type_name[t], k->type[t].sum, klock_type_name[t], k->type[t].max);
+	report_kernel_keys(k, f);
 }
 
 static void write_summary(const struct bench_result *res, FILE *f)
@@ -511,16 +492,7 @@ static void write_kernel_hist(const struct bench_result *res, FILE *f)
 
 static void write_kernel_locks(const struct bench_result *res, FILE *f)
 {
-	const struct kernel_locks *k = &res->kernel;
-
-	fprintf(f, "rank,lock,type,count,wait_cycles_sum,wait_cycles_mean,wait_cycles_max,caller,stack\n");
-	for (unsigned int i = 0; i < k->ntop; i++) {
-		const struct klock_row *r = &k->top[i];
-
-		fprintf(f, "%u,0x%" PRIx64 ",%s,%" PRIu64 ",%" PRIu64 ",%.3f,%" PRIu64 ",%s,%s\n", i + 1, r->lock,
-			klock_type_name[r->type], r->count, r->sum, safe_div((double)r->sum, (double)r->count),
-			r->max, r->caller, r->stack);
-	}
+	report_kernel_locks_csv(&res->kernel, f);
 }
 
 static void write_threads(const struct bench_result *res, FILE *f)

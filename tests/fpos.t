@@ -57,7 +57,7 @@ capture "the summary's kernel block shows the mutex, and no lock order was check
 	'grep -q "^  kernel by type  mutex " "$tmp/none.out" && [ "$(val "$tmp/none" sequence_checked)" = 0 ]'
 # The caller is the first frame outside the lock code: fdget_pos (3.14 to
 # 6.x; __fdget_pos in some), unless kallsyms was unreadable.
-callers=$(awk -F, 'NR > 1 && $3 == "mutex" { print $8 }' "$tmp/none/kernel-locks.csv" 2>/dev/null | sort -u | tr '\n' ' ')
+callers=$(awk -F, 'NR > 1 && $3 == "mutex" { print $13 }' "$tmp/none/kernel-locks.csv" 2>/dev/null | sort -u | tr '\n' ' ')
 capture "its waits are in fdget_pos ($callers)" \
 	'[ "$(val "$tmp/none" kernel_callers_note)" != - ] || { [ -n "$callers" ] && ! echo "$callers" | grep -qv "fdget_pos "; }'
 pmutex=$(val "$tmp/pthread" kernel_contentions_mutex 2>/dev/null)

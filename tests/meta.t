@@ -22,13 +22,15 @@ probe_s workload_dir workload_dir_fs workload_dir_fs_magic workload_dir_mount_so
 workload_dir_mount_point noise_interval_s noise_other_cpu_pct noise_steal_pct
 noise_cpu_pressure_pct noise_io_pressure_pct noise_memory_pressure_pct noise_loadavg_1m noise_procs_running noise_csw_involuntary
 noise_csw_involuntary_per_s noise_cpu_mhz_begin noise_cpu_mhz_end noise_thermal_throttle
-noise_temp_c_max noise_busy warnings"
+noise_temp_c_max noise_busy warnings
+kernel_config kernel_mutex_spin_on_owner kernel_preempt kernel_preempt_source kernel_hypervisor
+cpuid_hypervisor kernel_vcpu_is_preempted kernel_vcpu_is_preempted_why"
 NOISE_NUMBERS="noise_interval_s noise_other_cpu_pct noise_steal_pct noise_cpu_pressure_pct noise_io_pressure_pct
 noise_memory_pressure_pct noise_loadavg_1m
 noise_procs_running noise_csw_involuntary noise_csw_involuntary_per_s noise_cpu_mhz_begin noise_cpu_mhz_end
 noise_thermal_throttle noise_temp_c_max"
 
-echo "1..20"
+echo "1..22"
 "$LB" -l ticket -t 3 -d 0.05 --warmup 0 --quiet -o "$tmp/r" >"$tmp/out" 2>"$tmp/err"
 check "a run writes meta.csv" '[ $? -eq 0 ] && [ -s "$tmp/r/meta.csv" ]'
 m=$tmp/r/meta.csv
@@ -89,6 +91,26 @@ mkdir -p "$tmp/a,b"
 "$LB" -l pthread -w creat -t 1 -d 0.02 --warmup 0 --quiet --dir "$tmp/a,b" -o "$tmp/e" >/dev/null 2>&1
 check "workload_dir is the directory, percent-encoded as cmdline is" \
 	'[ "$(value workload_dir "$tmp/e/meta.csv")" = "$tmp/a%2Cb" ]'
+
+# What decides the kernel mutex's behaviour: words from a fixed set, and
+# what the machine's own config and kernel log say where they can be read.
+bad=""
+value kernel_mutex_spin_on_owner "$m" | grep -Eqx 'y|n|unknown' || bad="$bad spin_on_owner"
+value kernel_preempt "$m" | grep -Eqx 'none|voluntary|full|lazy|rt|unknown' || bad="$bad preempt"
+value kernel_vcpu_is_preempted "$m" | grep -Eqx 'yes|no|unknown' || bad="$bad vcpu_is_preempted"
+check "kernel_mutex_spin_on_owner, kernel_preempt, kernel_vcpu_is_preempted are words of their sets${bad:+ (not:$bad)}" \
+	'[ -z "$bad" ]'
+want_spin="" want_preempt=""
+if zcat /proc/config.gz >"$tmp/config" 2>/dev/null && [ "$(value kernel_config "$m")" = /proc/config.gz ]; then
+	want_spin=$(sed -n 's/^CONFIG_MUTEX_SPIN_ON_OWNER=//p' "$tmp/config")
+	want_spin=${want_spin:-n}
+fi
+if dmesg 2>/dev/null | grep -q 'Dynamic Preempt: '; then
+	want_preempt=$(dmesg | sed -n 's/.*Dynamic Preempt: \([a-z]*\).*/\1/p' | tail -n 1)
+fi
+check "they agree with /proc/config.gz (${want_spin:-not read}) and the kernel log (${want_preempt:-no line})" \
+	'{ [ -z "$want_spin" ] || [ "$(value kernel_mutex_spin_on_owner "$m")" = "$want_spin" ]; } &&
+	 { [ -z "$want_preempt" ] || [ "$(value kernel_preempt "$m")" = "$want_preempt" ]; }'
 
 # Thread i ran on entry i mod n of the recorded order.
 order=$(value pin_order "$m")

@@ -7,10 +7,17 @@
  * - kallsyms parsing, lookup, the lock sections, and a kallsyms whose
  *   addresses kptr_restrict hides;
  * - the caller of a stack: the first frame after the lock code;
+ * - the open-wait bookkeeping both sides compile (klock_task_begin / _end):
+ *   made-up begin/begin/end sequences of a mutex that spins, sleeps, spins
+ *   again, with a spinlock nested in its slow path, count each acquisition
+ *   once and classify it by its begins' flags; and the stack budget;
  * - the real program (skipped, saying why, where it cannot load): threads
  *   creating and removing files in one directory wait for its lock; waits
  *   are recorded only between klock_start() and klock_stop(), and the
- *   figures agree with each other.
+ *   figures agree with each other; threads read()ing one shared descriptor
+ *   wait for its f_pos_lock, a kernel mutex: its waits' classes add up to
+ *   the mutex's figures, and the lock's count is every wait while its
+ *   stacks stop at the per-lock budget.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -198,6 +205,135 @@ static void caller_is_the_first_frame_after_the_lock_code(void **state)
 	ksyms_free(&ks);
 }
 
+/* ---- open waits: the begin/end bookkeeping and the mutex classes ---- */
+
+#define M 0x1000   /* a mutex */
+#define W 0x2000   /* its wait_lock, a spinlock taken inside its slow path */
+#define SPIN_MUTEX (KLOCK_F_MUTEX | KLOCK_F_SPIN)
+
+/* One tracepoint call: 'b'egin (flags) or 'e'nd, on a lock; `on`: capturing. */
+struct step {
+	char op;
+	uint64_t lock;
+	uint32_t flags;
+	bool on;
+};
+
+/* What the program would have recorded from a sequence of calls. */
+struct recorded {
+	unsigned int waits, full, ignored;
+	uint64_t lock[8];
+	unsigned int type[8], cls[8];
+};
+
+static void run_steps(const struct step *s, size_t n, struct recorded *out)
+{
+	struct klock_task t = { 0 };
+	struct klock_open_wait w;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].op == 'b') {
+			int r = klock_task_begin(&t, s[i].lock, s[i].flags, s[i].on);
+
+			out->full += r == KLOCK_BEGIN_FULL;
+			out->ignored += r == KLOCK_BEGIN_IGNORED;
+			continue;
+		}
+		if (!klock_task_end(&t, s[i].lock, &w))
+			continue;
+		assert_true(out->waits < 8);
+		out->lock[out->waits] = w.lock;
+		out->type[out->waits] = klock_type_of(w.flags);
+		out->cls[out->waits++] = klock_mutex_class_of(w.flags);
+	}
+	assert_int_equal(t.depth, 0);
+}
+
+#define RUN(out, ...)                                                   \
+	do {                                                            \
+		const struct step seq_[] = { __VA_ARGS__ };             \
+		run_steps(seq_, sizeof(seq_) / sizeof(seq_[0]), out);   \
+	} while (0)
+
+/* One mutex acquisition: one wait, of `cls`. */
+static void assert_one_mutex_wait(const struct recorded *r, unsigned int cls)
+{
+	assert_int_equal(r->waits, 1);
+	assert_int_equal(r->lock[0], M);
+	assert_int_equal(r->type[0], KLOCK_MUTEX);
+	assert_string_equal(klock_mutex_class_name[r->cls[0]], klock_mutex_class_name[cls]);
+}
+
+static void mutex_waits_are_classified_once(void **state)
+{
+	struct recorded r;
+
+	(void)state;
+	/* The optimistic spin (or the trylock before it) got the lock. */
+	RUN(&r, { 'b', M, SPIN_MUTEX, true }, { 'e', M, 0, true });
+	assert_one_mutex_wait(&r, KLOCK_MUTEX_SPIN);
+	/* It spun, failed, queued and slept. */
+	RUN(&r, { 'b', M, SPIN_MUTEX, true }, { 'b', M, KLOCK_F_MUTEX, true }, { 'e', M, 0, true });
+	assert_one_mutex_wait(&r, KLOCK_MUTEX_SPIN_SLEEP);
+	/* Woken as the first waiter, it spun again and got it spinning: still
+	 * one acquisition, and it slept. */
+	RUN(&r, { 'b', M, SPIN_MUTEX, true }, { 'b', M, KLOCK_F_MUTEX, true }, { 'b', M, SPIN_MUTEX, true },
+	    { 'e', M, 0, true });
+	assert_one_mutex_wait(&r, KLOCK_MUTEX_SPIN_SLEEP);
+	RUN(&r, { 'b', M, SPIN_MUTEX, true }, { 'b', M, KLOCK_F_MUTEX, true }, { 'b', M, SPIN_MUTEX, true },
+	    { 'b', M, KLOCK_F_MUTEX, true }, { 'e', M, 0, true });
+	assert_one_mutex_wait(&r, KLOCK_MUTEX_SPIN_SLEEP);
+	/* Its first begin already the sleeping one. */
+	RUN(&r, { 'b', M, KLOCK_F_MUTEX, true }, { 'e', M, 0, true });
+	assert_one_mutex_wait(&r, KLOCK_MUTEX_SLEEP);
+	RUN(&r, { 'b', M, KLOCK_F_MUTEX, true }, { 'b', M, SPIN_MUTEX, true }, { 'e', M, 0, true });
+	assert_one_mutex_wait(&r, KLOCK_MUTEX_SLEEP);
+}
+
+static void nested_and_unmatched_waits(void **state)
+{
+	struct recorded r;
+
+	(void)state;
+	/* The wait_lock, contended inside the slow path between the two
+	 * begins, is a wait of its own, and the mutex's is still one. */
+	RUN(&r, { 'b', M, SPIN_MUTEX, true }, { 'b', W, KLOCK_F_SPIN, true }, { 'e', W, 0, true },
+	    { 'b', M, KLOCK_F_MUTEX, true }, { 'e', M, 0, true });
+	assert_int_equal(r.waits, 2);
+	assert_int_equal(r.lock[0], W);
+	assert_int_equal(r.type[0], KLOCK_SPINLOCK);
+	assert_int_equal(r.lock[1], M);
+	assert_string_equal(klock_mutex_class_name[r.cls[1]], "spin_sleep");
+	/* An end for a lock that is not the innermost open wait's is not ours. */
+	RUN(&r, { 'b', M, SPIN_MUTEX, true }, { 'e', W, 0, true }, { 'e', M, 0, true });
+	assert_int_equal(r.waits, 1);
+	/* Begun while capturing, slept after the stop: the same wait, and it slept. */
+	RUN(&r, { 'b', M, SPIN_MUTEX, true }, { 'b', M, KLOCK_F_MUTEX, false }, { 'e', M, 0, false });
+	assert_one_mutex_wait(&r, KLOCK_MUTEX_SPIN_SLEEP);
+	/* Begun before capturing: not opened, not recorded. */
+	RUN(&r, { 'b', M, SPIN_MUTEX, false }, { 'b', M, KLOCK_F_MUTEX, true }, { 'e', M, 0, true });
+	assert_int_equal(r.ignored, 1);
+	assert_one_mutex_wait(&r, KLOCK_MUTEX_SLEEP);
+	/* Five waits open at once: the fifth is not timed. */
+	RUN(&r, { 'b', 1, KLOCK_F_SPIN, true }, { 'b', 2, KLOCK_F_SPIN, true }, { 'b', 3, KLOCK_F_SPIN, true },
+	    { 'b', 4, KLOCK_F_SPIN, true }, { 'b', 5, KLOCK_F_SPIN, true }, { 'e', 5, 0, true }, { 'e', 4, 0, true },
+	    { 'e', 3, 0, true }, { 'e', 2, 0, true }, { 'e', 1, 0, true });
+	assert_int_equal(r.full, 1);
+	assert_int_equal(r.waits, KLOCK_NEST);
+}
+
+static void stacks_stop_at_the_budget(void **state)
+{
+	(void)state;
+	assert_true(klock_stack_wanted(0, 0));
+	assert_true(klock_stack_wanted(KLOCK_STACKS_PER_LOCK - 1, KLOCK_STACKS_MAX - 1));
+	assert_false(klock_stack_wanted(KLOCK_STACKS_PER_LOCK, 0));
+	assert_false(klock_stack_wanted(0, KLOCK_STACKS_MAX));
+	/* The pairs map holds one entry per stack: it can never be full. */
+	assert_true(KLOCK_PAIRS >= KLOCK_STACKS_MAX);
+}
+
 /* ---- the real program ---- */
 
 #define CREATORS 16
@@ -293,8 +429,14 @@ static void assert_consistent(const struct kernel_locks *k)
 	assert_int_equal(count, k->all.count);
 	assert_int_equal(bins, k->all.count);
 	assert_int_equal(sum, k->all.sum);
-	for (unsigned int i = 1; i < k->ntop; i++)
-		assert_true(k->top[i].sum <= k->top[i - 1].sum);
+	/* The locks by their total wait, each lock's callers by theirs. */
+	for (unsigned int i = 1; i < k->ntop; i++) {
+		const struct klock_row *r = &k->top[i], *prev = &k->top[i - 1];
+
+		assert_true(r->of.sum <= prev->of.sum);
+		if (r->of.lock == prev->of.lock && r->of.type == prev->of.type)
+			assert_true(r->sum <= prev->sum);
+	}
 }
 
 static void records_only_between_start_and_stop(void **state)
@@ -325,6 +467,142 @@ static void records_only_between_start_and_stop(void **state)
 	assert_int_equal(after.all.sum, during.all.sum);
 }
 
+/* ---- one shared descriptor: its f_pos_lock, a kernel mutex ---- */
+
+#define READERS 8
+#define SHARED_FILE_BYTES (1 << 20)
+
+struct reader {
+	pthread_t tid;
+	int fd;
+	double until;
+	unsigned long reads;
+	int err;
+};
+
+/* read() on a descriptor the process's threads share takes the file's
+ * f_pos_lock (fdget_pos); at the end of the file, back to its start. */
+static void *read_shared(void *arg)
+{
+	struct reader *r = arg;
+	static __thread char buf[16384];
+
+	while (mono_now_s() < r->until) {
+		ssize_t got = read(r->fd, buf, sizeof(buf));
+
+		if (got < 0 || (got == 0 && lseek(r->fd, 0, SEEK_SET) != 0)) {
+			r->err = errno;
+			break;
+		}
+		r->reads++;
+	}
+	return NULL;
+}
+
+/* READERS threads reading one descriptor for BURST_S; the reads done. */
+static unsigned long read_burst(int fd)
+{
+	struct reader r[READERS];
+	unsigned long reads = 0;
+
+	for (unsigned int i = 0; i < READERS; i++) {
+		r[i] = (struct reader){ .fd = fd, .until = mono_now_s() + BURST_S };
+		assert_int_equal(pthread_create(&r[i].tid, NULL, read_shared, &r[i]), 0);
+	}
+	for (unsigned int i = 0; i < READERS; i++) {
+		assert_int_equal(pthread_join(r[i].tid, NULL), 0);
+		assert_int_equal(r[i].err, 0);
+		reads += r[i].reads;
+	}
+	return reads;
+}
+
+/* An unlinked file of SHARED_FILE_BYTES in the test's directory, open. */
+static int shared_file(void)
+{
+	char path[128];
+	static char zeros[SHARED_FILE_BYTES];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/shared", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, zeros, sizeof(zeros)), (ssize_t)sizeof(zeros));
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+/* The mutex classes split the mutex's figures exactly. */
+static void assert_classes_split_the_mutex(const struct kernel_locks *k)
+{
+	uint64_t count = 0, sum = 0, max = 0;
+
+	for (unsigned int c = 0; c < KLOCK_MUTEX_CLASSES; c++) {
+		count += k->mutex[c].count;
+		sum += k->mutex[c].sum;
+		max = k->mutex[c].max > max ? k->mutex[c].max : max;
+	}
+	assert_int_equal(count, k->type[KLOCK_MUTEX].count);
+	assert_int_equal(sum, k->type[KLOCK_MUTEX].sum);
+	assert_int_equal(max, k->type[KLOCK_MUTEX].max);
+}
+
+/* Every wait is in its lock's figures; stacks stop at the budget. */
+static void assert_stacks_bounded(const struct kernel_locks *k)
+{
+	assert_int_equal(k->unpaired, 0);
+	assert_int_equal(k->locks_count, k->all.count);
+	assert_true(k->stacks <= KLOCK_STACKS_PER_LOCK * k->locks);
+	assert_true(k->stacks <= KLOCK_STACKS_MAX);
+	for (unsigned int i = 0; i < k->ntop; i++) {
+		assert_true(k->top[i].of.stacks <= KLOCK_STACKS_PER_LOCK);
+		assert_true(k->top[i].of.stacks <= k->top[i].of.count);
+		assert_true(k->top[i].count <= k->top[i].of.stacks);
+	}
+}
+
+static void mutex_waits_split_and_stacks_bounded(void **state)
+{
+	struct kernel_locks k;
+	const struct klock_row *hot = NULL;
+	char err[200];
+	unsigned long reads;
+	uint64_t callers = 0;
+	int fd;
+
+	(void)state;
+	skip_unless_loaded();
+	fd = shared_file();
+	klock_start(tsc_calibrate_hz(0.01));
+	reads = read_burst(fd);
+	klock_stop();
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(klock_collect(&k, err, sizeof(err)), 0);
+	assert_consistent(&k);
+	print_message("# %lu reads by %d threads: %llu mutex waits (spin %llu, spin then sleep %llu, sleep %llu), "
+		      "%llu stacks for %llu locks\n", reads, READERS, (unsigned long long)k.type[KLOCK_MUTEX].count,
+		      (unsigned long long)k.mutex[KLOCK_MUTEX_SPIN].count,
+		      (unsigned long long)k.mutex[KLOCK_MUTEX_SPIN_SLEEP].count,
+		      (unsigned long long)k.mutex[KLOCK_MUTEX_SLEEP].count, (unsigned long long)k.stacks,
+		      (unsigned long long)k.locks);
+	assert_true(k.type[KLOCK_MUTEX].count > 0);
+	assert_classes_split_the_mutex(&k);
+	assert_stacks_bounded(&k);
+	/* The file's lock: the mutex waited on longest, its count every wait
+	 * for it, its stacks those of its first waits only. */
+	for (unsigned int i = 0; i < k.ntop && !hot; i++)
+		if (k.top[i].of.type == KLOCK_MUTEX)
+			hot = &k.top[i];
+	assert_non_null(hot);
+	for (unsigned int i = 0; i < k.ntop; i++)
+		if (k.top[i].of.lock == hot->of.lock && k.top[i].of.type == KLOCK_MUTEX)
+			callers += k.top[i].count;
+	assert_true(hot->of.count <= k.type[KLOCK_MUTEX].count);
+	assert_int_equal(hot->of.stacks, hot->of.count < KLOCK_STACKS_PER_LOCK ? hot->of.count : KLOCK_STACKS_PER_LOCK);
+	assert_int_equal(callers, hot->of.stacks);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,7 +611,11 @@ int main(void)
 		cmocka_unit_test(kallsyms_names_addresses),
 		cmocka_unit_test(hidden_kallsyms_give_addresses),
 		cmocka_unit_test(caller_is_the_first_frame_after_the_lock_code),
+		cmocka_unit_test(mutex_waits_are_classified_once),
+		cmocka_unit_test(nested_and_unmatched_waits),
+		cmocka_unit_test(stacks_stop_at_the_budget),
 		cmocka_unit_test_setup_teardown(records_only_between_start_and_stop, capture_setup, capture_teardown),
+		cmocka_unit_test_setup_teardown(mutex_waits_split_and_stacks_bounded, capture_setup, capture_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

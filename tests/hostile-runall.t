@@ -6,7 +6,8 @@
 # and globs; links and FIFOs where run-all reads or writes; a host name made
 # to run code; two run-alls on one directory; a comma decimal point; a full
 # disk; bad counts.  RUNALL=PATH tests another run-all (e.g. an older one,
-# with its scripts/ beside it, to see which rows it fails).
+# with its scripts/ beside it, to see which rows it fails); ROWS=GLOB runs
+# only the rows whose name matches.
 top=$(cd "$(dirname "$0")/.." && pwd)
 RUNALL=${RUNALL:-$top/run-all}
 RUNALL_DIR=$(cd "$(dirname "$RUNALL")" && pwd)
@@ -295,6 +296,7 @@ while IFS= read -r line; do
 	setup=$(printf '%s' "$line" | awk -F'\t+' '{ print $6 }')
 	chk=$(printf '%s' "$line" | awk -F'\t+' '{ print $7 }')
 	args=$(printf '%s' "$line" | awk -F'\t+' '{ print $8 }')
+	case $name in ${ROWS:-*}) ;; *) skip "$name: not in ROWS"; continue ;; esac
 	why=$(unmet "$needs")
 	if [ -n "$why" ]; then
 		skip "$name: $why"

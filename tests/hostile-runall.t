@@ -45,10 +45,23 @@ printf '#!/bin/sh\ncase " $* " in *" --kernel-locks "*) echo "lockbench: --kerne
 	"$LBT" >"$LB"
 chmod +x "$LB"
 
+# install_at DIR: run-all installed at DIR as a dist is (no Makefile: it
+# builds nothing): R is its run-all, R_DIR the directory.
+install_at() {
+	mkdir -p "$1/scripts" "$1/analysis" "$1/bench" || return 1
+	cp "$RUNALL" "$1/run-all" && cp "$RUNALL_DIR"/scripts/*.sh "$RUNALL_DIR"/scripts/*.gp "$1/scripts/" &&
+		cp "$RUNALL_DIR/analysis/lbcompare" "$1/analysis/lbcompare" && cp "$LB" "$1/bench/lockbench" || return 1
+	R=$1/run-all R_DIR=$1
+}
+
 # --- the fixture: a small finished run, made by the run-all under test ---
+# It and the rows run that run-all installed as a dist is (no Makefile: it
+# builds nothing, and needs no compiler on PATH).
+INST=$tmp/inst
+install_at "$INST" || exit 1
 GOOD=$tmp/good
 start=$(date +%s)
-PATH=$NOGP RUNALL_LOCKBENCH=$LB timeout -s KILL 120 "$RUNALL" --quick --reps 1 --workloads creat,counter \
+PATH=$NOGP RUNALL_LOCKBENCH=$LB timeout -s KILL 120 "$INST/run-all" --quick --reps 1 --workloads creat,counter \
 	--locks kmutex-spin,kmutex-fix,tas --threads 2 --out "$GOOD" >"$tmp/good.out" 2>&1
 rc=$?
 echo "# the fixture run took $(($(date +%s) - start)) s"
@@ -67,14 +80,6 @@ good() {
 fresh() {
 	good "$1" && rm -f "$D"/data/* "$D"/plots/* "$D/report.md"
 }
-# install_at DIR: run-all installed at DIR as a dist is (no Makefile: it
-# builds nothing): R is its run-all, R_DIR the directory.
-install_at() {
-	mkdir -p "$1/scripts" "$1/analysis" "$1/bench" || return 1
-	cp "$RUNALL" "$1/run-all" && cp "$RUNALL_DIR"/scripts/*.sh "$RUNALL_DIR"/scripts/*.gp "$1/scripts/" &&
-		cp "$RUNALL_DIR/analysis/lbcompare" "$1/analysis/lbcompare" && cp "$LB" "$1/bench/lockbench" || return 1
-	R=$1/run-all R_DIR=$1
-}
 # hostile_host: every run's meta.csv names a host and CPU made to run code
 # wherever they were pasted into a command.
 HOSTILE="h'q\`touch pwned\`\"x\$(touch pwned2);@y #z"
@@ -82,6 +87,12 @@ hostile_host() {
 	for m in "$D"/runs/*/meta.csv; do
 		h=$HOSTILE awk -F, '$1 == "hostname" || $1 == "cpu_brand" { print $1 "," ENVIRON["h"]; next } { print }' \
 			"$m" >"$m.new" && mv "$m.new" "$m" || return 1
+	done
+}
+# hosts_copy DIR: DIR's runs say they ran on another host (bigbox).
+hosts_copy() {
+	for m in "$1"/runs/*/meta.csv; do
+		sed 's/^hostname,.*/hostname,bigbox/' "$m" >"$m.new" && mv "$m.new" "$m" || return 1
 	done
 }
 # failing_lbcompare: R_DIR's lbcompare fails the counter sweep's comparison.
@@ -146,6 +157,13 @@ svg_title_has_host() { grep -qF "h'q\`touch pwned\`&quot;x\$(touch pwned2);@y #z
 e2e_ok() {
 	victim_ok && no_pwned && [ ! -e "$T/spy-ran" ] && report_unchanged &&
 		! grep -rqs -D skip VICTIM "$D" "$T/out" "$T/err" && [ -p "$D/logs/b-fifo.err" ]
+}
+# The hosts' report has both hosts, and each directory its own report; no
+# comparison is lbcompare's error.
+hosts_ok() {
+	h=$T/hosts\ \'c
+	[ -s "$h/report.md" ] && grep -q "bigbox" "$h/report.md" && ! grep -q "^lbcompare: " "$h"/data/*.txt &&
+		[ -s "$T/vm 'a/report.md" ] && [ -s "$T/box 'b/report.md" ] && grep -q "^== across hosts: workload counter" "$h/data/sweep-counter.txt"
 }
 no_duplicates() { ! ls "$D"/runs | grep -q -- '-2$'; }
 plan_whole() { [ "$(wc -l <"$D/plan.txt")" -eq 2 ] && [ -s "$D/report.md" ] && grep -q "^None: all 2 runs finished" "$D/report.md"; }
@@ -257,10 +275,6 @@ scenario_vanish() {
 	wait $pid
 	echo $? >"$T/rc"
 }
-
-# The rows run run-all installed as a dist is (it checks no build each time).
-INST=$tmp/inst
-install_at "$INST"
 
 # Why a row must be skipped here, if it must.
 LOCALES=$tmp/locales

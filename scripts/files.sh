@@ -3,7 +3,7 @@
 # hand).  Nothing is read or written through a symbolic link it did not make,
 # no read waits on a FIFO, a write never leaves half a file, one run-all at a
 # time works in a directory, and no value it reads reaches a shell, awk or
-# gnuplot as code.  Needs NL (a newline), die and out_unwritable (run-all's).
+# gnuplot as code.  Needs die and out_unwritable (run-all's).
 
 # read_file FILE MAX: FILE's bytes on stdout, when it is a regular file of at
 # most MAX bytes; else one line on stderr and status 1.  dd opens it with
@@ -102,9 +102,10 @@ vet_refuse() { # OPTION PATH TYPE
 	s) vt="a socket" ;;
 	c | b) vt="a device" ;;
 	d) vt="a directory" ;;
-	*) vt="not a regular file" ;;
+	f) vt="a file" ;;
+	*) vt="neither a file nor a directory" ;;
 	esac
-	die "$1: '$(printable "$2")' is $vt: a run-all directory holds only directories and regular files"
+	die "$1: '$(printable "$2")' is $vt: a run-all directory holds only directories and regular files, each where it belongs"
 }
 
 # ---- one run-all per directory ----

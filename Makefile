@@ -151,7 +151,7 @@ DIST_NAME    := lockbench-$(DIST_VERSION)-$(DIST_ARCH)
 DISTDIR      ?= .
 DIST_STAGE   := $(BUILD)/dist/$(DIST_NAME)
 DIST_LDLIBS  := $(filter-out -ludev,$(shell pkg-config --libs --static $(PKGS) 2>/dev/null)) $(LDLIBS)
-DIST_FILES   := run-all README.md results/README.md analysis/README.md $(wildcard docs/*.md) scripts/registry.sh scripts/plan.sh scripts/orphans.sh $(wildcard scripts/*.gp)
+DIST_FILES   := run-all README.md results/README.md analysis/README.md $(wildcard docs/*.md) scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/files.sh $(wildcard scripts/*.gp)
 DIST_ANALYSIS := $(patsubst %.c,$(BUILD)/%.o,analysis/compare.c $(ANALYSIS_SRC) $(COMMON_SRC))
 
 .PHONY: dist

@@ -20,6 +20,9 @@
 # capture must not disturb.  OVERHEAD_ROUNDS (default 5) and
 # OVERHEAD_SECONDS (default 1, per run) from the environment.
 set -u
+# Figures read and printed with a decimal point, whatever the caller's locale.
+LC_ALL=C
+export LC_ALL
 LB=${1:-bench/lockbench}
 ROUNDS=${OVERHEAD_ROUNDS:-5}
 SECONDS_PER_RUN=${OVERHEAD_SECONDS:-1}

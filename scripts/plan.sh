@@ -7,10 +7,11 @@
 # Park-Miller generator (16807 x mod 2^31-1, exact in any awk's doubles), from
 # ORDER_SEED and the round: the same seed makes the same plan.
 make_plan() { # VARIANTS-FILE
-	awk -v reps="$REPS" -v seed="$ORDER_SEED" '
+	reps=$REPS seed=$ORDER_SEED awk '
 		function rand31() { state = (state * 16807) % 2147483647; return state }
 		{ name[NR] = $1; sub(/^[^ ]* /, ""); args[NR] = $0 }
 		END {
+			reps = ENVIRON["reps"] + 0; seed = ENVIRON["seed"] + 0
 			for (r = 1; r <= reps; r++) {
 				state = (seed + r * 48271) % 2147483647
 				if (state == 0) state = 1
@@ -31,7 +32,7 @@ make_plan() { # VARIANTS-FILE
 # 5:08 on a 2-core VM where their -d and --warmup add up to 3:16; estimated 5:16).
 RUN_OVERHEAD=0.3
 plan_seconds() { # FILE [TIMES]: FILE's runs, each TIMES over (default once)
-	awk -v times="${2:-1}" -v o="$RUN_OVERHEAD" '
-		{ for (i = 2; i < NF; i++) if ($i == "-d" || $i == "--warmup") s += $(i + 1); s += o }
-		END { printf "%d\n", s * times + 0.5 }' "$1"
+	times=${2:-1} o=$RUN_OVERHEAD awk '
+		{ for (i = 2; i < NF; i++) if ($i == "-d" || $i == "--warmup") s += $(i + 1); s += ENVIRON["o"] }
+		END { printf "%d\n", s * ENVIRON["times"] + 0.5 }' "$1"
 }

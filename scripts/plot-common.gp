@@ -1,6 +1,13 @@
 # plot-common.gp — shared by every chart.  Callers set with gnuplot -e:
 #   in (CSV path), out (output path without extension), fmt ("png" or "svg"),
 #   machine (one line naming the machine), and the script's own variables.
+#   run-all runs gnuplot in a directory of its own with in='in.csv' and
+#   out='out', and every other text as an expression of single-quoted
+#   strings without a quote (gp_string in scripts/files.sh): inside '...'
+#   gnuplot 5 substitutes nothing, so a path or label stays data.
+# `in` is pasted into a shell command below (head): a name with a quote is
+# refused rather than run.
+if (strstrt(in, "'") > 0) { exit error "plot-common.gp: the input file's name holds a quote: not taken" }
 if (fmt eq "svg") {
 	set terminal svg size 1000,600 dynamic enhanced font "Sans,11" background "white"
 } else {

@@ -6,9 +6,9 @@
 # the names in SECTION (locks or workloads), one per line; with TEXT, only
 # those whose description contains it.
 registry_names() {
-	awk -v want="$1:" -v text="${2:-}" '
-		/^[a-z]+:$/ { on = ($0 == want); next }
-		on && (text == "" || index($0, text)) { print $1 }'
+	want=$1: text=${2:-} awk '
+		/^[a-z]+:$/ { on = ($0 == ENVIRON["want"]); next }
+		on && (ENVIRON["text"] == "" || index($0, ENVIRON["text"])) { print $1 }'
 }
 
 # in_list WORD LIST: WORD is one of the space-separated LIST.
@@ -22,7 +22,7 @@ in_list() {
 # --list order: `NAME ROLE FULL QUICK` for workloads, `NAME WHEN` for the
 # patch table's locks (WHEN: always, or kernel-locks).
 registry_plan() {
-	awk -v kind="$1" '
+	kind=$1 awk '
 		/^[a-z]+:$/ { on = ($0 == "plan:"); next }
-		on && $1 == kind { $1 = ""; sub(/^ /, ""); print }'
+		on && $1 == ENVIRON["kind"] { $1 = ""; sub(/^ /, ""); print }'
 }

@@ -23,6 +23,9 @@
 # Exit status: 0 every run passed, 1 some run failed, 2 bad setting or missing
 # binary, 130/143 interrupted (SIGINT/SIGTERM).
 set -u
+# Figures read and printed with a decimal point, whatever the caller's locale.
+LC_ALL=C
+export LC_ALL
 
 if [ $# -gt 0 ]; then
 	case $1 in

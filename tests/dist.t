@@ -52,11 +52,13 @@ check "without a static library it needs: fails, naming it in one line (rc=$rc: 
 	'[ $rc -ne 0 ] && [ "$(grep -c "^make dist: " "$tmp/err")" -eq 1 ] &&
 	 grep -q "^make dist: no static library libno-such-lib.a" "$tmp/err" && [ "$(ls "$tmp"/*.tar.gz)" = "$tarball" ]'
 
-mkdir "$tmp/box" && tar -C "$tmp/box" -xzf "$tarball"
-dist=$tmp/box/$name
-check "it unpacks into one directory of its name" '[ "$(ls "$tmp/box")" = "$name" ]'
+# Unpacked where a path has a space and a quote: run-all takes any path.
+box="$tmp/un packed 'q"
+mkdir "$box" && tar -C "$box" -xzf "$tarball"
+dist=$box/$name
+check "it unpacks into one directory of its name" '[ "$(ls "$box")" = "$name" ]'
 missing=""
-for f in run-all bench/lockbench analysis/lbcompare scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/plot-common.gp \
+for f in run-all bench/lockbench analysis/lbcompare scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/files.sh scripts/plot-common.gp \
 	scripts/hist.gp scripts/phases.gp scripts/sweep.gp README.md results/README.md analysis/README.md \
 	$(grep -o '](docs/[^)#]*' "$top/README.md" | sed 's/^](//' | sort -u); do
 	[ -s "$dist/$f" ] || missing="$missing $f"
@@ -113,8 +115,10 @@ echo "# ./run-all --quick in the dist took $(($(date +%s) - start)) s"
 run=$dist/results/latest
 check "./run-all --quick runs there (rc=$rc: $(tail -n 1 "$tmp/run.out"))" \
 	'[ $rc -eq 0 ] && [ -s "$run/report.md" ] && grep -q "^None: all 8 runs finished" "$run/report.md"'
+# meta.csv's cmdline quotes a word as a shell would ('...', each ' as '\'').
+qdist=$(printf '%s' "$dist" | sed "s/'/'\\\\''/g")
 check "with its own lockbench" \
-	'grep -q "^cmdline,$dist/bench/lockbench " "$(ls -d "$run"/runs/*/ | head -n 1)meta.csv"'
+	'grep -qF "cmdline,'"'"'$qdist/bench/lockbench'"'"' " "$(ls -d "$run"/runs/*/ | head -n 1)meta.csv"'
 check "the report has the patch table and the sweep's" \
 	'grep -q "^### creat" "$run/report.md" && grep -Eq "^\| 2 \| [0-9]+ \| [0-9]+ \|" "$run/report.md"'
 check "without gnuplot: no plots, said once on stdout and once in the report" \
@@ -160,8 +164,8 @@ check "the report's machine is run-env's, not this one's" 'grep -q "^Machine: .*
 cp -R "$run/" "$tmp/home/part" && rm -r "$tmp/home/part/runs/sweep-counter-t2-kmutex-fix-r1"
 (cd "$tmp/home" && PATH="$tmp/bin" "$dist/run-all" --report part >"$tmp/part.out" 2>&1)
 rc=$?
-check "an interrupted run's report (rc=$rc) lists the missing run as not run, and does not run it" \
-	'[ $rc -eq 0 ] && grep -q "^- \`sweep-counter-t2-kmutex-fix-r1\` (exit status not run)" "$tmp/home/part/report.md" &&
+check "an interrupted run's report (rc=$rc: 1, a run is missing) lists the missing run as not run, and does not run it" \
+	'[ $rc -eq 1 ] && grep -q "^- \`sweep-counter-t2-kmutex-fix-r1\` (exit status not run)" "$tmp/home/part/report.md" &&
 	 [ ! -e "$tmp/home/part/runs/sweep-counter-t2-kmutex-fix-r1" ] && [ "$(ls "$tmp/home/part/runs" | wc -l)" -eq 7 ]'
 
 # --- --lockbench PATH ---

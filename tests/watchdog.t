@@ -69,7 +69,7 @@ check "with one line saying the threads are stuck" \
 RUNALL_LOCKBENCH=$LBT "$top/run-all" --quick --locks $BROKEN,tas --workloads counter --threads 2 \
 	--out "$tmp/ra" >"$tmp/ra.out" 2>&1
 rc=$?
-check "run-all finishes (rc=$rc)" '[ $rc -eq 0 ] && [ -s "$tmp/ra/report.md" ]'
+check "run-all finishes, exit 1: a run failed (rc=$rc)" '[ $rc -eq 1 ] && [ -s "$tmp/ra/report.md" ]'
 check "the broken run is listed as failed with exit status 4" \
 	'grep -q "^- \`[^\`]*$BROKEN[^\`]*\` (exit status 4" "$tmp/ra/report.md"'
 check "the other lock's run finished" 'ls "$tmp"/ra/runs/*tas*/summary.csv >/dev/null 2>&1'

@@ -100,7 +100,7 @@ failing_lbcompare() {
 	mv "$R_DIR/analysis/lbcompare" "$R_DIR/analysis/lbcompare.real" || return 1
 	cat >"$R_DIR/analysis/lbcompare" <<EOF
 #!/bin/sh
-case "\$1 \$*" in --csv*/runs/sweep-counter-*) echo "lbcompare: injected failure" >&2; exit 1 ;; esac
+case " \$* " in *" --csv "*runs/sweep-counter-*) echo "lbcompare: injected failure" >&2; exit 1 ;; esac
 exec "$R_DIR/analysis/lbcompare.real" "\$@"
 EOF
 	chmod +x "$R_DIR/analysis/lbcompare"

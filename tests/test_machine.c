@@ -136,15 +136,19 @@ static void probe_is_bounded(void **state)
 	(void)state;
 	assert_non_null(m);
 	machine_probe(m, cpus, n);
-	/* nominal: 20 ms calibration + 40 ms ping-pong + identification;
-	 * the slack is for a loaded 2-CPU test machine */
-	if (m->probe_s > 0.15)
-		fail_msg("machine probe took %.3f s", m->probe_s);
-	assert_true(m->tsc_hz > 1e8);
-	assert_int_equal(m->skew.cpus, n);
-	assert_true(strlen(m->date_utc) == 20 && m->date_utc[19] == 'Z');
-	assert_true(strlen(m->commit) > 0);
+	/* Nominal: 20 ms calibration + 40 ms ping-pong + identification, 25-30
+	 * ms measured here.  A test asserts no timing (a loaded machine, or a
+	 * sanitizer, can take many times that): the bound only catches a probe
+	 * that does not end, and the figure is printed. */
+	double probe_s = m->probe_s;
+	bool ok = m->tsc_hz > 1e8 && m->skew.cpus == n &&
+		  strlen(m->date_utc) == 20 && m->date_utc[19] == 'Z' && strlen(m->commit) > 0;
+
 	free(m);
+	printf("# machine probe took %.3f s\n", probe_s);
+	if (probe_s > 10)
+		fail_msg("machine probe took %.3f s: it is bounded by its timeouts", probe_s);
+	assert_true(ok);
 }
 
 /* meta.csv: one comma per line, unique keys, the command line lossless. */

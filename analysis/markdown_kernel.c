@@ -202,26 +202,37 @@ static void print_workload(struct md *m, const char *w)
 		rel, w);
 }
 
+/* Whether the section has W to show: its runs, or why it has none (no
+ * kernel capture: the experiment has no baseline).  Nothing when --workloads
+ * left W out, or --locks every lock of it. */
+static bool kernel_workload_shown(struct md *m, const char *w)
+{
+	const char *wanted = rundir_setting(m->d, "WORKLOADS");
+
+	if (*wanted && !word_in(w, wanted))
+		return false;
+	return rundir_plans(m->d, "kernel", w, NULL, false) || !*rundir_env(m->d, "KL");
+}
+
 void md_kernel_section(struct md *m)
 {
-	const char *kws = rundir_env(m->d, "KERNEL_WORKLOADS"), *wanted = rundir_setting(m->d, "WORKLOADS");
-	int heading = 0;  /* 1: the section's heading written; 2: its explanation too */
+	bool heading = false, explained = false;
 	char w[64];
 
-	for (const char *p = kws; md_next_word(&p, w, sizeof(w));) {
-		if (*wanted && !word_in(w, wanted))
+	for (const char *p = rundir_env(m->d, "KERNEL_WORKLOADS"); md_next_word(&p, w, sizeof(w));) {
+		if (!kernel_workload_shown(m, w))
 			continue;
 		if (!heading) {
-			heading = 1;
 			fprintf(m->out, "## Models against the running kernel's mutex\n\n");
+			heading = true;
 		}
 		if (!rundir_plans(m->d, "kernel", w, NULL, false)) {
 			fprintf(m->out, "`%s`: not run: kernel lock capture is unavailable here (%s), and without it the experiment has no baseline.\n\n",
 				w, *rundir_env(m->d, "KL_WHY") ? rundir_env(m->d, "KL_WHY") : "not recorded with these runs");
 			continue;
 		}
-		if (heading == 1) {
-			heading = 2;
+		if (!explained) {
+			explained = true;
 			fprintf(m->out, "The same work under the running kernel's own `struct mutex` and under each model of it: the first row is the `none` lock with `--kernel-locks` (no userspace lock, so the threads meet only in the kernel's mutex), the others take the model around the same system call. **What each side times:** the kernel's row counts and times its mutex waits from `lock:contention_begin` to `contention_end` — its slow path only, each acquisition that found the mutex held, timed once from its first begin; the models' figures are their contended acquisitions only (those that missed their first atomic attempt), from that attempt to the lock taken. So `contended/op` and `contended mean cycles` compare slow path with slow path. **How acquired**, as the tracepoint's flags class the kernel's waits: `unqueued/op` is the kernel's `spin` class (the trylock before the spin, the optimistic spin, the trylock under `wait_lock`: never on the wait list) against a model's `acq_spin` + `nosleep_unqueued`; `queued/op` is the kernel's `spin_sleep` + `sleep` against the rest of a model's slow path (`acq_nosleep` + `acq_sleep` − `nosleep_unqueued`: it joined the wait list); `queued at once/op` is the kernel's `sleep` alone (the models do not record whether a queued acquisition spun first) and `slept/op` a model's `acq_sleep`, after a futex wait (the tracepoint cannot say whether a queued waiter slept); glibc's `pthread` has no phases. Each cell: the median [95%% CI], and on a model's row its ratio to the kernel's median and the verdict against the kernel's repetitions; EMD: the earth mover's distance of the model's contended histogram from the kernel's, in log2 bins, and whether the permutation test tells them apart. The chart under each table draws the kernel's waits black and dashed over the models'.\n\n");
 		}
 		print_workload(m, w);

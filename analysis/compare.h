@@ -101,10 +101,14 @@ enum sense {
 	SENSE_COST,       /* lower is cheaper: CPU time per operation */
 };
 
-/* A figure as a column of a table (and a row of stats-*.csv). */
+/*
+ * A figure as a column of a table (and a row of stats-*.csv or kernel-*.csv).
+ * A key is a summary.csv key or a sum of them, each term added or taken away
+ * ("acq_nosleep+acq_sleep-nosleep_unqueued"): keys never hold '+' or '-'.
+ */
 struct column {
 	const char *title;
-	const char *key;
+	const char *key;  /* KERNEL_NA: only the kernel row has the figure */
 	double scale;
 	const char *fmt;
 	bool no_ratio;    /* event counts: a ratio between locks means little */
@@ -113,6 +117,9 @@ struct column {
 	 * "n/a"): the kernel's waits are its contended acquisitions. */
 	const char *kernel_key;
 	const char *per;  /* the figure is key / per, repetition by repetition */
+	const char *kernel_per;  /* the kernel row's per in its place (NULL: per) */
+	const char *name;        /* its name in the CSV files (NULL: the key) */
+	bool phases;      /* a figure of acquisition phases: "n/a" for a lock without them */
 };
 #define KERNEL_NA "-"
 
@@ -131,6 +138,8 @@ enum missing {
 	FIGURE_UNTIMED,   /* a cycle figure of a --timing off run */
 	FIGURE_KERNEL,    /* the kernel row has no such figure */
 	FIGURE_OLD,       /* runs written before the figure existed */
+	FIGURE_MODEL,     /* only the kernel row has the figure */
+	FIGURE_NO_PHASES, /* a phase figure of a lock without phases (pthread) */
 };
 
 /* qsort's order of doubles, ascending. */
@@ -154,6 +163,13 @@ int figure_pair(const struct group *g, unsigned int i, const struct column *col,
 unsigned int group_max_reps(const struct group *g);
 /* The figures with a ratio to the baseline, into cols[6]; returns how many. */
 unsigned int ratio_columns(const struct group *g, struct column *cols);
+/* The figures of the models beside the running kernel's mutex (the kernel
+ * row the baseline): returns the table and its length in *n. */
+const struct column *kernel_columns(unsigned int *n);
+/* Whether the group's baseline is the kernel's row: the models-vs-kernel table. */
+bool kernel_baseline(const struct group *g);
+/* A figure's name in the CSV files: its `name`, its key, or jobs_per_min. */
+const char *figure_name(const struct column *col);
 
 /* ---- text tables (compare_print.c) ---- */
 

@@ -246,13 +246,8 @@ static int csv_sweep(const char *workload, const char *key, const struct sf_dir 
 	return csv_close(&o);
 }
 
-/* A figure's name in stats-*.csv: its summary.csv key, or jobs_per_min. */
-static const char *figure_name(const struct column *col)
-{
-	return col->scale == 60 ? "jobs_per_min" : col->key;
-}
-
-/* One row of stats-*.csv: variant i's figure, and against the baseline's. */
+/* One row of stats-*.csv or kernel-*.csv: variant i's figure, and against
+ * the baseline's. */
 static int csv_stats_row(FILE *f, const struct group *g, unsigned int i, const struct column *col)
 {
 	struct stat3 s, base;
@@ -263,7 +258,8 @@ static int csv_stats_row(FILE *f, const struct group *g, unsigned int i, const s
 		return 0;
 	if (figure_pair(g, i, col, &s, &base, &base_ok))
 		return -1;
-	fprintf(f, "%s,%s,%u,%.6g,%.6g,%.6g,%.4f,%d", g->v[i].series, figure_name(col), s.n, s.median, s.ci.lo,
+	fprintf(f, "%s,%s,%u,%.6g,%.6g,%.6g,%.4f,%d", g->v[i].series, figure_name(col), s.n,
+		s.median, s.ci.lo,
 		s.ci.hi, s.ci.coverage, s.n >= 2 && stats_spread_large(s.median, &s.ci, STATS_SPREAD));
 	if (!base_ok || i == 0) {
 		fprintf(f, ",%u,%s,,,,%s\n", base_ok ? base.n : 0, i == 0 ? "1" : "", i == 0 ? "baseline" : "-");
@@ -285,17 +281,16 @@ static int csv_stats_row(FILE *f, const struct group *g, unsigned int i, const s
 	return 0;
 }
 
-/* stats-<workload>-t<threads>.csv: every figure with a ratio, every
- * variant: the median and its interval, the ratio and its, the verdict. */
-static int csv_stats(const struct group *g, const struct sf_dir *dir)
+/* STEM-<workload>-t<threads>.csv: the figures of `cols`, every variant: the
+ * median and its interval, the ratio and its, the verdict. */
+static int csv_figures(const struct group *g, const struct sf_dir *dir, const char *stem, const struct column *cols,
+		       unsigned int ncols)
 {
-	struct column cols[6];
-	unsigned int ncols = ratio_columns(g, cols);
 	char name[256];
 	struct sf_out o;
 	FILE *f;
 
-	group_file(name, sizeof(name), "stats", g);
+	group_file(name, sizeof(name), stem, g);
 	if (!(f = csv_open(dir, name, &o)))
 		return -1;
 	fprintf(f, "variant,figure,runs,median,ci_lo,ci_hi,ci_coverage,spread_large,baseline_runs,ratio,"
@@ -307,6 +302,25 @@ static int csv_stats(const struct group *g, const struct sf_dir *dir)
 				return -1;
 			}
 	return csv_close(&o);
+}
+
+/* stats-<workload>-t<threads>.csv: every figure with a ratio. */
+static int csv_stats(const struct group *g, const struct sf_dir *dir)
+{
+	struct column cols[6];
+	unsigned int ncols = ratio_columns(g, cols);
+
+	return csv_figures(g, dir, "stats", cols, ncols);
+}
+
+/* kernel-<workload>-t<threads>.csv: the models beside the running kernel's
+ * mutex, where it is the group's baseline, its first rows (kernel_columns()). */
+static int csv_kernel(const struct group *g, const struct sf_dir *dir)
+{
+	unsigned int ncols;
+	const struct column *cols = kernel_columns(&ncols);
+
+	return kernel_baseline(g) ? csv_figures(g, dir, "kernel", cols, ncols) : 0;
 }
 
 /* histcmp-<workload>-t<threads>.csv (each variant's distance from the
@@ -357,7 +371,8 @@ int write_csvs(const struct sf_dir *dir)
 		bool first_of_workload = true;
 
 		if (csv_hist(&groups[i], dir, false) || csv_hist(&groups[i], dir, true) ||
-		    csv_phases(&groups[i], dir) || csv_stats(&groups[i], dir) || csv_histcmp(&groups[i], dir))
+		    csv_phases(&groups[i], dir) || csv_stats(&groups[i], dir) || csv_kernel(&groups[i], dir) ||
+		    csv_histcmp(&groups[i], dir))
 			return -1;
 		for (unsigned int j = 0; j < i; j++)
 			if (strcmp(groups[j].workload, groups[i].workload) == 0)

@@ -17,6 +17,45 @@ int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Calls each(run, one key, sign, ctx) for every term of a key (struct
+ * column: "a+b-c"), until one returns nonzero, which it returns. */
+static int each_term(const struct result_run *run, const char *key,
+		     int (*each)(const struct result_run *run, const char *term, double sign, void *ctx), void *ctx)
+{
+	double sign = 1;
+
+	while (*key) {
+		char term[RESULT_KEY_LEN];
+		size_t n = strcspn(key, "+-");
+		int rc;
+
+		snprintf(term, sizeof(term), "%.*s", (int)n, key);
+		if ((rc = each(run, term, sign, ctx)) != 0)
+			return rc;
+		key += n;
+		if (*key)
+			sign = *key++ == '-' ? -1 : 1;
+	}
+	return 0;
+}
+
+static int add_term(const struct result_run *run, const char *term, double sign, void *sum)
+{
+	double v;
+
+	if (result_number(run, term, &v, err, sizeof(err)))
+		return -1;
+	*(double *)sum += sign * v;
+	return 0;
+}
+
+/* A run's figure of a key or a sum of keys; 0, or -1 with err set. */
+static int key_value(const struct result_run *run, const char *key, double *out)
+{
+	*out = 0;
+	return each_term(run, key, add_term, out);
+}
+
 /* `scale` converts units (60: per second -> per minute); with `per`, each
  * repetition's key / per (0 where per is 0). */
 static int figure_per(const struct variant *v, const char *key, const char *per, double scale, struct stat3 *out)
@@ -24,8 +63,7 @@ static int figure_per(const struct variant *v, const char *key, const char *per,
 	double vals[64], den;
 
 	for (unsigned int i = 0; i < v->nreps; i++) {
-		if (result_number(v->reps[i], key, &vals[i], err, sizeof(err)) ||
-		    (per && result_number(v->reps[i], per, &den, err, sizeof(err))))
+		if (key_value(v->reps[i], key, &vals[i]) || (per && key_value(v->reps[i], per, &den)))
 			return -1;
 		vals[i] *= scale;
 		if (per)
@@ -61,19 +99,49 @@ enum sense column_sense(const struct column *col)
 	return SENSE_COUNT;
 }
 
-/* The key a variant's cell shows: the column's, or the kernel row's own. */
+/* The key a variant's cell shows: the column's, or the kernel row's own;
+ * and what it is divided by. */
 static const char *column_key(const struct variant *v, const struct column *col)
 {
 	return v->kernel_row && col->kernel_key ? col->kernel_key : col->key;
 }
 
-/* Whether every repetition of v wrote `key`. */
+static const char *column_per(const struct variant *v, const struct column *col)
+{
+	return v->kernel_row && col->kernel_per ? col->kernel_per : col->per;
+}
+
+static int term_missing(const struct result_run *run, const char *term, double sign, void *ctx)
+{
+	(void)sign;
+	(void)ctx;
+	return !result_get(run, term);
+}
+
+/* Whether every repetition of v wrote `key` (every key of a sum). */
 bool has_key(const struct variant *v, const char *key)
 {
 	for (unsigned int i = 0; i < v->nreps; i++)
-		if (!result_get(v->reps[i], key))
+		if (each_term(v->reps[i], key, term_missing, NULL))
 			return false;
 	return true;
+}
+
+/* Whether v's lock records acquisition phases: some phase count of some
+ * repetition above 0 (a lock without them writes 0s: results/README.md). */
+static bool has_phases(const struct variant *v)
+{
+	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
+
+	for (unsigned int i = 0; i < v->nreps; i++)
+		for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+			double n;
+
+			if (result_number(v->reps[i], phases[p], &n, err, sizeof(err)) == 0 && n > 0)
+				return true;
+		}
+	err[0] = '\0';
+	return false;
 }
 
 /* ---- the verdict: a variant against the baseline, over repetitions ---- */
@@ -114,9 +182,11 @@ enum missing figure_missing(const struct variant *v, const struct column *col)
 	if (strcmp(v->timing, "off") == 0 && strstr(key, "acq_cycles"))
 		return FIGURE_UNTIMED;
 	if (strcmp(key, KERNEL_NA) == 0)
-		return FIGURE_KERNEL;
+		return v->kernel_row ? FIGURE_KERNEL : FIGURE_MODEL;
 	if (col->optional && !has_key(v, key))
 		return FIGURE_OLD;
+	if (col->phases && !v->kernel_row && !has_phases(v))
+		return FIGURE_NO_PHASES;
 	return FIGURE_OK;
 }
 
@@ -128,8 +198,8 @@ int figure_pair(const struct group *g, unsigned int i, const struct column *col,
 	/* A baseline without the key (runs without --kernel-locks beside runs
 	 * with it) gives no ratio, as one without the figure does. */
 	*base_ok = figure_missing(&g->v[0], col) == FIGURE_OK && has_key(&g->v[0], column_key(&g->v[0], col));
-	if (figure_per(&g->v[i], column_key(&g->v[i], col), col->per, col->scale, s) ||
-	    (*base_ok && figure_per(&g->v[0], column_key(&g->v[0], col), col->per, col->scale, base)))
+	if (figure_per(&g->v[i], column_key(&g->v[i], col), column_per(&g->v[i], col), col->scale, s) ||
+	    (*base_ok && figure_per(&g->v[0], column_key(&g->v[0], col), column_per(&g->v[0], col), col->scale, base)))
 		return -1;
 	return 0;
 }
@@ -150,14 +220,61 @@ unsigned int ratio_columns(const struct group *g, struct column *cols)
 {
 	bool jobs = strcmp(g->unit, "jobs") == 0;
 	const struct column all[] = {
-		{ jobs ? "Jobs/min" : "Ops/sec", "ops_per_s", jobs ? 60 : 1, "%.0f", false, false, NULL, NULL },
-		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL },
-		{ "#contentions", "contentions", 1, "%.0f", false, false, "kernel_contentions", NULL },
-		{ "mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true, "kernel_wait_cycles_mean", NULL },
-		{ "acquisitions", "acquisitions", 1, "%.0f", false, false, KERNEL_NA, NULL },
-		{ "mean cycles", "acq_cycles_mean", 1, "%.0f", false, false, KERNEL_NA, NULL },
+		{ jobs ? "Jobs/min" : "Ops/sec", "ops_per_s", jobs ? 60 : 1, "%.0f", false, false, NULL, NULL, NULL, NULL, false },
+		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL, NULL, NULL, false },
+		{ "#contentions", "contentions", 1, "%.0f", false, false, "kernel_contentions", NULL, NULL, NULL, false },
+		{ "mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true, "kernel_wait_cycles_mean", NULL, NULL, NULL, false },
+		{ "acquisitions", "acquisitions", 1, "%.0f", false, false, KERNEL_NA, NULL, NULL, NULL, false },
+		{ "mean cycles", "acq_cycles_mean", 1, "%.0f", false, false, KERNEL_NA, NULL, NULL, NULL, false },
 	};
 
 	memcpy(cols, all, sizeof(all));
 	return sizeof(all) / sizeof(all[0]);
+}
+
+const char *figure_name(const struct column *col)
+{
+	if (col->name)
+		return col->name;
+	return col->scale == 60 ? "jobs_per_min" : col->key;
+}
+
+bool kernel_baseline(const struct group *g)
+{
+	return g->nv > 0 && g->v[0].kernel_row;
+}
+
+/*
+ * The models beside the running kernel's mutex, per operation where the
+ * count depends on how long a run ran.  Each side's own figure of the same
+ * thing: the kernel's from its mutex waits only (lock:contention_begin to
+ * contention_end, the slow path), the models' from their contended
+ * acquisitions only.  How they were acquired, mapped as the tracepoint
+ * classes them (results/README.md, "Mutex waits by how they ended"):
+ * unqueued, the kernel's `spin` (the trylock before the spin, the spin, the
+ * trylock under wait_lock), is a model's acq_spin plus the trylocks it won
+ * before queueing; queued, the kernel's `spin_sleep` + `sleep`, is the rest
+ * of a model's slow path.  The models do not record whether a queued
+ * acquisition spun first, nor the tracepoint whether a queued waiter slept.
+ */
+const struct column *kernel_columns(unsigned int *n)
+{
+	static const struct column cols[] = {
+		{ "Ops/sec", "ops_per_s", 1, "%.0f", false, false, NULL, NULL, NULL, NULL, false },
+		{ "contended/op", "contentions", 1, "%.4f", false, false, "kernel_contentions_mutex", "ops", NULL,
+		  "contended_per_op", false },
+		{ "contended mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true,
+		  "kernel_wait_cycles_sum_mutex", NULL, "kernel_contentions_mutex", "contended_cycles_mean", false },
+		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL, NULL, NULL, false },
+		{ "unqueued/op", "acq_spin+nosleep_unqueued", 1, "%.4f", false, true, "kernel_mutex_via_spin", "ops",
+		  NULL, "unqueued_per_op", true },
+		{ "queued/op", "acq_nosleep+acq_sleep-nosleep_unqueued", 1, "%.4f", false, true,
+		  "kernel_mutex_via_spin_sleep+kernel_mutex_via_sleep", "ops", NULL, "queued_per_op", true },
+		{ "queued at once/op", KERNEL_NA, 1, "%.4f", true, true, "kernel_mutex_via_sleep", "ops", NULL,
+		  "queued_at_once_per_op", true },
+		{ "slept/op", "acq_sleep", 1, "%.4f", true, true, KERNEL_NA, "ops", NULL, "slept_per_op", true },
+	};
+
+	*n = sizeof(cols) / sizeof(cols[0]);
+	return cols;
 }

@@ -13,6 +13,7 @@
 /* What the cells of a table needed saying underneath. */
 struct unavailable {
 	bool old, kernel;        /* "n/a": runs that predate a figure; the kernel row's missing ones */
+	bool model, no_phases;   /* the models' missing ones; a lock without phases */
 	bool untimed;            /* a cycle figure of --timing off runs */
 	bool spread;             /* some interval reaches beyond +-10% of its median */
 };
@@ -93,7 +94,8 @@ static int print_cell(const struct group *g, unsigned int i, unsigned int nreps,
 
 	if (why != FIGURE_OK) {
 		print_unavailable(nreps, col);
-		*(why == FIGURE_UNTIMED ? &na->untimed : why == FIGURE_KERNEL ? &na->kernel : &na->old) = true;
+		*(why == FIGURE_UNTIMED ? &na->untimed : why == FIGURE_KERNEL ? &na->kernel
+			: why == FIGURE_MODEL ? &na->model : why == FIGURE_NO_PHASES ? &na->no_phases : &na->old) = true;
 		return 0;
 	}
 	if (figure_pair(g, i, col, &s, &base, &base_ok))
@@ -132,7 +134,12 @@ static void print_legend(const struct unavailable *na)
 	if (na->untimed)
 		printf("(n/a: runs with --timing off time no acquisition)\n");
 	if (na->kernel)
-		printf("(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions)\n");
+		printf("(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions,\n"
+		       " nor whether a queued waiter slept)\n");
+	if (na->model)
+		printf("(n/a for the models: their phases do not say whether a queued acquisition spun first)\n");
+	if (na->no_phases)
+		printf("(n/a: a lock without spin/sleep phases records none)\n");
 	if (na->spread)
 		printf("(!: the median's 95%% CI reaches beyond +-%.0f%% of it: a noisy figure; more repetitions narrow it)\n",
 		       100 * STATS_SPREAD);
@@ -323,27 +330,28 @@ static bool group_has_phases(const struct group *g)
 static int print_phases(const struct group *g)
 {
 	static const struct column cols[] = {
-		{ "acq fast", "acq_fast", 1, "%.0f", true, false, NULL, NULL },
-		{ "acq spin", "acq_spin", 1, "%.0f", true, false, NULL, NULL },
-		{ "acq nosleep", "acq_nosleep", 1, "%.0f", true, true, NULL, NULL },
-		{ "acq sleep", "acq_sleep", 1, "%.0f", true, false, NULL, NULL },
-		{ "futex waits", "futex_waits", 1, "%.0f", true, false, NULL, NULL },
-		{ "spin cycles", "spin_cycles", 1, "%.3g", true, false, NULL, NULL },
+		{ "acq fast", "acq_fast", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
+		{ "acq spin", "acq_spin", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
+		{ "acq nosleep", "acq_nosleep", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
+		{ "acq sleep", "acq_sleep", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
+		{ "futex waits", "futex_waits", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
+		{ "spin cycles", "spin_cycles", 1, "%.3g", true, false, NULL, NULL, NULL, NULL, false },
 	};
 	/* need_resched is optional: runs from before the sched oracle lack it. */
 	static const struct column exits[] = {
 #define SPIN_EXIT_COLUMN(id, name, title) \
-	{ title, SPIN_EXIT_KEY_PREFIX name, 1, "%.0f", true, SPIN_EXIT_##id == SPIN_EXIT_NEED_RESCHED, NULL, NULL },
+	{ title, SPIN_EXIT_KEY_PREFIX name, 1, "%.0f", true, SPIN_EXIT_##id == SPIN_EXIT_NEED_RESCHED, \
+	  NULL, NULL, NULL, NULL, false },
 		SPIN_EXIT_REASONS(SPIN_EXIT_COLUMN)
 #undef SPIN_EXIT_COLUMN
 	};
 	static const struct column preempted[] = {
-		{ "owner preempted", "owner_preempted", 1, "%.0f", true, true, NULL, NULL },
-		{ "per acquisition", "owner_preempted", 1, "%.4f", true, true, NULL, "acquisitions" },
-		{ "wait_lock", "wait_lock_preempted", 1, "%.0f", true, true, NULL, NULL },
-		{ "spinner queue", "queue_preempted", 1, "%.0f", true, true, NULL, NULL },
-		{ "unlocks slow", "unlock_slow", 1, "%.0f", true, true, NULL, NULL },
-		{ "failed CAS", "spin_cas_failed", 1, "%.0f", true, true, NULL, NULL },
+		{ "owner preempted", "owner_preempted", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
+		{ "per acquisition", "owner_preempted", 1, "%.4f", true, true, NULL, "acquisitions", NULL, NULL, false },
+		{ "wait_lock", "wait_lock_preempted", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
+		{ "spinner queue", "queue_preempted", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
+		{ "unlocks slow", "unlock_slow", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
+		{ "failed CAS", "spin_cas_failed", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
 	};
 
 	if (!group_has_phases(g))
@@ -440,9 +448,9 @@ static bool group_has_kernel_mutex(const struct group *g)
 static int print_kernel_mutex(const struct group *g)
 {
 	static const struct column cols[] = {
-		{ "via spin", "kernel_mutex_via_spin", 1, "%.0f", true, true, NULL, NULL },
-		{ "spin, sleep", "kernel_mutex_via_spin_sleep", 1, "%.0f", true, true, NULL, NULL },
-		{ "via sleep", "kernel_mutex_via_sleep", 1, "%.0f", true, true, NULL, NULL },
+		{ "via spin", "kernel_mutex_via_spin", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
+		{ "spin, sleep", "kernel_mutex_via_spin_sleep", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
+		{ "via sleep", "kernel_mutex_via_sleep", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
 	};
 
 	if (!group_has_kernel_mutex(g))
@@ -462,9 +470,9 @@ static int print_kernel_mutex(const struct group *g)
 static int print_kernel(const struct group *g)
 {
 	static const struct column cols[] = {
-		{ "kernel waits", "kernel_contentions", 1, "%.0f", true, false, NULL, NULL },
-		{ "mean cycles", "kernel_wait_cycles_mean", 1, "%.0f", true, false, NULL, NULL },
-		{ "wait cycles/op", "kernel_wait_cycles_sum", 1, "%.0f", true, false, NULL, "ops" },
+		{ "kernel waits", "kernel_contentions", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
+		{ "mean cycles", "kernel_wait_cycles_mean", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
+		{ "wait cycles/op", "kernel_wait_cycles_sum", 1, "%.0f", true, false, NULL, "ops", NULL, NULL, false },
 	};
 
 	if (!group_has_kernel(g))
@@ -475,6 +483,31 @@ static int print_kernel(const struct group *g)
 		return -1;
 	print_kernel_tops(g);
 	return print_kernel_mutex(g);
+}
+
+/*
+ * The models against the running kernel's mutex, the group's baseline: each
+ * side's own figure of the same thing (kernel_columns()), with its interval
+ * and a verdict against the kernel's, where the baseline is the kernel row.
+ */
+static int print_models_vs_kernel(const struct group *g)
+{
+	unsigned int ncols;
+	const struct column *cols = kernel_columns(&ncols);
+
+	if (!kernel_baseline(g))
+		return 0;
+	printf("Models against the running kernel's mutex (%s, the baseline).  What each side times: the\n"
+	       "kernel, lock:contention_begin to contention_end on its mutexes, the slow path only (an acquisition\n"
+	       "that found the mutex held, timed once from its first begin); the models, their contended\n"
+	       "acquisitions only (those that missed their first atomic attempt).  Per operation: one op.\n"
+	       "How acquired, as the tracepoint classes the kernel's waits: unqueued = the kernel's `spin` class\n"
+	       "(the trylock before the spin, the optimistic spin, the trylock under wait_lock) against a model's\n"
+	       "acq_spin + nosleep_unqueued; queued = the kernel's `spin, sleep` + `sleep` against the rest of a\n"
+	       "model's slow path (acq_nosleep + acq_sleep - nosleep_unqueued: it joined the wait list); queued\n"
+	       "at once = the kernel's `sleep` alone; slept = a model's acq_sleep (after a futex wait):\n",
+	       g->v[0].label);
+	return print_block(g, cols, ncols, ROWS_ALL);
 }
 
 /* What the kernel row is, said once above the group's tables, with what
@@ -502,7 +535,7 @@ int print_group(const struct group *g)
 	       g->nv, g->nv == 1 ? "" : "s", g->v[0].label, mixed_timing ? "mixed (lock@timing)" : g->v[0].timing);
 	print_stats_note(g);
 	print_kernel_row_note(g);
-	if (print_seed(g) || print_throughput(g) || print_contention(g) || print_differences(g) || print_phases(g) ||
+	if (print_models_vs_kernel(g) || print_seed(g) || print_throughput(g) || print_contention(g) || print_differences(g) || print_phases(g) ||
 	    print_kernel(g))
 		return -1;
 	print_hist(g, true);

@@ -168,7 +168,7 @@ static void print_kernel_line(struct md *m)
 }
 
 /* DIR/plots/NAME.png's link, where gnuplot drew it. */
-static void print_plot(struct md *m, const char *alt, const char *name)
+void md_print_plot(struct md *m, const char *alt, const char *name)
 {
 	char path[MD_PATH];
 
@@ -198,10 +198,10 @@ static void print_patch_plots(struct md *m, const char *w)
 		snprintf(alt, sizeof(alt), "%sacquisition-time histogram, %s, %.*s threads", contended ? "contended " : "",
 			 w, tlen, t);
 		snprintf(name, sizeof(name), "hist-%s%s-t%.*s", contended ? "contended-" : "", w, tlen, t);
-		print_plot(m, alt, name);
+		md_print_plot(m, alt, name);
 		snprintf(alt, sizeof(alt), "how acquisitions were obtained, %s, %.*s threads", w, tlen, t);
 		snprintf(name, sizeof(name), "phases-%s-t%.*s", w, tlen, t);
-		print_plot(m, alt, name);
+		md_print_plot(m, alt, name);
 	}
 	sf_names_free(names);
 }
@@ -209,7 +209,7 @@ static void print_patch_plots(struct md *m, const char *w)
 /* Whether data/KIND-W.txt (REL), lbcompare's text of KIND's runs of W, is
  * its one-line error: then that line stands in the section, and the failed
  * section counts it. */
-static bool comparison_failed(struct md *m, const char *rel)
+bool md_failed_comparison(struct md *m, const char *rel)
 {
 	char line[1024], key[MD_PATH + sizeof(line)];
 
@@ -231,7 +231,7 @@ static void print_text_of(struct md *m, const char *kind, const char *w)
 	snprintf(rel, sizeof(rel), "data/%s-%s.txt", kind, w);
 	if (sf_stat(&m->top, rel, &st) != 0)
 		fprintf(m->out, "- `%s` is missing: `./run-all --report DIR` derives it.\n\n", rel);
-	else if (!comparison_failed(m, rel))
+	else if (!md_failed_comparison(m, rel))
 		md_fenced_text(m->out, &m->top, rel, false);  /* or why it is not read */
 }
 
@@ -303,7 +303,7 @@ static void print_sweep(struct md *m, const char *w)
 	/* Its tables and charts come from what the comparison derived: none
 	 * when it failed, and then its line says why. */
 	snprintf(rel, sizeof(rel), "data/sweep-%s.txt", w);
-	if (comparison_failed(m, rel))
+	if (md_failed_comparison(m, rel))
 		return;
 	/* The cohort lock only keeps the lock within a node: run-all sweeps it
 	 * where there are two or more, or where --locks names it. */
@@ -315,10 +315,10 @@ static void print_sweep(struct md *m, const char *w)
 	md_sweep_verdicts(m, w);
 	char alt[64], name[128];
 	snprintf(name, sizeof(name), "sweep-%s-ops_per_s", w);
-	print_plot(m, "throughput against threads", name);
+	md_print_plot(m, "throughput against threads", name);
 	snprintf(name, sizeof(name), "sweep-%s-cpu_us_per_op", w);
 	snprintf(alt, sizeof(alt), "CPU cost per operation against threads");
-	print_plot(m, alt, name);
+	md_print_plot(m, alt, name);
 	fprintf(m->out, "Every run's full comparison (contentions, acquisition cycles, histograms, with the 95%% CIs and verdicts against the first lock of each thread count): `data/sweep-%s.txt`; the same figures as CSV: `data/stats-%s-t*.csv`.\n\n",
 		w, w);
 }
@@ -370,6 +370,7 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 		rundir_run_kv(&d, d.plan[d.done[0]].name, "meta.csv", &m.meta);
 	print_header(&m);
 	print_patch(&m);
+	md_kernel_section(&m);
 	print_sweeps(&m);
 	md_machine_section(&m);
 	md_failed_section(&m);

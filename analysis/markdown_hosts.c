@@ -97,7 +97,8 @@ static void print_kind(FILE *out, const struct sf_dir *out_dir, const struct run
 	bool sweep = strcmp(kind, "sweep") == 0;
 
 	if (!sweep && n > 0)
-		fprintf(out, "## The patch's table\n\n");
+		fprintf(out, "## %s\n\n", strcmp(kind, "kernel") == 0 ? "Models against the running kernel's mutex"
+									  : "The patch's table");
 	for (size_t i = 0; i < n; i++) {
 		if (sweep)
 			fprintf(out, "## %c%s sweep\n\n", w[i][0] >= 'a' && w[i][0] <= 'z' ? w[i][0] - 'a' + 'A' : w[i][0],
@@ -127,6 +128,7 @@ static void print_hosts_report(FILE *out, const struct sf_dir *out_dir, const st
 		fprintf(out, "- `%s` (its `report.md`)\n", dirs[i].dir.path);
 	fprintf(out, "\nEach host's runs are grouped apart: its own tables, against its own first variant, with its own confidence intervals and verdicts; the \"across hosts\" tables put each host's figure and ratio side by side (each at the largest thread count it ran). The header names each host's CPU, cores, NUMA nodes and kernel (meta.csv).\n\n");
 	print_kind(out, out_dir, dirs, ndirs, "patch");
+	print_kind(out, out_dir, dirs, ndirs, "kernel");
 	print_kind(out, out_dir, dirs, ndirs, "sweep");
 	fprintf(out, "No plots here: each directory's own report has its hosts' plots.\n");
 }

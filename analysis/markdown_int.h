@@ -64,6 +64,15 @@ bool md_comparison_failed(const struct sf_dir *dir, const char *rel, char *line,
 /* The failed comparison at REL, said in place of its tables. */
 void md_print_failed_comparison(FILE *out, const char *rel, const char *line);
 
+/* Whether data/KIND-W.txt (REL) is lbcompare's one-line error: then the line
+ * stands in the section, and the failed section counts it. */
+bool md_failed_comparison(struct md *m, const char *rel);
+/* plots/NAME.png's link, where gnuplot drew it. */
+void md_print_plot(struct md *m, const char *alt, const char *name);
+/* qsort's order of data/STEM-W-tN.csv names by N. */
+int md_cmp_threads(const void *a, const void *b);
+
+void md_kernel_section(struct md *m);
 void md_noise_section(struct md *m);
 void md_sweep_verdicts(struct md *m, const char *workload);
 void md_machine_section(struct md *m);

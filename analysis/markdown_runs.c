@@ -324,7 +324,7 @@ static long threads_of(const char *path)
 	return t ? strtol(t + 1, NULL, 10) : 0;
 }
 
-static int cmp_threads(const void *a, const void *b)
+int md_cmp_threads(const void *a, const void *b)
 {
 	long x = threads_of(*(char *const *)a), y = threads_of(*(char *const *)b);
 	return (x > y) - (x < y);
@@ -379,7 +379,7 @@ void md_sweep_verdicts(struct md *m, const char *w)
 		sf_names_free(names);
 		return;
 	}
-	qsort(names, n, sizeof(*names), cmp_threads);
+	qsort(names, n, sizeof(*names), md_cmp_threads);
 	fprintf(m->out, "Verdicts on operations per second, each thread count's locks against its first (Mann-Whitney U over the repetitions, 95%%):\n\n");
 	fprintf(m->out, "| threads | against | faster | slower | no difference shown |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < n; i++)

@@ -39,7 +39,8 @@ static const struct {
 	{ "csw_voluntary", FIG_COUNT }, { "csw_involuntary", FIG_COUNT },
 	{ "timer_overhead_cycles", FIG_COUNT }, { "spin_cycles", FIG_COUNT }, { "futex_waits", FIG_COUNT },
 	{ "futex_wakes", FIG_COUNT }, { "handoffs", FIG_COUNT }, { "checks_warned", FIG_COUNT },
-	{ "unlock_slow", FIG_COUNT }, { "spin_cas_failed", FIG_COUNT }, { "owner_preempted", FIG_COUNT },
+	{ "unlock_slow", FIG_COUNT }, { "spin_cas_failed", FIG_COUNT },
+	{ "nosleep_unqueued", FIG_COUNT }, { "owner_preempted", FIG_COUNT },
 	{ "wait_lock_preempted", FIG_COUNT }, { "queue_preempted", FIG_COUNT },
 	{ "files_created", FIG_COUNT }, { "files_removed", FIG_COUNT }, { "names_per_job", FIG_COUNT },
 	{ "duration_s", FIG_AMOUNT }, { "warmup_s", FIG_AMOUNT }, { "measured_s", FIG_AMOUNT },
@@ -278,6 +279,8 @@ int rf_check_summary(const struct result_run *run, const char *what, char *err, 
 		{ "timed_contentions", "timed_acquisitions" },
 		{ "kernel_wait_cycles_min", "kernel_wait_cycles_max" }, { "kernel_wait_bin_p50", "kernel_wait_bin_p99" },
 		{ "kernel_wait_cycles_max", "kernel_wait_cycles_sum" },
+		/* the trylocks before queueing are some of the acquisitions without sleeping */
+		{ "nosleep_unqueued", "acq_nosleep" },
 	};
 	static const char *const bins[] = {
 		"acq_bin_p50", "acq_bin_p99", "contended_acq_bin_p50", "contended_acq_bin_p99",

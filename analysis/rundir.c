@@ -127,7 +127,9 @@ static const char *const settings_keys[] = {
 	"QUICK", "REPS", "ORDER_SEED", "LOCKS", "WORKLOADS", "THREADS", "DEFAULT_OUT", "STARTED", "BUDGET", "DIR",
 	"DIR_WHY", NULL
 };
-static const char *const env_keys[] = { "NCPU", "NUMA_NODES", "ALL_LOCKS", "ALL_WORKLOADS", "KL", "KL_WHY", NULL };
+static const char *const env_keys[] = {
+	"NCPU", "NUMA_NODES", "ALL_LOCKS", "ALL_WORKLOADS", "KL", "KL_WHY", "KERNEL_WORKLOADS", NULL
+};
 
 static bool name_char(char c)
 {

@@ -31,6 +31,7 @@ static void merge_events(struct lock_events *dst, const struct lock_events *src)
 	dst->acq_spin += src->acq_spin;
 	dst->acq_nosleep += src->acq_nosleep;
 	dst->acq_sleep += src->acq_sleep;
+	dst->nosleep_unqueued += src->nosleep_unqueued;
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
 		dst->spin_exit[r] += src->spin_exit[r];
 	dst->spin_cycles += src->spin_cycles;

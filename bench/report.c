@@ -150,8 +150,8 @@ static void print_events(const struct bench_result *res, FILE *out)
 
 	print_lock_settings(res, out);
 	fprintf(out, "  acquired via    fast %" PRIu64 ", spin %" PRIu64 ", without sleeping %" PRIu64
-		", sleep %" PRIu64 "; %.4f futex waits per acquisition\n",
-		ev->acq_fast, ev->acq_spin, ev->acq_nosleep, ev->acq_sleep,
+		" (%" PRIu64 " before queueing), sleep %" PRIu64 "; %.4f futex waits per acquisition\n",
+		ev->acq_fast, ev->acq_spin, ev->acq_nosleep, ev->nosleep_unqueued, ev->acq_sleep,
 		safe_div((double)ev->futex_waits, (double)acquisitions));
 	fprintf(out, "  spin exits     ");
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
@@ -444,6 +444,7 @@ static void write_summary(const struct bench_result *res, FILE *f)
 	fprintf(f, "spin_cycles,%" PRIu64 "\nfutex_waits,%" PRIu64 "\nfutex_wakes,%" PRIu64 "\nhandoffs,%" PRIu64 "\n",
 		ev->spin_cycles, ev->futex_waits, ev->futex_wakes, ev->handoffs);
 	fprintf(f, "unlock_slow,%" PRIu64 "\nspin_cas_failed,%" PRIu64 "\n", ev->unlock_slow, ev->spin_cas_failed);
+	fprintf(f, "nosleep_unqueued,%" PRIu64 "\n", ev->nosleep_unqueued);
 	if (ev->preempt_seen)
 		fprintf(f, "owner_preempted,%" PRIu64 "\nwait_lock_preempted,%" PRIu64 "\nqueue_preempted,%" PRIu64 "\n",
 			ev->owner_preempted, ev->wait_lock_preempted, ev->queue_preempted);

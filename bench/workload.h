@@ -111,6 +111,9 @@ enum workload_role {
 	WL_UNPLANNED,   /* run-all accepts it with --workloads but plans nothing */
 	WL_SWEEP,       /* the scaling sweep: every lock, 1 thread up to 2x the CPUs */
 	WL_PATCH,       /* the patch experiment: the patch table's locks, 4x the CPUs */
+	WL_KERNEL,      /* models vs the running kernel's mutex: `none` with kernel capture
+			 * (the baseline), then the patch table's other locks, 1x, 2x and
+			 * 4x the CPUs; planned only where --kernel-locks works */
 };
 struct workload_plan {
 	enum workload_role role;

@@ -22,7 +22,7 @@ const struct workload_plan workload_plans[] = {
 };
 
 const char *const workload_role_names[] = {
-	[WL_UNPLANNED] = "none", [WL_SWEEP] = "sweep", [WL_PATCH] = "patch",
+	[WL_UNPLANNED] = "none", [WL_SWEEP] = "sweep", [WL_PATCH] = "patch", [WL_KERNEL] = "kernel",
 };
 
 const struct workload_ops *workload_find(const char *name)

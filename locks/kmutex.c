@@ -399,6 +399,7 @@ static bool kmutex_lock(void *lock, struct lock_thread *self)
 	if (l->pol->handoff && km_trylock_keep_flags(l, false, &lost)) {
 		km_acquired(l, me);
 		self->ev.acq_nosleep++;
+		self->ev.nosleep_unqueued++;
 		return true;
 	}
 	if (l->pol->spin && km_optimistic_spin(l, self, me, NULL)) {

@@ -217,6 +217,7 @@ uint64_t km_wait_until_acquired(struct kmutex *l, struct lock_thread *self, stru
 	if (km_try_before_queueing(l)) {
 		km_acquired(l, me);
 		km_wait_unlock(l, me);
+		self->ev.nosleep_unqueued++;  /* and acq_nosleep: no wait (kmutex_lock) */
 		return 0;
 	}
 	waits = km_count_era(l) ? km_wait_classic(l, me) : km_wait_handoff(l, self, me);

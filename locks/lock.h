@@ -67,6 +67,11 @@ struct lock_events {
 	uint64_t acq_spin;     /* acquired in an optimistic spin phase */
 	uint64_t acq_nosleep;  /* acquired in the slow path, neither spinning nor after a futex wait */
 	uint64_t acq_sleep;    /* acquired after at least one futex wait */
+	/* Of acq_nosleep: taken by a slow-path trylock before the waiter joined
+	 * the wait list (4.10: before the spin and again under wait_lock; 3.12+:
+	 * "once more").  The kernel's lock:contention_begin counts these with
+	 * the spin (never queued), so lbcompare needs them apart. */
+	uint64_t nosleep_unqueued;
 	uint64_t spin_exit[SPIN_EXIT_NR];
 	uint64_t spin_cycles;  /* TSC cycles spent in spin phases */
 	uint64_t futex_waits;  /* FUTEX_WAIT calls (each is one sleep, or a failed attempt to) */

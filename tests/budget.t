@@ -1,7 +1,8 @@
 #!/bin/sh
 # budget.t — run-all's plan cost before it starts, and --budget MINUTES:
 # a plan that fits is left alone; one that does not loses sweep points, then
-# repetitions, never a lock, a workload or a patch baseline; one that cannot
+# the kernel experiment's middle thread count, then repetitions, never a
+# lock, a workload or a baseline; one that cannot
 # fit is refused before anything runs, leaving nothing behind.
 # The cost: each run's -d and --warmup, and RUN_OVERHEAD (0.3 s) of its own.
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..13"
+echo "1..15"
 
 # --- a plan that fits: run as planned, its cost printed first ---
 # One quick counter run: 0.3 s + 0.1 s warm-up + 0.3 s of its own = 0:01.
@@ -52,6 +53,41 @@ check "every lock and workload stays: the patch experiment whole, its baselines 
 	'[ "$(grep -c "^patch-creat-t[124]-kmutex-spin-r" "$plan")" -eq 12 ] &&
 	 [ "$(grep -c "^patch-creat-t[124]-kmutex-fix-r" "$plan")" -eq 12 ] &&
 	 [ "$(awk "/^sweep-/ { print \$3 }" "$plan" | sort -u | wc -l)" -eq 6 ]'
+
+# --- the models-vs-kernel experiment: trimmed after the sweep, before repetitions ---
+# Quick runs of 0.7 s.  fpos alone, 2 locks x 3 thread counts: 4.2 s a round,
+# 20 rounds 1:24; without its middle thread count 2.8 s, 56 s.  With the
+# counter sweep (none at 1 thread, kmutex-handoff at 1, 2, 4): 7 s a round, 9
+# rounds 63 s; without the sweep's 2 threads 6.3 s, 57 s: the kernel's stay.
+budget_start() { # NAME ARGS...: run-all --budget 1 ARGS, stopped once it runs
+	name=$1
+	shift
+	"$top/run-all" --lockbench "$LB" --budget 1 --quick --threads 1,2,4 --locks none,kmutex-handoff "$@" \
+		--out "$tmp/$name" >"$tmp/$name.out" 2>&1 &
+	pid=$!
+	for i in $(seq 1 600); do
+		grep -q "^\[1/" "$tmp/$name.out" && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -TERM $pid 2>/dev/null
+	wait $pid
+}
+capture_probe
+if [ -n "$skip" ]; then
+	ok "the kernel experiment loses its middle thread count before any repetition $skip"
+	ok "the sweep's points go before the kernel experiment's $skip"
+else
+	budget_start ktrim --reps 20 --workloads fpos
+	check "the kernel experiment loses its middle thread count before any repetition, its baseline in every round" \
+		'grep -qx "run-all: --budget 1: the whole plan would take about 1:24; trimmed to 20 repetition(s), kernel experiment threads 1 4" "$tmp/ktrim.out" &&
+		 [ "$(awk "{ print \$7 }" "$tmp/ktrim/plan.txt" | sort -un | tr "\n" " ")" = "1 4 " ] &&
+		 [ "$(grep -c "^kernel-fpos-t[14]-none-r.* --kernel-locks " "$tmp/ktrim/plan.txt")" -eq 40 ]'
+	budget_start kswtrim --reps 9 --workloads fpos,counter
+	check "the sweep's points go before the kernel experiment's" \
+		'grep -qx "run-all: --budget 1: the whole plan would take about 1:03; trimmed to 9 repetition(s), sweep points 1 4" "$tmp/kswtrim.out" &&
+		 [ "$(grep "^kernel-" "$tmp/kswtrim/plan.txt" | awk "{ print \$7 }" | sort -un | tr "\n" " ")" = "1 2 4 " ]'
+fi
 
 # --- a plan that cannot fit: refused before anything runs ---
 # 8 sweep locks: even at 1 and 4 threads and 4 rounds, 4 x (5.4 + 11.2) s = 1:06.

@@ -40,7 +40,7 @@ rejects() {
 	fi
 }
 
-echo "1..49"
+echo "1..56"
 # tas's run must contend (the contended-histogram checks below read its
 # peak bin): a critical section of 100 units and 0.3 s, so that even on a
 # loaded machine, where the two threads overlap only now and then, they meet.
@@ -220,3 +220,61 @@ bad; awk -F, -v b="$pb" 'BEGIN { OFS = "," } $1 == b { $3 -= 1 } $1 == 63 { $3 +
 rejects "contended bin above hist.csv's" "$tmp/bad" "hist_contended.csv holds 1 in bin 63, hist.csv only 0"
 bad; sed -i '20d' "$tmp/bad/hist_contended.csv"
 rejects "contended histogram row missing" "$tmp/bad" "hist_contended.csv: line 20"
+
+# --- the models against the running kernel's mutex ---
+# fpos's kernel row (`none` with --kernel-locks, met first: the baseline) and
+# two models, two runs each: the figures of lbcompare's table and of
+# kernel-fpos-t2.csv are each side's own, from its summary.csv.
+capture_probe
+mk=$tmp/mvk
+mkdir -p "$mk/csv"
+if [ -z "$skip" ]; then
+	for r in 1 2; do
+		"$LB" -l none -w fpos -t 2 -d 0.1 --warmup 0 --kernel-locks --seed $r --dir "$tmp" --quiet -o "$mk/none-$r" &&
+			"$LB" -l kmutex-handoff -w fpos -t 2 -d 0.1 --warmup 0 --seed $r --dir "$tmp" --quiet -o "$mk/kmutex-handoff-$r" &&
+			"$LB" -l pthread -w fpos -t 2 -d 0.1 --warmup 0 --seed $r --dir "$tmp" --quiet -o "$mk/pthread-$r" ||
+			echo "# an fpos run failed"
+	done
+	"$CMP" --csv "$mk/csv" "$mk"/none-* "$mk"/kmutex-handoff-* "$mk"/pthread-* >"$mk/table" 2>"$mk/err"
+fi
+# expect LOCK EXPR [PER]: the median over LOCK's two runs of EXPR (summary.csv
+# keys added or taken away, "a+b-c") / PER, as %.6g.
+expect() {
+	for r in 1 2; do cat "$mk/$1-$r/summary.csv"; echo "--"; done |
+		awk -F, -v expr="$2" -v per="${3:-}" '
+		$0 == "--" { n = split(expr, t, /[-+]/); split(expr, s, /[a-z_]+/); v = 0
+			for (i = 1; i <= n; i++) v += (s[i] == "-" ? -1 : 1) * kv[t[i]]
+			if (per != "") v = kv[per] > 0 ? v / kv[per] : 0
+			vals[++runs] = v; delete kv; next }
+		{ kv[$1] = $2 + 0 }
+		END { printf "%.6g\n", (vals[1] + vals[2]) / 2 }'
+}
+# got VARIANT FIGURE: kernel-fpos-t2.csv's median of it.
+got() { awk -F, -v v="$1" -v f="$2" '$1 == v && $2 == f { print $4 }' "$mk/csv/kernel-fpos-t2.csv"; }
+same() { [ -n "$(got "$1" "$2")" ] && [ "$(got "$1" "$2")" = "$(expect "$1" "$3" "${4:-}")" ]; }
+capture "models vs the kernel: lbcompare compares them, the kernel's row first, in its text and kernel-fpos-t2.csv" \
+	'[ ! -s "$mk/err" ] && grep -q "^Models against the running kernel.s mutex (kernel [0-9]*\.[0-9]* mutex, the baseline)\.  What each side times" "$mk/table" &&
+	 [ "$(awk -F, "NR == 2 { print \$1 }" "$mk/csv/kernel-fpos-t2.csv")" = none ]'
+capture "the kernel's contended/op and mean wait are its mutex waits': kernel_contentions_mutex / ops, kernel_wait_cycles_sum_mutex / kernel_contentions_mutex" \
+	'same none contended_per_op kernel_contentions_mutex ops &&
+	 same none contended_cycles_mean kernel_wait_cycles_sum_mutex kernel_contentions_mutex'
+capture "the kernel's unqueued/op is its spin class, queued/op spin_sleep + sleep, queued at once sleep" \
+	'same none unqueued_per_op kernel_mutex_via_spin ops && same none queued_per_op kernel_mutex_via_spin_sleep+kernel_mutex_via_sleep ops &&
+	 same none queued_at_once_per_op kernel_mutex_via_sleep ops && [ -z "$(got none slept_per_op)" ]'
+capture "a model's contended/op and mean are its contended acquisitions': contentions / ops, contended_acq_cycles_mean" \
+	'same kmutex-handoff contended_per_op contentions ops && same kmutex-handoff contended_cycles_mean contended_acq_cycles_mean &&
+	 same kmutex-handoff ops_per_s ops_per_s && same kmutex-handoff cpu_us_per_op cpu_us_per_op'
+capture "a model's unqueued/op is acq_spin + nosleep_unqueued, queued/op the rest of its slow path, slept/op acq_sleep" \
+	'same kmutex-handoff unqueued_per_op acq_spin+nosleep_unqueued ops &&
+	 same kmutex-handoff queued_per_op acq_nosleep+acq_sleep-nosleep_unqueued ops &&
+	 same kmutex-handoff slept_per_op acq_sleep ops && [ -z "$(got kmutex-handoff queued_at_once_per_op)" ]'
+capture "a lock without phases (pthread): no phase figures, n/a in the table" \
+	'same pthread contended_per_op contentions ops && [ -z "$(got pthread unqueued_per_op)" ] &&
+	 grep -q "^(n/a: a lock without spin/sleep phases records none)$" "$mk/table"'
+# in_row LABEL FIGURE: the first text row of LABEL holds FIGURE's CSV median as the table formats it.
+in_row() {
+	case $(grep -m1 "^$1 " "$mk/table") in *" $(printf "%.4f" "$(got "$1" "$2")") "*) return 0 ;; esac
+	return 1
+}
+capture "the text's cells are the CSV's: kmutex-handoff's contended/op, unqueued/op and queued/op" \
+	'in_row kmutex-handoff contended_per_op && in_row kmutex-handoff unqueued_per_op && in_row kmutex-handoff queued_per_op'

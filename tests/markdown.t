@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..27"
+echo "1..36"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -138,6 +138,67 @@ sed -i 's/^DIR_WHY=.*/DIR_WHY=--dir/' "$e/settings"
 check "a directory given with --dir: said so, and in the command" \
 	'grep -q "^The file workloads made their files in \`$tmp\` (chosen with \`--dir\`)\." "$tmp/e.md" &&
 	 grep -q "^\`./run-all .* --dir $tmp\` — 5 runs" "$tmp/e.md"'
+
+# The models against the running kernel's mutex.  Where the experiment was
+# wanted but kernel capture was not there: one line saying why (run-env's
+# KL_WHY), and nothing when --workloads left it out.
+check "no kernel experiment where --workloads left it out" '! grep -q "running kernel.s mutex" "$tmp/r.md"'
+k=$tmp/nokl
+cp -R "$d" "$k"
+echo "KERNEL_WORKLOADS=fpos" >>"$k/run-env"
+sed -i 's/^WORKLOADS=.*/WORKLOADS=/' "$k/settings"
+"$CMP" --markdown "$k" >"$tmp/k.md" 2>"$tmp/err"
+rc=$?
+check "wanted, but no kernel capture: the section says why, in one line (rc=$rc)" \
+	'[ $rc -eq 0 ] && grep -q "^## Models against the running kernel.s mutex$" "$tmp/k.md" &&
+	 grep -qx "\`fpos\`: not run: kernel lock capture is unavailable here (not root here), and without it the experiment has no baseline." "$tmp/k.md"'
+
+# With it: the kernel's row and a model, two rounds of real fpos runs, and
+# what run-all derives from them (lbcompare --csv, its text, a chart).
+capture_probe
+k=$tmp/kernel
+mkdir -p "$k/runs" "$k/logs" "$k/data" "$k/plots"
+sed 's/^WORKLOADS=.*/WORKLOADS=fpos/; s/^LOCKS=.*/LOCKS=/' "$d/settings" >"$k/settings"
+printf 'NCPU=2\nNUMA_NODES=1\nALL_LOCKS=none kmutex-handoff\nALL_WORKLOADS=fpos\nKL=--kernel-locks\nKL_WHY=\nKERNEL_WORKLOADS=fpos\n' >"$k/run-env"
+: >"$k/plan.txt"
+for lock in none kmutex-handoff; do
+	args="-l $lock -w fpos -t 2 -d 0.1 --warmup 0 --kernel-locks --dir $tmp"
+	echo "kernel-fpos-t2-$lock $args" >>"$k/variants.txt"
+	for r in 1 2; do
+		echo "kernel-fpos-t2-$lock-r$r $args --seed $r" >>"$k/plan.txt"
+		[ -n "$skip" ] || "$LB" $args --seed $r --quiet -o "$k/runs/kernel-fpos-t2-$lock-r$r" 2>/dev/null ||
+			echo "# lockbench failed for kernel-fpos-t2-$lock-r$r"
+	done
+done
+if [ -z "$skip" ]; then
+	"$CMP" --csv "$k/data" "$k"/runs/kernel-fpos-t2-none-r* "$k"/runs/kernel-fpos-t2-kmutex-handoff-r* >"$k/data/kernel-fpos.txt" 2>&1
+	: >"$k/plots/hist-contended-fpos-t2.png"
+fi
+"$CMP" --markdown "$k" >"$tmp/k.md" 2>"$tmp/err"
+rc=$?
+capture "the kernel experiment's report (rc=$rc: $(head -c 200 "$tmp/err"))" '[ $rc -eq 0 ] && [ ! -s "$tmp/err" ]'
+capture "its section: the heading, what each side times, how the phases map to the tracepoint's classes" \
+	'grep -q "^## Models against the running kernel.s mutex$" "$tmp/k.md" && grep -q "^### fpos$" "$tmp/k.md" &&
+	 grep -q "\*\*What each side times:\*\* the kernel.s row .* from \`lock:contention_begin\` to \`contention_end\` — its slow path only" "$tmp/k.md" &&
+	 grep -q "\`unqueued/op\` is the kernel.s \`spin\` class .* against a model.s \`acq_spin\` + \`nosleep_unqueued\`" "$tmp/k.md"'
+spin=$(awk -F, '$1 == "kernel_mutex_spin_on_owner" { print $2 }' "$k/runs/kernel-fpos-t2-none-r1/meta.csv" 2>/dev/null)
+capture "the kernel's mutex settings, from the kernel row's meta.csv (CONFIG_MUTEX_SPIN_ON_OWNER: $spin)" \
+	'[ -n "$spin" ] && grep -q "^The kernel.s mutex, beside the kernel.s row (meta.csv): kernel: [^;]*; \`CONFIG_MUTEX_SPIN_ON_OWNER\`: $spin; preemption: " "$tmp/k.md"'
+capture "a table per thread count: the figures' titles as lbcompare names them, and the distance of the histograms" \
+	'grep -q "^#### 2 threads$" "$tmp/k.md" &&
+	 grep -q "^| variant | Ops/sec | contended/op | contended mean cycles | CPU us/op | unqueued/op | queued/op | queued at once/op | slept/op | EMD from the kernel.s contended histogram, bins |$" "$tmp/k.md"'
+# The kernel's and the model's contended/op, as kernel-fpos-t2.csv has them.
+kcsv=$k/data/kernel-fpos-t2.csv
+med() { awk -F, -v v="$1" -v f="$2" '$1 == v && $2 == f { printf "%.4f", $4 }' "$kcsv" 2>/dev/null; }
+rat() { awk -F, -v v="$1" -v f="$2" '$1 == v && $2 == f { printf "%.2fx", $10 }' "$kcsv" 2>/dev/null; }
+emd=$(awk -F, '$1 == "contended" && $2 == "kmutex-handoff" { printf "%.2f, %s", $5, $9 }' "$k/data/histcmp-fpos-t2.csv" 2>/dev/null)
+capture "the kernel's row first, its figures with their interval and no verdict" \
+	'grep -q "^| the kernel.s mutex: none | [0-9]* \[[0-9]*–[0-9]*\] | $(med none contended_per_op) \[[0-9.]*–[0-9.]*\] | " "$tmp/k.md"'
+capture "the model's row: its figure, its ratio to the kernel's and the verdict ($(med kmutex-handoff contended_per_op) $(rat kmutex-handoff contended_per_op)), the histograms' distance ($emd)" \
+	'[ -n "$emd" ] && grep "^| kmutex-handoff | " "$tmp/k.md" | grep -q " | $(med kmutex-handoff contended_per_op) \[[0-9.]*–[0-9.]*\] $(rat kmutex-handoff contended_per_op) [a-z ]* | .* | $emd |$"'
+capture "the chart: the kernel's waits with the models', where it was drawn; lbcompare's text named" \
+	'grep -q "^!\[contended acquisition times of the models and the kernel.s mutex waits, fpos, 2 threads\](plots/hist-contended-fpos-t2.png)$" "$tmp/k.md" &&
+	 grep -q "\`data/kernel-fpos.txt\`" "$tmp/k.md"'
 
 # A malformed directory: one line, exit 2, nothing on stdout.
 bad() { # NAME EXPECTED: lbcompare --markdown "$tmp/bad"

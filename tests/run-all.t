@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 is_png() { [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
 is_svg() { [ -s "$1" ] && grep -q "<svg" "$1"; }
 
-echo "1..35"
+echo "1..39"
 
 # --- the whole quick suite ---
 # One repetition (quick mode's default is 5: five times as long): the
@@ -53,11 +53,46 @@ if grep -q -- ' --kernel-locks' "$tmp/q/plan.txt"; then
 		'grep -q "^kernel [0-9]*\.[0-9]* [a-z_]*  *[0-9]" "$tmp/q/report.md"'
 	check "its histogram is in the same chart's data as the models'" \
 		'head -n 1 "$tmp/q/data/hist-contended-creat-t$((4 * $(getconf _NPROCESSORS_ONLN))).csv" | grep -Eq ",kernel [0-9.]+( [a-z_]+)?\$"'
+	# Models vs the running kernel's mutex: the registry's kernel workload
+	# (fpos) at 1x, 2x and 4x the CPUs, `none` first in each, then the patch
+	# table's other locks in its order (lockbench --list's plan: section).
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	others=$("$top/bench/lockbench" --list | awk '$1 == "patch-lock" && $3 == "always" { printf " %s", $2 }')
+	want=""
+	for t in $ncpu $((2 * ncpu)) $((4 * ncpu)); do want="$want|t$t: none$others"; done
+	have=$(awk '/^kernel-/ { t = $7; if (t != last) printf "|t%s:", t; last = t; printf " %s", $3 }' "$tmp/q/variants.txt")
+	check "the plan has the models-vs-kernel experiment: fpos at 1x, 2x, 4x the CPUs, the kernel's none first, then the patch table's locks ($have)" \
+		'[ "$have" = "$want" ] && [ "$(grep -c "^kernel-fpos-t[0-9]*-none -l none -w fpos .* --kernel-locks" "$tmp/q/variants.txt")" -eq 3 ]'
+	check "the report's section: a table and a chart per thread count" \
+		'grep -q "^## Models against the running kernel.s mutex$" "$tmp/q/report.md" &&
+		 [ "$(grep -c "^| the kernel.s mutex: none | " "$tmp/q/report.md")" -eq 3 ] &&
+		 [ "$(grep -c "^!\[contended acquisition times of the models and the kernel.s mutex waits, fpos" "$tmp/q/report.md")" -eq 3 ]'
 else
 	check "the report says once why there is no kernel row" \
 		'[ "$(grep -c "^Kernel lock capture is unavailable here (" "$tmp/q/report.md")" -eq 1 ]'
+	check "and why the models-vs-kernel experiment did not run" \
+		'! grep -q "^kernel-" "$tmp/q/plan.txt" && grep -q "^\`fpos\`: not run: kernel lock capture is unavailable here (" "$tmp/q/report.md"'
 	ok "# skip kernel lock capture unavailable: no kernel row to look for"
+	ok "# skip kernel lock capture unavailable: no kernel section to look for"
 fi
+
+# Without kernel capture the models-vs-kernel experiment has no baseline: a
+# lockbench whose capture fails (a stand-in for one without BPF) plans none
+# of it and says why, in one line; with nothing else to run, before anything.
+printf '#!/bin/sh\nfor a in "$@"; do [ "$a" != --kernel-locks ] || { echo "lockbench: --kernel-locks: not permitted here (run-all.t)" >&2; exit 2; }; done\nexec "%s" "$@"\n' \
+	"$top/bench/lockbench" >"$tmp/nokl-lb"
+chmod +x "$tmp/nokl-lb"
+"$top/run-all" --lockbench "$tmp/nokl-lb" --quick --reps 1 --workloads fpos --out "$tmp/nokl" >"$tmp/nokl.out" 2>"$tmp/nokl.err"
+rc=$?
+check "no capture, only the kernel experiment wanted: nothing to run, why in one line, exit 2 (rc=$rc)" \
+	'[ $rc -eq 2 ] && [ ! -s "$tmp/nokl.out" ] && [ ! -e "$tmp/nokl" ] &&
+	 grep -qx "run-all: nothing to run: no lock and workload left after the filters; models vs the running kernel.s mutex (fpos) not planned: kernel lock capture is unavailable here (not permitted here (run-all.t))" "$tmp/nokl.err"'
+"$top/run-all" --lockbench "$tmp/nokl-lb" --quick --reps 1 --workloads fpos,counter --locks tas --threads 1 --out "$tmp/nokl" >"$tmp/nokl.out" 2>&1
+rc=$?
+check "no capture, with another workload: the rest runs, the line said before it (rc=$rc)" \
+	'[ $rc -eq 0 ] && ! grep -q "^kernel-" "$tmp/nokl/plan.txt" && grep -q "^sweep-counter-t1-tas-r1 " "$tmp/nokl/plan.txt" &&
+	 sed -n 2p "$tmp/nokl.out" | grep -qx "run-all: models vs the running kernel.s mutex (fpos) not planned: kernel lock capture is unavailable here (not permitted here (run-all.t))" &&
+	 grep -qx "\`fpos\`: not run: kernel lock capture is unavailable here (not permitted here (run-all.t)), and without it the experiment has no baseline." "$tmp/nokl/report.md"'
 
 # --- interrupted, then resumed ---
 "$top/run-all" --quick --reps 2 --workloads counter --locks tas,futex --out "$tmp/r" >"$tmp/r.out" 2>&1 &

@@ -13,7 +13,9 @@
  *   list while the unlocker is held right before its wake;
  * - 3.12's "once more" before joining the list: a newcomer that finds the
  *   lock freed takes it without marking it contended, so its own unlock is
- *   the fast one;
+ *   the fast one; those trylocks before queueing, and 4.10's before the
+ *   spin, are counted apart (nosleep_unqueued: the kernel's tracepoint
+ *   classes them with the spin);
  * - an owner's preemptions while it holds the lock, and a wait_lock holder's,
  *   are counted (sched oracle), and not claimed without it.
  * Threads are held where the oracle's test seam (oracle.h) lets the test
@@ -267,9 +269,11 @@ static void wake_comes_after_wait_lock(void **state)
  * with xchg(count, 0) — no waiter marked — so N's own unlock is the fast
  * one; 2.6.x joins the list first and takes it with xchg(count, -1) behind W,
  * so N's unlock takes wait_lock; 4.10 keeps the waiters flag in the word, so
- * its unlock does too.
+ * its unlock does too.  N's acquisition without sleeping was never queued
+ * (nosleep_unqueued) from 3.12, which try before joining the list — 4.10
+ * under wait_lock, as the kernel's tracepoint counts with the spin.
  */
-static void once_more(const char *name, bool fast_unlock)
+static void once_more(const char *name, bool fast_unlock, bool unqueued)
 {
 	const struct lock_ops *ops = find(name);
 	void *lock = sched_lock_new(ops);
@@ -294,6 +298,9 @@ static void once_more(const char *name, bool fast_unlock)
 	taker_join(&w.t);
 	holds_remove();
 	assert_int_equal(n.t.self->ev.acq_nosleep, 1);
+	if (n.t.self->ev.nosleep_unqueued != (unqueued ? 1u : 0u))
+		print_error("%s: N was unqueued %" PRIu64 " times\n", name, n.t.self->ev.nosleep_unqueued);
+	assert_int_equal(n.t.self->ev.nosleep_unqueued, unqueued ? 1 : 0);
 	if (n.t.self->ev.unlock_slow != (fast_unlock ? 0u : 1u))
 		print_error("%s: N's unlock took wait_lock %" PRIu64 " times\n", name, n.t.self->ev.unlock_slow);
 	assert_int_equal(n.t.self->ev.unlock_slow, fast_unlock ? 0 : 1);
@@ -306,12 +313,48 @@ static void once_more(const char *name, bool fast_unlock)
 static void once_more_before_joining_the_list(void **state)
 {
 	(void)state;
-	once_more("kmutex-sleep", false);
-	once_more("kmutex-spin", false);
-	once_more("kmutex-fix", false);
-	once_more("kmutex-mcs", true);
-	once_more("kmutex-osq", true);
-	once_more("kmutex-handoff", false);
+	once_more("kmutex-sleep", false, false);
+	once_more("kmutex-spin", false, false);
+	once_more("kmutex-fix", false, false);
+	once_more("kmutex-mcs", true, true);
+	once_more("kmutex-osq", true, true);
+	once_more("kmutex-handoff", false, true);
+}
+
+/*
+ * 4.10: M holds, W sleeps on the list (the waiters flag set); M's unlock
+ * frees the lock, keeping the flag, and wakes W, held where it woke.  N's
+ * fast path wants a flagless word and fails; the trylock before the spin
+ * takes the free lock: acquired without sleeping, never queued.
+ */
+static void trylock_before_the_spin_is_unqueued(void **state)
+{
+	const struct lock_ops *ops = find("kmutex-handoff");
+	void *lock = sched_lock_new(ops);
+	struct lock_thread *m = sched_self_new(ops, lock, 0);
+	struct locker w, n;
+
+	(void)state;
+	assert_false(ops->lock(lock, m));
+	__atomic_store_n(&test_slots[0].on_cpu, 0, __ATOMIC_RELAXED);
+	locker_start(&w, ops, lock, sched_self_new(ops, lock, 1));
+	assert_true(wait_eq(&runstate(w.t.self)->sleeping, 1));
+	holds[0] = (struct hold){ .event = ORACLE_EV_AWAKE, .who = runstate(w.t.self) };
+	holds_install();
+	ops->unlock(lock, m);
+	assert_true(wait_eq(&holds[0].held, 1));
+	locker_start(&n, ops, lock, sched_self_new(ops, lock, 2));
+	taker_join(&n.t);
+	hold_release(&holds[0]);
+	taker_join(&w.t);
+	holds_remove();
+	assert_int_equal(n.t.self->ev.acq_fast, 0);
+	assert_int_equal(n.t.self->ev.acq_nosleep, 1);
+	assert_int_equal(n.t.self->ev.nosleep_unqueued, 1);
+	free(m);
+	free(w.t.self);
+	free(n.t.self);
+	test_lock_free(ops, lock);
 }
 
 /* ---- the owner's preemptions ---- */
@@ -356,6 +399,7 @@ int main(void)
 		cmocka_unit_test(release_waits_for_wait_lock_before_3_15),
 		cmocka_unit_test(wake_comes_after_wait_lock),
 		cmocka_unit_test(once_more_before_joining_the_list),
+		cmocka_unit_test(trylock_before_the_spin_is_unqueued),
 		cmocka_unit_test(owner_preemptions_are_counted),
 	};
 

@@ -202,7 +202,7 @@ static int fs_thread_setup(struct bench_thread *t)
 	ft->blocks = (unsigned int)((fs->file_size + IO_BLOCK - 1) / IO_BLOCK);
 	/* Thread id in the high half: distinct, reproducible streams per thread. */
 	ft->rng = t->cfg->seed ^ ((uint64_t)(t->id + 1) << 32);
-	rng_next(&ft->rng);
+	splitmix64(&ft->rng);
 	fs_thread_names(ft, t->id);
 	ft->order = malloc(fs->slots);
 	ft->io = malloc(IO_BLOCK);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/splitmix64.h"
 #include "fileutil.h"
 #include "workload.h"
 
@@ -88,20 +89,12 @@ struct fs_thread {
 
 /* ---- helpers ---- */
 
-/* splitmix64: a small, well-mixed stream per thread, reproducible from --seed. */
-static inline uint64_t rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n), n < 2^32 (multiply-shift: no modulo bias worth naming). */
+/* Uniform in [0, n), n < 2^32, from the thread's splitmix64 stream (a small,
+ * well-mixed stream per thread, reproducible from --seed; multiply-shift: no
+ * modulo bias worth naming). */
 static inline unsigned int rng_below(uint64_t *state, unsigned int n)
 {
-	return (unsigned int)(((rng_next(state) >> 32) * n) >> 32);
+	return (unsigned int)(((splitmix64(state) >> 32) * n) >> 32);
 }
 
 static inline int fs_fail(struct bench_thread *t, struct fs_thread *ft, int err, const char *what,

@@ -49,7 +49,7 @@ ARITH_CHAIN(div_short_chain, unsigned short, (a = (unsigned short)(a / b + c), c
 	static int fn(struct bench_thread *t, struct fs_thread *ft)         \
 	{                                                                   \
 		(void)t;                                                    \
-		ft->sink += chain(rng_next(&ft->rng), loops);               \
+		ft->sink += chain(splitmix64(&ft->rng), loops);               \
 		return 0;                                                   \
 	}
 
@@ -132,7 +132,7 @@ static int t_sort_rtns_1(struct bench_thread *t, struct fs_thread *ft)
 {
 	(void)t;
 	for (unsigned int i = 0; i < SORT_INTS; i++)
-		ft->ints[i] = (int)rng_next(&ft->rng);
+		ft->ints[i] = (int)splitmix64(&ft->rng);
 	qsort(ft->ints, SORT_INTS, sizeof(int), int_order);
 	ft->sink += (uint64_t)ft->ints[0];
 	return 0;

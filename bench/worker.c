@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "../common/splitmix64.h"
 #include "memory.h"
 #include "run.h"
 #include "runctl.h"
@@ -195,19 +196,9 @@ static void *thread_main(void *arg)
 
 /* ---- its record ---- */
 
-/* splitmix64 (Steele, Lea & Flood 2014), as fserver uses it: here the
- * timing sampler's own stream, so its gaps share nothing with a workload's. */
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 /* Called once per timed acquisition under sample:N, outside the timed
- * interval; N >= 2 (cli.c), so the modulus is at least 3. */
+ * interval, from the timing sampler's own splitmix64 stream (its gaps share
+ * nothing with a workload's); N >= 2 (cli.c), so the modulus is at least 3. */
 uint64_t bench_timing_gap(struct bench_thread *t)
 {
 	return splitmix64(&t->timing_rng) % (2 * t->timing_mean - 1);

@@ -65,6 +65,77 @@
 #include "fserver.h"
 #include "workload.h"
 
+/* ---- settings: --file-size BYTES, --pool-size N ---- */
+
+#define FILE_SIZE_DEFAULT 4096u
+#define FILE_SIZE_MAX (UINT64_C(1) << 30)
+#define POOL_SIZE_DEFAULT 16u
+#define POOL_SIZE_MAX 65536u
+
+/* In struct workload_settings' bytes; a field left 0: its default. */
+struct fserver_settings {
+	uint64_t file_size;
+	uint64_t pool_size;
+};
+_Static_assert(sizeof(struct fserver_settings) <= WORKLOAD_SETTINGS_SIZE,
+	       "fserver settings outgrow workload_settings");
+
+/* Copied in and out: the bytes are unsigned char, never read as another type. */
+static struct fserver_settings settings_given(const struct workload_settings *s)
+{
+	struct fserver_settings f;
+
+	memcpy(&f, s->bytes, sizeof(f));
+	return f;
+}
+
+/* What a run uses: the settings given, the defaults for the rest. */
+static struct fserver_settings settings_of(const struct workload_settings *s)
+{
+	struct fserver_settings f = settings_given(s);
+
+	f.file_size = f.file_size ? f.file_size : FILE_SIZE_DEFAULT;
+	f.pool_size = f.pool_size ? f.pool_size : POOL_SIZE_DEFAULT;
+	return f;
+}
+
+static int set_file_size(struct workload_settings *s, const char *value, char *err, size_t errlen)
+{
+	struct fserver_settings f = settings_given(s);
+
+	if (option_u64(value, 1, FILE_SIZE_MAX, &f.file_size, err, errlen))
+		return -1;
+	memcpy(s->bytes, &f, sizeof(f));
+	return 0;
+}
+
+static int set_pool_size(struct workload_settings *s, const char *value, char *err, size_t errlen)
+{
+	struct fserver_settings f = settings_given(s);
+
+	if (option_u64(value, 1, POOL_SIZE_MAX, &f.pool_size, err, errlen))
+		return -1;
+	memcpy(s->bytes, &f, sizeof(f));
+	return 0;
+}
+
+static const struct workload_option fserver_options[] = {
+	{ "file-size", "BYTES", "bytes of each pool file, 1 to 1073741824 (default 4096)", set_file_size },
+	{ "pool-size", "N", "files in the shared pool, 1 to 65536 (default 16)", set_pool_size },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static void fserver_settings_figures(const struct workload_settings *s, lock_put_fn *put, void *ctx)
+{
+	struct fserver_settings f = settings_of(s);
+	char text[32];
+
+	snprintf(text, sizeof(text), "%" PRIu64, f.file_size);
+	put(ctx, "file_size_bytes", text);
+	snprintf(text, sizeof(text), "%" PRIu64, f.pool_size);
+	put(ctx, "pool_size_files", text);
+}
+
 /* ---- the job ---- */
 
 /* Fisher-Yates over the job's slots, from the thread's stream. */
@@ -325,10 +396,11 @@ static int signal_install(struct fserver_shared *fs, char *err, size_t errlen)
 static int fserver_setup(void *shared, const struct bench_config *cfg, char *err, size_t errlen)
 {
 	struct fserver_shared *fs = shared;
+	struct fserver_settings given = settings_of(&cfg->wl_settings);
 	int rc;
 
-	fs->file_size = cfg->file_size;
-	fs->pool_size = cfg->pool_size;
+	fs->file_size = given.file_size;
+	fs->pool_size = (unsigned int)given.pool_size;
 	mix_totals(fs);
 	rc = wdir_create(&fs->dir, cfg, "fserver", err, errlen);
 	if (rc != WL_SETUP_OK)
@@ -440,6 +512,8 @@ const struct workload_ops workload_ops_fserver = {
 	/* Its directory stream and two socketpairs, and a disk test's two files. */
 	.fds_per_thread = 7,
 	.takes_dir = true,
+	.options = fserver_options,
+	.settings_figures = fserver_settings_figures,
 	.setup = fserver_setup,
 	.thread_setup = fs_thread_setup,
 	.op = fserver_op,

@@ -81,8 +81,6 @@ struct bench_config {
 	/* Workload knobs; each workload documents which it reads. */
 	struct workload_settings wl_settings;  /* the workload's own options */
 	const char *dir;          /* parent of the workload's private temporary directory */
-	uint64_t file_size;       /* bytes per file (fserver) */
-	unsigned int pool_size;   /* files in the shared pool (fserver) */
 	uint64_t seed;            /* per-thread random streams derive from it */
 	uint64_t max_ops;         /* per thread, 0 = unbounded: bounds tests on slow locks */
 	bool kernel_locks;        /* --kernel-locks: record the kernel's lock contention (kernel_locks.h) */

@@ -161,10 +161,8 @@ static int km_set_budget(struct lock_settings *s, const char *value, char *err, 
 {
 	struct kmutex_settings k = km_settings(s);
 
-	if (!lock_parse_u64(value, 0, KM_MAX_BUDGET, &k.spin_budget_cycles)) {
-		snprintf(err, errlen, "'%s' is not an integer in [0, %" PRIu64 "]", value, KM_MAX_BUDGET);
+	if (option_u64(value, 0, KM_MAX_BUDGET, &k.spin_budget_cycles, err, errlen))
 		return -1;
-	}
 	km_settings_store(s, &k);
 	return 0;
 }

@@ -5,6 +5,7 @@
  * called into it would make the two files call each other.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,6 +22,14 @@ bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+int option_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out, char *err, size_t errlen)
+{
+	if (lock_parse_u64(text, min, max, out))
+		return 0;
+	snprintf(err, errlen, "'%s' is not an integer in [%" PRIu64 ", %" PRIu64 "]", text, min, max);
+	return -1;
 }
 
 int lock_unknown_name(char *err, size_t errlen, const char *what, const char *name, size_t count,

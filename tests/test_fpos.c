@@ -29,15 +29,6 @@
 
 /* ---- runs ---- */
 
-static void config_read_size(struct bench_config *cfg, const char *bytes)
-{
-	const struct workload_option *o = workload_option_find(cfg->workload, "read-size");
-	char err[256];
-
-	assert_non_null(o);
-	assert_int_equal(o->set(&cfg->wl_settings, bytes, err, sizeof(err)), 0);
-}
-
 static const char *figure(const struct bench_result *res, const char *key)
 {
 	for (unsigned int i = 0; i < res->extra.n; i++)
@@ -67,7 +58,7 @@ static void runs_cleanly(void **state)
 	parent_make();
 	cfg = config_for(lock, "fpos");
 	/* Odd sizes too: a block of 8 bytes is one word, first and last. */
-	config_read_size(&cfg, strcmp(lock, "tas") == 0 ? "8" : "4096");
+	config_option(&cfg, "read-size", strcmp(lock, "tas") == 0 ? "8" : "4096");
 	assert_int_equal(run_fpos(&cfg, &res, err, sizeof(err)), EXIT_OK);
 	/* Several passes over the file: rewinds were made, and checked. */
 	assert_true(res.ops_all > 3 * BLOCKS);
@@ -136,7 +127,7 @@ static void rig_open(struct fpos_rig *r, const char *read_size)
 	/* `none`: the lock's order is not checked (broken_lock_is_caught does
 	 * that), so each fault below meets the kernel order's checks alone. */
 	r->cfg = config_for("none", "fpos");
-	config_read_size(&r->cfg, read_size);
+	config_option(&r->cfg, "read-size", read_size);
 	r->shared = shared_new(r->wl);
 	assert_int_equal(r->wl->setup(r->shared, &r->cfg, err, sizeof(err)), WL_SETUP_OK);
 	private_dir(r->dir, sizeof(r->dir));

@@ -252,8 +252,8 @@ static void fserver_pool_too_big_is_usage(void **state)
 	(void)state;
 	parent_make();
 	cfg = config_for("pthread", "fserver");
-	cfg.pool_size = 65536;
-	cfg.file_size = UINT64_C(1) << 30;
+	config_option(&cfg, "pool-size", "65536");
+	config_option(&cfg, "file-size", "1073741824");
 	expect_failure(&cfg, EXIT_USAGE, "--pool-size x --file-size");
 	parent_check_empty_and_remove();
 }

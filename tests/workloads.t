@@ -46,7 +46,7 @@ stopped() {
 
 . "$(dirname "$0")/../scripts/registry.sh"
 all=$("$LB" --list | registry_names workloads)
-echo "1..$((22 + $(echo "$all" | wc -l)))"
+echo "1..$((24 + $(echo "$all" | wc -l)))"
 
 "$LB" --list >"$tmp/list" 2>&1
 check "--list shows creat and fserver" 'grep -q "^  creat " "$tmp/list" && grep -q "^  fserver " "$tmp/list"'
@@ -75,6 +75,12 @@ check "fserver summary.csv: unit jobs, jobs_per_min = 60 x ops_per_s" \
 check "fserver: names made = removed = jobs x names per job" \
 	'[ "$(key "$tmp/rf" files_created)" -eq $(( $(key "$tmp/rf" ops_all) * $(key "$tmp/rf" names_per_job) )) ] && [ "$(key "$tmp/rf" files_removed)" = "$(key "$tmp/rf" files_created)" ]'
 check "fserver leaves --dir empty" 'empty "$tmp/f"'
+check "fserver summary.csv records its options' defaults (--file-size 4096, --pool-size 16)" \
+	'[ "$(key "$tmp/rf" file_size_bytes)" = 4096 ] && [ "$(key "$tmp/rf" pool_size_files)" = 16 ]'
+"$LB" -l pthread -w fserver -t 1 -d 0.05 --warmup 0 --file-size 2048 --dir "$tmp/f" --pool-size 3 --quiet \
+	-o "$tmp/rf2" 2>"$tmp/err"
+check "fserver --file-size 2048 --pool-size 3: run, recorded in summary.csv, --dir left empty" \
+	'[ $? -eq 0 ] && [ "$(key "$tmp/rf2" file_size_bytes)" = 2048 ] && [ "$(key "$tmp/rf2" pool_size_files)" = 3 ] && empty "$tmp/f"'
 
 stopped "creat: SIGINT exits 130 and leaves nothing" INT creat
 stopped "fserver: SIGINT exits 130 and leaves nothing" INT fserver

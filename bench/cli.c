@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "placement.h"
-#include "schedmode.h"
-#include "workload.h"
+#include "platform/placement.h"
+#include "platform/schedmode.h"
+#include "workloads/workload.h"
 
 #define MAX_THREADS 65536u
 #define MAX_SECONDS 86400.0
@@ -213,7 +213,11 @@ static void list_workload_options(FILE *out)
 
 /* What run-all plans, for scripts/registry.sh: one line each, words only.
  * `workload NAME ROLE FULL QUICK` (-d seconds), `takes-dir NAME` for each
- * workload that makes its files under --dir, and `patch-lock NAME
+ * workload that makes its files under --dir, `unit NAME UNIT s|min` (its
+ * operation's name, its throughput per second or per minute),
+ * `meets-in-kernel NAME` for each workload whose threads also meet on a
+ * kernel lock, `no-exclusion NAME` for each lock that excludes nothing (with
+ * --kernel-locks, the kernel's own lock alone), and `patch-lock NAME
  * always|kernel-locks`, the patch table's columns in order. */
 static void list_plan(FILE *out)
 {
@@ -225,6 +229,15 @@ static void list_plan(FILE *out)
 	for (size_t i = 0; i < workload_registry_len; i++)
 		if (workload_registry[i]->takes_dir)
 			fprintf(out, "  takes-dir %s\n", workload_registry[i]->name);
+	for (size_t i = 0; i < workload_registry_len; i++)
+		fprintf(out, "  unit %s %s %s\n", workload_registry[i]->name, workload_registry[i]->unit,
+			workload_registry[i]->per_minute ? "min" : "s");
+	for (size_t i = 0; i < workload_registry_len; i++)
+		if (workload_registry[i]->meets_in_kernel)
+			fprintf(out, "  meets-in-kernel %s\n", workload_registry[i]->name);
+	for (size_t i = 0; i < lock_registry_len; i++)
+		if (lock_registry[i]->flags & LOCK_F_NO_EXCLUSION)
+			fprintf(out, "  no-exclusion %s\n", lock_registry[i]->name);
 	for (size_t i = 0; i < lock_patch_table_len; i++)
 		fprintf(out, "  patch-lock %s %s\n", lock_patch_table[i].lock,
 			lock_patch_table[i].kernel_locks ? "kernel-locks" : "always");

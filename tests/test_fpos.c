@@ -1,5 +1,5 @@
 /*
- * test_fpos.c — the fpos workload (bench/fpos.c): through bench_run() under
+ * test_fpos.c — the fpos workload (bench/workloads/fpos.c): through bench_run() under
  * several locks, `none` included, with more threads than CPUs, its invariant
  * holds and --dir is left empty; and each part of the invariant can fail: a
  * lock that claims to exclude but does not is caught by the lock's order, a
@@ -20,11 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../bench/run.h"
-#include "../bench/workload.h"
 #include "workload_util.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/workload.h"
 
-#define BLOCKS 64u          /* bench/fpos.c's FPOS_BLOCKS: the file's length in reads */
+#define BLOCKS 64u          /* bench/workloads/fpos.c's FPOS_BLOCKS: the file's length in reads */
 #define STAMP UINT64_C(0x66706f735f6f6666)
 
 /* ---- runs ---- */

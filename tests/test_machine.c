@@ -16,11 +16,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../bench/harness.h"
-#include "../bench/machine.h"
-#include "../bench/meta.h"
-#include "../bench/result.h"
-#include "../bench/tsc.h"
+#include "../bench/core/harness.h"
+#include "../bench/core/result.h"
+#include "../bench/output/meta.h"
+#include "../bench/platform/machine.h"
+#include "../bench/platform/tsc.h"
 
 #define INJECTED_SKEW 10000000   /* cycles: ~4 ms at 2.6 GHz, far beyond any latency */
 

@@ -20,10 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../bench/fileutil.h"
-#include "../bench/run.h"
-#include "../bench/workload.h"
 #include "workload_util.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/fileutil.h"
+#include "../bench/workloads/workload.h"
 
 struct run_case {
 	const char *lock;

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/fileutil.h"
-#include "../bench/run.h"
-#include "../bench/workload.h"
 #include "workload_util.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/fileutil.h"
+#include "../bench/workloads/workload.h"
 
 /* ---- the stop abandons an fserver job cleanly ---- */
 

@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../bench/run.h"
-#include "../bench/workload.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/workload.h"
 
 /* Bounded in time and in operations: spinlocks crawl when oversubscribed. */
 #define RUN_SECONDS 0.25

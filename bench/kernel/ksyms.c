@@ -6,41 +6,10 @@
 #include <string.h>
 
 #include "ksyms.h"
+#include "../platform/sysfile.h"
 
-/* /proc files report size 0: read until EOF, growing the buffer. */
-static char *read_all(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 20, len = 0, got;
-	char *buf = NULL, *bigger;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	do {
-		if (len + 1 >= cap || !buf) {
-			bigger = realloc(buf, buf ? cap *= 2 : cap);
-			if (!bigger) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = bigger;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got > 0);
-	buf[len] = '\0';
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error", path);
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
+/* /proc/kallsyms: 5.4 MB on the development VM's 6.18 kernel; room for far more. */
+#define KSYMS_TEXT_MAX (256u << 20)
 
 static int by_addr(const void *a, const void *b)
 {
@@ -88,9 +57,11 @@ int ksyms_load(struct ksyms *ks, const char *path, char *err, size_t errlen)
 	char *line, *next;
 
 	memset(ks, 0, sizeof(*ks));
-	ks->text = read_all(path, err, errlen);
-	if (!ks->text)
+	ks->text = sysfile_read(path, KSYMS_TEXT_MAX, NULL);
+	if (!ks->text) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
+	}
 	for (line = ks->text; *line; line = next) {
 		uint64_t addr;
 		const char *name;

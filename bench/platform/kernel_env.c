@@ -41,6 +41,7 @@
 #endif
 
 #include "kernel_env.h"
+#include "sysfile.h"
 
 #define TEXT_MAX (8u << 20)   /* the longest config or kernel log read */
 
@@ -48,51 +49,10 @@ static const char *const preempt_modes[] = { "none", "voluntary", "full", "lazy"
 
 #define set(field, ...) snprintf(field, sizeof(field), __VA_ARGS__)
 
-/* All of `src`, read by `next` (bytes read, 0 at its end, < 0 on an
- * error), NUL-terminated (malloc'd), up to TEXT_MAX; NULL on an error: no
- * text rather than half of one. */
-static char *read_all(long (*next)(void *src, char *buf, size_t n), void *src)
-{
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	long got;
-
-	while (buf && (got = next(src, buf + len, cap - 1 - len)) > 0) {
-		len += (size_t)got;
-		if (len + 1 == cap && cap < TEXT_MAX) {
-			char *more = realloc(buf, cap * 2);
-
-			if (!more)
-				break;
-			buf = more;
-			cap *= 2;
-		}
-	}
-	if (buf && got < 0) {
-		free(buf);
-		return NULL;
-	}
-	if (buf)
-		buf[len] = '\0';
-	return buf;
-}
-
-static long next_stdio(void *src, char *buf, size_t n)
-{
-	size_t got = fread(buf, 1, n, src);
-
-	return ferror((FILE *)src) ? -1 : (long)got;
-}
-
 /* A whole small file, NUL-terminated (malloc'd), or NULL. */
 static char *read_text(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char *text = f ? read_all(next_stdio, f) : NULL;
-
-	if (f)
-		fclose(f);
-	return text;
+	return sysfile_read(path, TEXT_MAX, NULL);
 }
 
 #ifdef LOCKBENCH_ZLIB
@@ -105,7 +65,7 @@ static long next_gzip(void *src, char *buf, size_t n)
 static char *read_gzip(const char *path)
 {
 	gzFile g = gzopen(path, "rb");
-	char *text = g ? read_all(next_gzip, g) : NULL;
+	char *text = g ? sysfile_read_from(next_gzip, g, TEXT_MAX, NULL) : NULL;
 
 	if (g)
 		gzclose(g);

@@ -70,16 +70,6 @@ struct workload_ops {
 	const char *name;
 	const char *description;   /* one line for --list */
 	const char *unit;          /* what one op() is, in the summary: "ops", "jobs" */
-	/* Its throughput is stated per minute, UNIT/min (fserver's jobs/min, as
-	 * AIM7 states it), not UNIT/s: summary.csv's `rate_unit` and `--list`'s
-	 * `unit` line say which, so no later stage need know a workload's name. */
-	bool per_minute;
-	/* Its threads also meet on a lock inside the kernel (a directory's
-	 * inode lock for creat and fserver, the file's f_pos_lock for fpos), so
-	 * `-l none --kernel-locks` measures the kernel's own lock on the same
-	 * work (lbcompare's kernel row): summary.csv's `meets_in_kernel` and
-	 * `--list`'s `meets-in-kernel` line. */
-	bool meets_in_kernel;
 	size_t shared_size;        /* bytes of shared state (zeroed, cache-line aligned) */
 	size_t thread_size;        /* bytes of per-thread state (zeroed, aligned, thread's node) */
 	/* File descriptors it holds at most, for the RLIMIT_NOFILE check made
@@ -90,6 +80,18 @@ struct workload_ops {
 	 * records that directory's file system, and run-all gives it --dir
 	 * (`--list`'s plan: section says `takes-dir NAME`). */
 	bool takes_dir;
+	/* Its throughput is stated per minute, UNIT/min (fserver's jobs/min, as
+	 * AIM7 states it), not UNIT/s: summary.csv's `rate_unit` and `--list`'s
+	 * `unit` line say which, so no later stage need know a workload's name.
+	 * (This and the next sit in takes_dir's padding: the later members'
+	 * offsets, op's among them, which the worker loop calls, stay put.) */
+	bool per_minute;
+	/* Its threads also meet on a lock inside the kernel (a directory's
+	 * inode lock for creat and fserver, the file's f_pos_lock for fpos), so
+	 * `-l none --kernel-locks` measures the kernel's own lock on the same
+	 * work (lbcompare's kernel row): summary.csv's `meets_in_kernel` and
+	 * `--list`'s `meets-in-kernel` line. */
+	bool meets_in_kernel;
 	/* Its settings (NULL: none), ended by an entry whose key is NULL, and
 	 * the values in force as summary.csv keys (results/README.md), each
 	 * through put(): optional, for a workload with options. */

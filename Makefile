@@ -15,7 +15,7 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread -lm
 # library is linked as the package asks.
 LDLIBS  += $(shell pkg-config --libs ck 2>/dev/null || echo -lck)
 LDFLAGS += $(SANFLAGS)
-# zlib, where installed, reads the kernel's /proc/config.gz (bench/kernel_env.c).
+# zlib, where installed, reads the kernel's /proc/config.gz (bench/platform/kernel_env.c).
 ifeq ($(shell pkg-config --exists zlib 2>/dev/null && echo yes),yes)
 CFLAGS  += -DLOCKBENCH_ZLIB
 LDLIBS  += $(shell pkg-config --libs zlib)
@@ -24,7 +24,7 @@ endif
 BUILD   ?= build
 BIN     ?= bench/lockbench
 
-# The BPF layer (locks/bpf/*.bpf.c: the sched oracle; bench/bpf/*.bpf.c:
+# The BPF layer (locks/bpf/*.bpf.c: the sched oracle; bench/kernel/bpf/*.bpf.c:
 # kernel lock capture): CO-RE objects compiled against a
 # vmlinux.h generated at build time from this machine's kernel BTF (never
 # committed), embedded as libbpf skeletons.  Built when clang, bpftool and
@@ -34,7 +34,7 @@ BPFTOOL    ?= $(firstword $(shell command -v bpftool /usr/sbin/bpftool 2>/dev/nu
 BPF_CLANG  ?= clang
 LLVM_STRIP ?= $(firstword $(shell command -v llvm-strip llvm-strip-14 2>/dev/null))
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
-BPF_DIRS  := locks/bpf bench/bpf
+BPF_DIRS  := locks/bpf bench/kernel/bpf
 BPF_SRC   := $(sort $(wildcard $(addsuffix /*.bpf.c,$(BPF_DIRS))))
 BPF_OK    := $(shell command -v $(BPF_CLANG) >/dev/null 2>&1 && [ -n "$(BPFTOOL)" ] && \
 	pkg-config --exists libbpf 2>/dev/null && [ -r $(VMLINUX_BTF) ] && echo yes)
@@ -44,7 +44,13 @@ CFLAGS    += -DLOCKBENCH_BPF -I$(BUILD)/bpf
 LDLIBS    += $(shell pkg-config --libs --static libbpf 2>/dev/null)
 endif
 LOCK_SRC  := $(sort $(wildcard locks/*.c))
-BENCH_SRC := $(filter-out bench/lockbench.c,$(sort $(wildcard bench/*.c)))
+# bench/ in layers, each folder using only those below it (README, "Where
+# things live"): platform/ and kernel/, core/, workloads/, run/, output/,
+# then cli.c and main() here.  Every .c of them is built: adding a workload
+# is still one file in workloads/ and one line of workloads/workloads.def.
+BENCH_DIRS := bench/platform bench/kernel bench/core bench/workloads bench/run bench/output bench
+BENCH_SRC := $(filter-out bench/lockbench.c,$(sort $(wildcard $(addsuffix /*.c,$(BENCH_DIRS)))))
+BENCH_HDR := $(wildcard $(addsuffix /*.h,$(BENCH_DIRS)) $(addsuffix /*.def,$(BENCH_DIRS)))
 # common/: what lockbench and lbcompare share without linking each other
 # (safefile.h: the one way each opens a file to read and to write).
 COMMON_SRC := $(sort $(wildcard common/*.c))
@@ -62,7 +68,7 @@ COMPARE   ?= analysis/lbcompare
 .PHONY: all test bench deps clean tsan asan fuzz
 all: $(BIN) $(COMPARE)
 
-$(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) bench/*.h common/*.h locks/*.def bench/*.def tests/locks/*.def)
+$(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/*.h locks/*.def tests/locks/*.def) $(BENCH_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -79,7 +85,7 @@ $(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/bpf/vmlinux.h $(wildcard $(addsuffix /*.h
 $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst .,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 $(BUILD)/locks/oracle_sched.o: $(filter %/sched_oracle.skel.h,$(BPF_SKEL))
-$(BUILD)/bench/kernel_locks.o: $(filter %/kernel_locks.skel.h,$(BPF_SKEL))
+$(BUILD)/bench/kernel/kernel_locks.o: $(filter %/kernel_locks.skel.h,$(BPF_SKEL))
 
 # The commit this build came from ("-dirty" with uncommitted changes to tracked
 # files, "unknown" outside git), compiled into machine.o for meta.csv.  The
@@ -89,8 +95,8 @@ GIT_COMMIT := $(shell c=$$(git rev-parse --short HEAD 2>/dev/null) || c=unknown;
 $(BUILD)/git-commit: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' > $@
-$(BUILD)/bench/machine.o: $(BUILD)/git-commit
-$(BUILD)/bench/machine.o: CFLAGS += -DLOCKBENCH_GIT_COMMIT='"$(GIT_COMMIT)"'
+$(BUILD)/bench/platform/machine.o: $(BUILD)/git-commit
+$(BUILD)/bench/platform/machine.o: CFLAGS += -DLOCKBENCH_GIT_COMMIT='"$(GIT_COMMIT)"'
 .PHONY: FORCE
 FORCE:
 

@@ -206,7 +206,7 @@ static size_t noise_rows(const struct md *m, struct noise_row *rows)
 	return n;
 }
 
-/* noise_busy's rule (results/README.md; bench/machine.h MACHINE_BUSY_*). */
+/* noise_busy's rule (results/README.md; bench/platform/machine.h MACHINE_BUSY_*). */
 #define BUSY_RULE "other processes above 10%% of the CPU time, steal above 2%%, or I/O pressure above 10%%"
 
 static void print_busy(const struct md *m, const struct noise_row *rows, size_t n)

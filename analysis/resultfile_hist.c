@@ -165,7 +165,7 @@ int result_parse_kernel_hist(struct result_run *run, const char *buf, size_t len
 }
 
 /* The bin holding quantile q of a histogram, as the writer picks it
- * (bench/hist.c hist_quantile_bin: the first bin where the running count
+ * (bench/platform/hist.c hist_quantile_bin: the first bin where the running count
  * reaches q of the total; 0 for an empty histogram). */
 static unsigned int quantile_bin(const uint64_t *bins, uint64_t total, double q)
 {

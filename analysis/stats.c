@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "../common/splitmix64.h"
 
 /* ---- the generator: splitmix64 (Steele, Lea & Flood 2014) ---- */
 
@@ -19,11 +20,7 @@ void stats_rng_seed(struct stats_rng *rng, uint64_t seed)
 
 uint64_t stats_rng_next(struct stats_rng *rng)
 {
-	uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return splitmix64(&rng->state);
 }
 
 double stats_rng_uniform(struct stats_rng *rng)

@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "placement.h"
-#include "schedmode.h"
-#include "workload.h"
+#include "platform/placement.h"
+#include "platform/schedmode.h"
+#include "workloads/workload.h"
 
 #define MAX_THREADS 65536u
 #define MAX_SECONDS 86400.0
@@ -27,7 +27,7 @@
 
 enum {
 	OPT_CS = 256, OPT_THINK, OPT_LIST, OPT_PIN, OPT_SPIN_BUDGET, OPT_LOCK_NODE,
-	OPT_WATCHDOG, OPT_DIR, OPT_FILE_SIZE, OPT_POOL_SIZE, OPT_SEED, OPT_WARMUP,
+	OPT_WATCHDOG, OPT_DIR, OPT_SEED, OPT_WARMUP,
 	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
 	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED,
 	OPT_WORKLOAD_FIRST = 1024,    /* + i: the i-th distinct workload option key */
@@ -50,8 +50,6 @@ static const struct option long_options[] = {
 	{ "lock-node",   required_argument, NULL, OPT_LOCK_NODE },
 	{ "watchdog",    required_argument, NULL, OPT_WATCHDOG },
 	{ "dir",         required_argument, NULL, OPT_DIR },
-	{ "file-size",   required_argument, NULL, OPT_FILE_SIZE },
-	{ "pool-size",   required_argument, NULL, OPT_POOL_SIZE },
 	{ "seed",        required_argument, NULL, OPT_SEED },
 	{ "warmup",      required_argument, NULL, OPT_WARMUP },
 	{ "max-ops",     required_argument, NULL, OPT_MAX_OPS },
@@ -156,8 +154,6 @@ void cli_usage(FILE *out)
 		"      --watchdog SECONDS  abort (exit 4) after this long without a lock acquisition\n"
 		"                          (default: the larger of 5 and --duration)\n"
 		"      --dir DIR           parent of file workloads' temporary directory (default $TMPDIR or /tmp)\n"
-		"      --file-size BYTES   file size for fserver (default 4096)\n"
-		"      --pool-size N       shared file pool for fserver (default 16)\n"
 		"      --seed N            seed of per-thread random streams (default 1)\n"
 		"      --max-ops N         stop each thread after N operations (default: no limit)\n"
 		"      --timing MODE       which acquisitions are timed: all (default), sample:N (one in N\n"
@@ -217,7 +213,11 @@ static void list_workload_options(FILE *out)
 
 /* What run-all plans, for scripts/registry.sh: one line each, words only.
  * `workload NAME ROLE FULL QUICK` (-d seconds), `takes-dir NAME` for each
- * workload that makes its files under --dir, and `patch-lock NAME
+ * workload that makes its files under --dir, `unit NAME UNIT s|min` (its
+ * operation's name, its throughput per second or per minute),
+ * `meets-in-kernel NAME` for each workload whose threads also meet on a
+ * kernel lock, `no-exclusion NAME` for each lock that excludes nothing (with
+ * --kernel-locks, the kernel's own lock alone), and `patch-lock NAME
  * always|kernel-locks`, the patch table's columns in order. */
 static void list_plan(FILE *out)
 {
@@ -229,6 +229,15 @@ static void list_plan(FILE *out)
 	for (size_t i = 0; i < workload_registry_len; i++)
 		if (workload_registry[i]->takes_dir)
 			fprintf(out, "  takes-dir %s\n", workload_registry[i]->name);
+	for (size_t i = 0; i < workload_registry_len; i++)
+		fprintf(out, "  unit %s %s %s\n", workload_registry[i]->name, workload_registry[i]->unit,
+			workload_registry[i]->per_minute ? "min" : "s");
+	for (size_t i = 0; i < workload_registry_len; i++)
+		if (workload_registry[i]->meets_in_kernel)
+			fprintf(out, "  meets-in-kernel %s\n", workload_registry[i]->name);
+	for (size_t i = 0; i < lock_registry_len; i++)
+		if (lock_registry[i]->flags & LOCK_F_NO_EXCLUSION)
+			fprintf(out, "  no-exclusion %s\n", lock_registry[i]->name);
 	for (size_t i = 0; i < lock_patch_table_len; i++)
 		fprintf(out, "  patch-lock %s %s\n", lock_patch_table[i].lock,
 			lock_patch_table[i].kernel_locks ? "kernel-locks" : "always");
@@ -262,9 +271,10 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 static int parse_u64(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out,
 		     char *err, size_t errlen)
 {
-	if (!lock_parse_u64(text, min, max, out))
-		return fail(err, errlen, "%s: '%s' is not an integer in [%" PRIu64 ", %" PRIu64 "]",
-			    opt, text, min, max);
+	char why[1024];
+
+	if (option_u64(text, min, max, out, why, sizeof(why)))
+		return fail(err, errlen, "%s: %s", opt, why);
 	return 0;
 }
 
@@ -467,8 +477,6 @@ static void config_defaults(struct bench_config *cfg)
 	cfg->warmup_s = 0.2;
 	cfg->pin = PLACEMENT_DEFAULT;
 	cfg->lock_node = -1;
-	cfg->file_size = 4096;
-	cfg->pool_size = 16;
 	cfg->seed = 1;
 }
 
@@ -547,13 +555,6 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 		if (arg[0] == '\0')
 			return fail(err, errlen, "--dir: empty directory name");
 		cfg->dir = arg;
-		return 0;
-	case OPT_FILE_SIZE:
-		return parse_u64("--file-size", arg, 1, UINT64_C(1) << 30, &cfg->file_size, err, errlen);
-	case OPT_POOL_SIZE:
-		if (parse_u64("--pool-size", arg, 1, 65536, &v, err, errlen))
-			return -1;
-		cfg->pool_size = (unsigned int)v;
 		return 0;
 	case OPT_SEED:
 		return parse_u64("--seed", arg, 0, UINT64_MAX, &cfg->seed, err, errlen);

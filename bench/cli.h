@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "harness.h"
+#include "core/config.h"
 
 enum cli_action {
 	CLI_RUN,       /* run the benchmark described by the config */

@@ -1,13 +1,14 @@
-/* lockbench.c — main(): parse, run, report.  Exit statuses in harness.h. */
+/* lockbench.c — main(): parse, run, report.  Exit statuses in config.h. */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "outdir.h"
-#include "placement.h"
-#include "report.h"
-#include "run.h"
-#include "topology.h"
+#include "output/outdir.h"
+#include "output/report.h"
+#include "platform/placement.h"
+#include "platform/topology.h"
+#include "run/run.h"
+#include "run/runctl.h"
 #include "../common/safefile.h"
 
 static int fail_usage(const char *msg)
@@ -88,11 +89,10 @@ static int finish(int status)
 /* --topology: what hwloc sees, then where each placement policy puts threads. */
 static int report_topology(void)
 {
-	int status = topology_report(stdout);
-
-	if (status == EXIT_OK)
-		placement_print_orders(stdout);
-	return status;
+	if (topology_report(stdout) != 0)
+		return EXIT_RUNTIME;
+	placement_print_orders(stdout);
+	return EXIT_OK;
 }
 
 int main(int argc, char **argv)

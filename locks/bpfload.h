@@ -1,7 +1,7 @@
 /*
  * bpfload.h — what every BPF loader in lockbench asks before and while it
  * loads a tracing program (the sched oracle, locks/oracle_sched.c; kernel lock
- * capture, bench/kernel_locks.c): may this process load one, does the kernel
+ * capture, bench/kernel/kernel_locks.c): may this process load one, does the kernel
  * have BTF, and, when libbpf fails, what it said — each as one line.
  */
 #ifndef LOCKBENCH_BPFLOAD_H

@@ -1,13 +1,18 @@
 /*
  * kmutex_internal.h — internal to the kmutex lock, nothing else includes it.
- * One lock in three files, cut as the kernel cuts its mutex:
- *   locks/kmutex.c        the policies, the lock word, the optimistic spin
- *                         phase, unlock, settings and lock_ops (mutex.c);
- *   locks/kmutex_queue.c  the spinner queue, MCS and OSQ (osq_lock.c);
- *   locks/kmutex_wait.c   the wait list and the sleep.
- * Here: the state they share, and the small helpers more than one of them
- * calls on a hot path, static inline, so that the cut adds no call to a spin
- * loop.
+ * One lock in four files, each calling only those below it:
+ *   locks/kmutex.c        the policies, the lock word's fast path, unlock,
+ *                         settings and lock_ops (mutex.c);
+ *   locks/kmutex_wait.c   the wait list and the sleep (mutex.c's slow path);
+ *   locks/kmutex_spin.c   the optimistic spin phase (mutex.c's
+ *                         mutex_optimistic_spin()), which kmutex.c calls
+ *                         first and 4.10's waiter-spinner in kmutex_wait.c
+ *                         calls again;
+ *   locks/kmutex_queue.c  the spinner queue, MCS and OSQ (osq_lock.c).
+ * The kernel keeps spin and wait in one file; here they are two only to
+ * keep each short, and the calls still go one way.  Here: the state they
+ * share, and the small helpers more than one of them calls on a hot path,
+ * static inline, so that the cut adds no call to a spin loop.
  */
 #ifndef LOCKBENCH_KMUTEX_INTERNAL_H
 #define LOCKBENCH_KMUTEX_INTERNAL_H
@@ -243,7 +248,7 @@ static inline void km_queue_unlock(struct kmutex *l, struct km_node *node)
 	km_queue_unlock_slow(l, node);
 }
 
-/* ---- the optimistic spin phase (kmutex.c) ---- */
+/* ---- the optimistic spin phase (kmutex_spin.c) ---- */
 
 bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me,
 			struct km_waiter *w);

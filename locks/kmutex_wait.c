@@ -2,8 +2,9 @@
  * kmutex_wait.c — the kmutex wait list and the sleep (internal to the kmutex
  * lock: locks/kmutex_internal.h): __mutex_lock_common()'s loop after the spin
  * phase, before 4.10 (the waiter's xchg) and from 4.10 (the first waiter sets
- * KM_HANDOFF and spins as the waiter-spinner).  The waking side, in unlock,
- * is kmutex.c's.
+ * KM_HANDOFF and spins as the waiter-spinner, kmutex_spin.c's spin phase).
+ * The waking side, in unlock, is kmutex.c's, which calls in here for
+ * wait_lock; nothing here calls kmutex.c.
  */
 #define _GNU_SOURCE
 #include <sched.h>

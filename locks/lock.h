@@ -171,6 +171,10 @@ const struct lock_option *lock_option_find(const struct lock_ops *ops, const cha
 
 /* For options' set(): a whole decimal integer in [min, max]. */
 bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+/* The same, refused in one spelling for every option: 0, or -1 with
+ * "'TEXT' is not an integer in [MIN, MAX]" in err (the caller names the
+ * option). */
+int option_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out, char *err, size_t errlen);
 
 /*
  * Every name parser's refusal, one spelling: "WHAT 'NAME' (valid: a b c)" in

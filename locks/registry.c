@@ -1,7 +1,8 @@
-/* registry.c — expands locks/locks.def into the table the harness searches. */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
+/*
+ * registry.c — expands locks/locks.def into the table the harness searches.
+ * It refers to every lock; no lock refers to it (what their options' set()
+ * share is options.c's), so calls between the files of locks/ go one way.
+ */
 #include <string.h>
 
 #include "lock.h"
@@ -47,29 +48,4 @@ const struct lock_option *lock_option_find(const struct lock_ops *ops, const cha
 		if (strlen(o->key) == klen && memcmp(o->key, key, klen) == 0)
 			return o;
 	return NULL;
-}
-
-bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-int lock_unknown_name(char *err, size_t errlen, const char *what, const char *name, size_t count,
-		      const char *(*name_at)(size_t i))
-{
-	int n = snprintf(err, errlen, "%s '%s' (valid:", what, name);
-
-	for (size_t i = 0; i < count && n > 0 && (size_t)n < errlen; i++)
-		n += snprintf(err + n, errlen - (size_t)n, " %s", name_at(i));
-	if (n > 0 && (size_t)n < errlen)
-		snprintf(err + n, errlen - (size_t)n, ")");
-	return -1;
 }

@@ -2,7 +2,7 @@
  * standalone.h — a lock and its per-thread state outside the harness, for
  * code that drives a lock directly (the tests through tests/lockutil.h, and
  * scripts/uncontended.c).  Allocation failure aborts: these are not for the
- * benchmark's own data path, which reports errors through bench_fail() (bench/worker.c).
+ * benchmark's own data path, which reports errors through bench_fail() (bench/core/harness.c).
  */
 #ifndef LOCKBENCH_LOCKS_STANDALONE_H
 #define LOCKBENCH_LOCKS_STANDALONE_H

@@ -2,7 +2,7 @@
 # A lockbench killed by SIGKILL (or a crash, or a power cut) cannot remove its
 # staging directory (runs/NAME.partial-XXXXXX) or its workload's directory
 # (lockbench-WORKLOAD-XXXXXX in $TMPDIR).  Each holds .lockbench-owner,
-# "PID START BOOT" (bench/fileutil.h); --resume removes those whose owner is
+# "PID START BOOT" (bench/workloads/fileutil.h); --resume removes those whose owner is
 # gone, by lockbench's own rule: never a live process's, an unstamped one, or
 # another user's.
 

@@ -18,9 +18,13 @@ in_list() {
 }
 
 # registry_plan KIND: reads `lockbench --list` on stdin and prints the plan:
-# section's lines of KIND (workload or patch-lock), less the KIND word, in
-# --list order: `NAME ROLE FULL QUICK` for workloads, `NAME WHEN` for the
-# patch table's locks (WHEN: always, or kernel-locks).
+# section's lines of KIND, less the KIND word, in --list order: `NAME ROLE
+# FULL QUICK` for `workload`, `NAME` for `takes-dir` and `meets-in-kernel`
+# (the workloads that make files under --dir, and those whose threads also
+# meet on a kernel lock) and for `no-exclusion` (the locks that exclude
+# nothing), `NAME UNIT s|min` for `unit` (what one operation
+# is called, its throughput per second or per minute), `NAME WHEN` for
+# `patch-lock`, the patch table's locks (WHEN: always, or kernel-locks).
 registry_plan() {
 	kind=$1 awk '
 		/^[a-z]+:$/ { on = ($0 == "plan:"); next }

@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/run.h"
-#include "../bench/workload.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/workload.h"
 #include "../locks/standalone.h"
 
 #define TRIALS 9

@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 table=$(dirname "$0")/bad-options.tsv
 rows=$(grep -cv -e '^#' -e '^$' "$table")
-echo "1..$((rows + 15))"
+echo "1..$((rows + 16))"
 
 # Every row of bad-options.tsv: NAME, MESSAGE, ARGS (shell words) separated by
 # tabs.  $covered collects each row's first argument: a long option without
@@ -72,6 +72,12 @@ check "threads.csv has one row per thread" '[ "$(($(wc -l <"$tmp/r/threads.csv")
 check "a second run never overwrites: it goes to DIR-2" \
 	'[ $? -eq 0 ] && grep -q "results: $tmp/r-2" "$tmp/run2" && grep -q "^threads,3$" "$tmp/r/summary.csv"'
 check "no staging directories left behind" '! ls -d "$tmp"/*.partial-* >/dev/null 2>&1'
+
+# lock_excludes: the registry's fact (--list's no-exclusion lines), per run.
+"$LB" -l none -t 1 -d 0.01 --warmup 0 --quiet -o "$tmp/none" 2>/dev/null
+check "summary.csv's lock_excludes is --list's: none 0 (no-exclusion), ticket 1" \
+	'grep -qx "  no-exclusion none" "$tmp/list" && ! grep -q "no-exclusion ticket" "$tmp/list" &&
+	 [ "$(val "$tmp/none" lock_excludes)" = 0 ] && [ "$(val "$tmp/r" lock_excludes)" = 1 ]'
 
 # --sched: recorded in summary.csv; fifo runs where it is permitted, and where
 # it is not (nobody, without RLIMIT_RTPRIO) the run is refused with one line.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# registry.t — a workload added by the documented recipe (bench/<name>.c and
-# one line of bench/workloads.def, nothing else) is one run-all plans: its
+# registry.t — a workload added by the documented recipe (bench/workloads/<name>.c
+# and one line of bench/workloads/workloads.def, nothing else) is one run-all plans: its
 # role and -d come to run-all through `lockbench --list`'s plan: section
 # (scripts/registry.sh), not from a list in run-all.  Built in a copy of the
 # tree, with the objects of this one so that little is compiled anew.
@@ -15,7 +15,7 @@ if [ -n "${SANITIZER:-}" ]; then
 	echo "1..0 # skip builds a plain lockbench: make test checks it"
 	exit 0
 fi
-echo "1..6"
+echo "1..7"
 
 src=$tmp/src
 mkdir -p "$src/build"
@@ -27,7 +27,7 @@ done
 rm -f "$src/bench/lockbench"
 
 # The recipe: one file ending in one workload_ops, one registry line.
-cat >"$src/bench/spin2.c" <<'C'
+cat >"$src/bench/workloads/spin2.c" <<'C'
 #include "workload.h"
 
 static int spin2_op(struct bench_thread *t)
@@ -44,7 +44,7 @@ const struct workload_ops workload_ops_spin2 = {
 	.op = spin2_op,
 };
 C
-echo 'WORKLOAD(spin2, WL_SWEEP, 3, 0.25)' >>"$src/bench/workloads.def"
+echo 'WORKLOAD(spin2, WL_SWEEP, 3, 0.25)' >>"$src/bench/workloads/workloads.def"
 
 lb=$src/bench/lockbench
 start=$(date +%s)
@@ -53,6 +53,8 @@ echo "# make bench/lockbench in the copy took $(($(date +%s) - start)) s"
 check "the copy with the new workload builds" '[ -x "$lb" ]' || sed 's/^/# /' "$tmp/make.out"
 check "--list shows its run-all role and durations" \
 	'"$lb" --list | grep -qx "  workload spin2 sweep 3 0.25"'
+check "--list states its unit per second and no kernel lock (the defaults), as summary.csv will" \
+	'"$lb" --list | grep -qx "  unit spin2 ops s" && ! "$lb" --list | grep -q "meets-in-kernel spin2"'
 
 # run-all from this tree with that lockbench: it writes plan.txt before the
 # first run, which is all this looks at.

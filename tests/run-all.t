@@ -111,7 +111,7 @@ check "an interrupted run exits 130 (got $rc)" '[ $rc -eq 130 ]'
 check "it kept its finished runs ($finished of $total)" '[ $finished -ge 2 ] && [ $finished -lt $total ]'
 check "it left no half-written run directory" '! ls -d "$tmp"/r/runs/*.partial-* >/dev/null 2>&1'
 before=$(for d in "$tmp"/r/runs/*; do stat -c '%n %i' "$d"; done)
-# What a lockbench killed outright leaves (bench/fileutil.h): a staging and a
+# What a lockbench killed outright leaves (bench/workloads/fileutil.h): a staging and a
 # workload directory stamped by a process that is gone; and a live one's.
 sleep 30 &
 dead=$!

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../bench/checks.h"
-#include "../bench/result.h"
-#include "../bench/workload.h"
+#include "../bench/core/result.h"
+#include "../bench/run/checks.h"
+#include "../bench/workloads/workload.h"
 
 #define NTHREADS 2
 

@@ -3,7 +3,7 @@
  * safefile.c, the one reader and writer of bench/ and analysis/ (a link is
  * never followed, a FIFO never opened, a file over its bound never read, an
  * output replaces what is in its place without writing through it, a full
- * standard output is an error), and bench/fileutil.c's private directory,
+ * standard output is an error), and bench/workloads/fileutil.c's private directory,
  * made relative to the --dir descriptor it holds (issue 26: with --dir
  * swapped for a link between the open and the mkdir, mkdtemp() by path made
  * the directory in the link's target and leaked it).
@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../bench/fileutil.h"
+#include "../bench/workloads/fileutil.h"
 #include "../common/safefile.h"
 
 static char base[4096];

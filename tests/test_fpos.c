@@ -1,5 +1,5 @@
 /*
- * test_fpos.c — the fpos workload (bench/fpos.c): through bench_run() under
+ * test_fpos.c — the fpos workload (bench/workloads/fpos.c): through bench_run() under
  * several locks, `none` included, with more threads than CPUs, its invariant
  * holds and --dir is left empty; and each part of the invariant can fail: a
  * lock that claims to exclude but does not is caught by the lock's order, a
@@ -20,23 +20,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../bench/run.h"
-#include "../bench/workload.h"
 #include "workload_util.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/workload.h"
 
-#define BLOCKS 64u          /* bench/fpos.c's FPOS_BLOCKS: the file's length in reads */
+#define BLOCKS 64u          /* bench/workloads/fpos.c's FPOS_BLOCKS: the file's length in reads */
 #define STAMP UINT64_C(0x66706f735f6f6666)
 
 /* ---- runs ---- */
-
-static void config_read_size(struct bench_config *cfg, const char *bytes)
-{
-	const struct workload_option *o = workload_option_find(cfg->workload, "read-size");
-	char err[256];
-
-	assert_non_null(o);
-	assert_int_equal(o->set(&cfg->wl_settings, bytes, err, sizeof(err)), 0);
-}
 
 static const char *figure(const struct bench_result *res, const char *key)
 {
@@ -67,7 +58,7 @@ static void runs_cleanly(void **state)
 	parent_make();
 	cfg = config_for(lock, "fpos");
 	/* Odd sizes too: a block of 8 bytes is one word, first and last. */
-	config_read_size(&cfg, strcmp(lock, "tas") == 0 ? "8" : "4096");
+	config_option(&cfg, "read-size", strcmp(lock, "tas") == 0 ? "8" : "4096");
 	assert_int_equal(run_fpos(&cfg, &res, err, sizeof(err)), EXIT_OK);
 	/* Several passes over the file: rewinds were made, and checked. */
 	assert_true(res.ops_all > 3 * BLOCKS);
@@ -136,7 +127,7 @@ static void rig_open(struct fpos_rig *r, const char *read_size)
 	/* `none`: the lock's order is not checked (broken_lock_is_caught does
 	 * that), so each fault below meets the kernel order's checks alone. */
 	r->cfg = config_for("none", "fpos");
-	config_read_size(&r->cfg, read_size);
+	config_option(&r->cfg, "read-size", read_size);
 	r->shared = shared_new(r->wl);
 	assert_int_equal(r->wl->setup(r->shared, &r->cfg, err, sizeof(err)), WL_SETUP_OK);
 	private_dir(r->dir, sizeof(r->dir));

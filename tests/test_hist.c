@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../bench/hist.h"
+#include "../bench/platform/hist.h"
 
 static void bin_edges(void **state)
 {

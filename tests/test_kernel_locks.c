@@ -1,5 +1,5 @@
 /*
- * test_kernel_locks.c — kernel lock capture (bench/kernel_locks.c, ksyms.c,
+ * test_kernel_locks.c — kernel lock capture (bench/kernel/kernel_locks.c, ksyms.c,
  * bpf/klock_maps.h):
  *
  * - the BPF side's bin and lock-type functions agree with the userspace
@@ -33,8 +33,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../bench/kernel_locks.h"
-#include "../bench/tsc.h"
+#include "../bench/kernel/kernel_locks.h"
+#include "../bench/platform/tsc.h"
 
 /* ---- bins and types ---- */
 

@@ -33,11 +33,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../bench/run.h"
-#include "../bench/workload.h"
-#include "../locks/oracle.h"
-#include "lockutil.h"
 #include "kmutex_util.h"
+#include "lockutil.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/workload.h"
+#include "../locks/oracle.h"
 
 /* A budget no scenario step can spend: only the orchestrated events end a
  * spin (about 40 s at 2.6 GHz; the step timeouts fire long before). */

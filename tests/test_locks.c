@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../bench/run.h"
-#include "../bench/workload.h"
 #include "lockutil.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/workload.h"
 
 /*
  * Per thread: many thousands of read-modify-writes, unless the time bound ends

@@ -1,10 +1,11 @@
 /*
  * test_machine.c — the clock checks and the run metadata: TSC calibration
  * against libcpuid's figure on this machine, the cross-CPU ping-pong (and
- * that it catches an injected skew), the probe's time bound, and meta.csv's
- * encoding.
+ * that it catches an injected skew), the probe's time bound, meta.csv's
+ * encoding, and the reader of the system's own text files.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -14,13 +15,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
-#include "../bench/harness.h"
-#include "../bench/machine.h"
-#include "../bench/meta.h"
-#include "../bench/result.h"
-#include "../bench/tsc.h"
+#include "../bench/core/harness.h"
+#include "../bench/core/result.h"
+#include "../bench/output/meta.h"
+#include "../bench/platform/machine.h"
+#include "../bench/platform/sysfile.h"
+#include "../bench/platform/tsc.h"
 
 #define INJECTED_SKEW 10000000   /* cycles: ~4 ms at 2.6 GHz, far beyond any latency */
 
@@ -242,6 +245,45 @@ static void busy_rule_counts_io_pressure(void **state)
 	assert_int_equal(machine_noise_busy(&n, why, sizeof(why)), MACHINE_BUSY_UNKNOWN);
 }
 
+/* A /proc file (size 0 in stat) is read whole; a text longer than the
+ * bound is no text, not half of one. */
+static void sysfile_reads_whole_files_within_the_bound(void **state)
+{
+	char path[] = "/tmp/lbtest-sysfile-XXXXXX", want[200000];
+	size_t len = 0;
+	char *text;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	text = sysfile_read("/proc/self/status", 1 << 20, &len);
+	assert_non_null(text);
+	assert_true(len > 0 && strlen(text) == len && strstr(text, "Name:") == text);
+	free(text);
+	/* Past the first buffer (64 KiB), so that it grows. */
+	for (size_t i = 0; i < sizeof(want) - 1; i++)
+		want[i] = (char)('a' + i % 26);
+	want[sizeof(want) - 1] = '\0';
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(want, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	text = sysfile_read(path, sizeof(want) - 1, &len);
+	assert_non_null(text);
+	assert_int_equal(len, sizeof(want) - 1);
+	assert_string_equal(text, want);
+	free(text);
+	errno = 0;
+	assert_null(sysfile_read(path, sizeof(want) - 2, &len));
+	assert_int_equal(errno, EFBIG);
+	errno = 0;
+	assert_null(sysfile_read("/nonexistent-lockbench/x", 1024, &len));
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(unlink(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +295,7 @@ int main(void)
 		cmocka_unit_test(probe_is_bounded),
 		cmocka_unit_test(meta_lines_are_key_value),
 		cmocka_unit_test(busy_rule_counts_io_pressure),
+		cmocka_unit_test(sysfile_reads_whole_files_within_the_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,9 +17,9 @@
 #include <numa.h>
 #include <numaif.h>
 
-#include "../bench/memory.h"
-#include "../bench/placement.h"
-#include "../bench/topology.h"
+#include "../bench/platform/memory.h"
+#include "../bench/platform/placement.h"
+#include "../bench/platform/topology.h"
 
 /*
  * lstopo -i "pack:2 l3:1(size=32MiB) core:2 l2:1(size=1MiB) l1d:1(size=48KiB) pu:2(indexes=2*4:1*2)"

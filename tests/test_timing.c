@@ -13,9 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../bench/run.h"
-#include "../bench/workload.h"
 #include "lockutil.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/workload.h"
 
 #define CALLS 80000u
 

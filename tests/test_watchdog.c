@@ -14,8 +14,8 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "../bench/watchdog.h"
-#include "../bench/workload.h"
+#include "../bench/run/watchdog.h"
+#include "../bench/workloads/workload.h"
 
 #define NTHREADS 3
 

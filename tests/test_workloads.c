@@ -20,10 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../bench/fileutil.h"
-#include "../bench/run.h"
-#include "../bench/workload.h"
 #include "workload_util.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/fileutil.h"
+#include "../bench/workloads/workload.h"
 
 struct run_case {
 	const char *lock;
@@ -252,8 +252,8 @@ static void fserver_pool_too_big_is_usage(void **state)
 	(void)state;
 	parent_make();
 	cfg = config_for("pthread", "fserver");
-	cfg.pool_size = 65536;
-	cfg.file_size = UINT64_C(1) << 30;
+	config_option(&cfg, "pool-size", "65536");
+	config_option(&cfg, "file-size", "1073741824");
 	expect_failure(&cfg, EXIT_USAGE, "--pool-size x --file-size");
 	parent_check_empty_and_remove();
 }

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/fileutil.h"
-#include "../bench/run.h"
-#include "../bench/workload.h"
 #include "workload_util.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/fileutil.h"
+#include "../bench/workloads/workload.h"
 
 /* ---- the stop abandons an fserver job cleanly ---- */
 
@@ -29,6 +29,8 @@
  * at most one more locked call (the one that removes what it made), leave no
  * name and no descriptor behind, and the next job must run as usual.
  */
+#define STOP_POOL_FILES 7         /* --pool-size: a pool not the default's */
+#define STOP_POOL_FILES_TEXT "7"
 static int stop_phase;            /* what bench_thread.phase points at */
 static uint64_t stop_acquisitions;
 static uint64_t stop_at_acquisition; /* 0: not by count */
@@ -118,7 +120,7 @@ static int job_with_stop(struct bench_thread *t, const char *dir, uint64_t at_ac
 	} else {
 		assert_int_equal(rc, WL_OP_DONE);
 	}
-	assert_int_equal(dir_entries(dir), t->cfg->pool_size);
+	assert_int_equal(dir_entries(dir), STOP_POOL_FILES);
 	assert_int_equal(open_descriptors(), fds);
 	return rc;
 }
@@ -161,6 +163,7 @@ static void fserver_stop_abandons_cleanly(void **state)
 	(void)state;
 	parent_make();
 	cfg = config_for("pthread", "fserver");
+	config_option(&cfg, "pool-size", STOP_POOL_FILES_TEXT);
 	cfg.threads = 1;
 	t = stop_thread_new(wl, shared, &cfg, dir, sizeof(dir));
 	fileutil_fault = stop_hook;

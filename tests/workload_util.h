@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../bench/run.h"
-#include "../bench/workload.h"
+#include "../bench/run/run.h"
+#include "../bench/workloads/workload.h"
 
 /* Bounded in time and in operations: spinlocks crawl when oversubscribed. */
 #define RUN_SECONDS 0.25
@@ -77,8 +77,6 @@ static inline struct bench_config config_for(const char *lock, const char *workl
 		.pin = "rr",
 		.lock_node = -1,
 		.dir = parent,
-		.file_size = 4096,
-		.pool_size = 16,
 		.seed = 1,
 		.quiet = true,
 	};
@@ -86,6 +84,16 @@ static inline struct bench_config config_for(const char *lock, const char *workl
 	assert_non_null(cfg.workload);
 	cfg.max_ops = strcmp(workload, "fserver") ? CREAT_MAX_OPS : FSERVER_MAX_JOBS;
 	return cfg;
+}
+
+/* A workload option set as `--KEY VALUE` sets it (cfg's workload has it). */
+static inline void config_option(struct bench_config *cfg, const char *key, const char *value)
+{
+	const struct workload_option *o = workload_option_find(cfg->workload, key);
+	char err[256];
+
+	assert_non_null(o);
+	assert_int_equal(o->set(&cfg->wl_settings, value, err, sizeof(err)), 0);
 }
 
 static inline void *shared_new(const struct workload_ops *wl)

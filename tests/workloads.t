@@ -46,10 +46,13 @@ stopped() {
 
 . "$(dirname "$0")/../scripts/registry.sh"
 all=$("$LB" --list | registry_names workloads)
-echo "1..$((22 + $(echo "$all" | wc -l)))"
+echo "1..$((25 + 2 * $(echo "$all" | wc -l)))"
 
 "$LB" --list >"$tmp/list" 2>&1
 check "--list shows creat and fserver" 'grep -q "^  creat " "$tmp/list" && grep -q "^  fserver " "$tmp/list"'
+check "--list's plan: fserver's jobs per minute, the others' ops per second; creat, fserver and fpos meet in the kernel" \
+	'[ "$(registry_plan unit <"$tmp/list" | tr "\n" " ")" = "counter ops s creat ops s fserver jobs min fpos ops s " ] &&
+	 [ "$(registry_plan meets-in-kernel <"$tmp/list" | tr "\n" " ")" = "creat fserver fpos " ]'
 
 mkdir "$tmp/c"
 "$LB" -l futex -w creat -t 4 -d 0.3 --warmup 0.05 --dir "$tmp/c" -o "$tmp/rc" >"$tmp/out" 2>"$tmp/err"
@@ -75,6 +78,12 @@ check "fserver summary.csv: unit jobs, jobs_per_min = 60 x ops_per_s" \
 check "fserver: names made = removed = jobs x names per job" \
 	'[ "$(key "$tmp/rf" files_created)" -eq $(( $(key "$tmp/rf" ops_all) * $(key "$tmp/rf" names_per_job) )) ] && [ "$(key "$tmp/rf" files_removed)" = "$(key "$tmp/rf" files_created)" ]'
 check "fserver leaves --dir empty" 'empty "$tmp/f"'
+check "fserver summary.csv records its options' defaults (--file-size 4096, --pool-size 16)" \
+	'[ "$(key "$tmp/rf" file_size_bytes)" = 4096 ] && [ "$(key "$tmp/rf" pool_size_files)" = 16 ]'
+"$LB" -l pthread -w fserver -t 1 -d 0.05 --warmup 0 --file-size 2048 --dir "$tmp/f" --pool-size 3 --quiet \
+	-o "$tmp/rf2" 2>"$tmp/err"
+check "fserver --file-size 2048 --pool-size 3: run, recorded in summary.csv, --dir left empty" \
+	'[ $? -eq 0 ] && [ "$(key "$tmp/rf2" file_size_bytes)" = 2048 ] && [ "$(key "$tmp/rf2" pool_size_files)" = 3 ] && empty "$tmp/f"'
 
 stopped "creat: SIGINT exits 130 and leaves nothing" INT creat
 stopped "fserver: SIGINT exits 130 and leaves nothing" INT fserver
@@ -92,6 +101,14 @@ for w in $all; do
 		'[ $? -eq 0 ] && ! grep -qv "^lockbench: WARNING: " "$tmp/err" && [ -s "$tmp/all-$w/summary.csv" ] &&
 		 empty "$tmp/all"'
 	[ ! -s "$tmp/err" ] || sed 's/^/# /' "$tmp/err"
+	# The registry's facts about it, as --list's plan: says them and as its
+	# summary.csv writes them: the same.
+	rate=$(registry_plan unit <"$tmp/list" | awk -v w="$w" '$1 == w { print $2 "/" $3 }')
+	meets=0
+	registry_plan meets-in-kernel <"$tmp/list" | grep -qx "$w" && meets=1
+	check "registry workload $w: summary.csv's rate_unit ($rate) and meets_in_kernel ($meets) are --list's" \
+		'[ -n "$rate" ] && [ "$(key "$tmp/all-$w" rate_unit)" = "$rate" ] &&
+		 [ "$(key "$tmp/all-$w" meets_in_kernel)" = "$meets" ]'
 done
 
 usage_error "--dir missing" "--dir: '$tmp/missing': No such file or directory" -w creat -t 1 -d 0.1 --dir "$tmp/missing"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../bench/cli.h"
-#include "../../bench/workload.h"
+#include "../../bench/workloads/workload.h"
 
 #define MAX_ARGS 32
 

@@ -1,7 +1,7 @@
 /*
  * test_hook.c — not a lock: the test build's lockbench only (the Makefile
  * links every .c file in tests/locks into build/tests/lockbench-test).  It drives
- * bench_test_hook (bench/run.h) from the environment, so that a test can
+ * bench_test_hook (bench/run/runctl.h) from the environment, so that a test can
  * fail a start-up step, or stop a run, at an exact phase instead of by
  * timing luck:
  *
@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../bench/run.h"
+#include "../../bench/run/runctl.h"
 
 #define PAUSE_MAX_S 30
 

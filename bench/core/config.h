@@ -1,0 +1,76 @@
+/*
+ * config.h — what a run is told: struct bench_config, filled by the command
+ * line (cli.c, the one writer besides the tests) and read-only after, and
+ * the exit statuses a run answers with.  Data only: every layer of bench/
+ * may read it, none of it calls anything.
+ */
+#ifndef LOCKBENCH_CONFIG_H
+#define LOCKBENCH_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../locks/lock.h"
+
+struct workload_ops;
+
+/* Exit statuses of lockbench, documented in the README. */
+enum bench_exit {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,   /* a system call or result write failed */
+	EXIT_USAGE = 2,     /* bad command line or unusable --out/--dir */
+	EXIT_INVARIANT = 3, /* a workload's invariant failed: the lock lost updates */
+	EXIT_WATCHDOG = 4,  /* no progress for --watchdog seconds */
+	EXIT_SIGNAL = 130,  /* stopped by SIGINT/SIGTERM; nothing written */
+};
+
+/*
+ * --timing: which acquisitions bench_lock() times.  Counts (acquisitions,
+ * contentions, phases, spin exits, operations) are exact in every mode; only
+ * the histograms and cycle figures cover the timed acquisitions alone.
+ */
+enum bench_timing {
+	TIMING_ALL,     /* every one (the default; the patch-shaped tables) */
+	TIMING_SAMPLE,  /* one in N on average, at random gaps from --seed */
+	TIMING_OFF,     /* none: the histograms stay empty */
+};
+
+/*
+ * A workload's own settings: bytes that only the workload's file interprets,
+ * filled by its options (struct workload_option in workload.h, given as
+ * `--KEY VALUE`) and read by its setup(); all zero is its defaults.  The
+ * harness and the CLI know none of them.
+ */
+#define WORKLOAD_SETTINGS_SIZE 64
+struct workload_settings {
+	unsigned char bytes[WORKLOAD_SETTINGS_SIZE];
+} __attribute__((aligned(16)));
+
+struct bench_config {
+	const struct lock_ops *lock;
+	const struct workload_ops *workload;
+	unsigned int threads;
+	double duration_s;
+	double warmup_s;          /* excluded from every statistic */
+	uint64_t cs_cycles;       /* busy work inside the critical section */
+	uint64_t think_cycles;    /* busy work between operations */
+	const char *pin;          /* placement policy (placement.h) */
+	struct lock_params lock_params;
+	int lock_node;            /* NUMA node for the lock and shared data; -1: first thread's */
+	double watchdog_s;        /* 0: the default (max(5, duration)) */
+	int timing;               /* --timing: enum bench_timing (0: all) */
+	uint64_t timing_sample;   /* --timing sample:N: N, the mean gap between timed acquisitions */
+	/* Workload knobs; each workload documents which it reads. */
+	struct workload_settings wl_settings;  /* the workload's own options */
+	const char *dir;          /* parent of the workload's private temporary directory */
+	uint64_t seed;            /* per-thread random streams derive from it */
+	uint64_t max_ops;         /* per thread, 0 = unbounded: bounds tests on slow locks */
+	bool kernel_locks;        /* --kernel-locks: record the kernel's lock contention (kernel_locks.h) */
+	int sched;                /* --sched: enum sched_mode (schedmode.h; 0: other) */
+	/* Output */
+	const char *out_dir;      /* NULL: summary only */
+	const char *cmdline;      /* the command line, as typed */
+	bool quiet;               /* no summary on stdout (tests) */
+};
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * result.h — one run's merged figures: what report.c prints and writes, and
+ * what a workload's figures() hook reads.  Filled by the run (run/merge.c,
+ * run/checks.c); data and figure_add() (result.c) only, so the workloads,
+ * below the run, can read it and add their figures.
+ */
+#ifndef LOCKBENCH_RESULT_H
+#define LOCKBENCH_RESULT_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "harness.h"
+#include "../kernel/kernel_locks.h"
+#include "../platform/machine.h"
+
+/* An ordered list of extra named figures (key as in summary.csv). */
+#define FIGURES_MAX 32
+struct figure {
+	char key[40];      /* summary.csv key: [a-z0-9_]+ */
+	char label[48];    /* human label for the summary */
+	char value[40];    /* already formatted */
+};
+struct figures {
+	struct figure f[FIGURES_MAX];
+	unsigned int n;
+};
+void figure_add(struct figures *out, const char *key, const char *label,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The self-checks' verdicts (checks.h evaluates and names them). */
+enum check_id {
+	CHECK_HIST_TOTAL,     /* bins, histogram count and per-thread counts agree; contended histogram = contentions */
+	CHECK_PHASES,         /* acq_fast + acq_spin + acq_nosleep + acq_sleep = acquisitions (LOCK_F_PHASES) */
+	CHECK_INVARIANT,      /* the workload's verify() */
+	CHECK_TIMER,          /* timer overhead plausible */
+	CHECK_TSC_INVARIANT,  /* CPUID says the TSC is invariant */
+	CHECK_TSC_FREQUENCY,  /* calibrated rate agrees with libcpuid's */
+	CHECK_TSC_SKEW,       /* TSCs ordered across the run's CPUs */
+	CHECK_FAIRNESS,       /* no thread starved in the measured interval */
+	CHECKS_NR
+};
+
+enum check_status { CHECK_OK, CHECK_WARN, CHECK_SKIPPED, CHECK_STATUS_NR };
+
+struct check {
+	int status;              /* enum check_status */
+	char detail[256];        /* one line, no commas */
+};
+
+struct checks {
+	struct check c[CHECKS_NR];   /* indexed by enum check_id */
+	unsigned int count[CHECK_STATUS_NR];
+};
+
+/* The workload's invariant, checked after the join (run.c). */
+enum invariant_status {
+	INVARIANT_NONE,    /* the workload has no verify() hook */
+	INVARIANT_OK,
+	INVARIANT_FAILED,  /* the run ends with EXIT_INVARIANT */
+};
+
+struct bench_result {
+	const struct bench_config *cfg;
+	struct bench_thread *const *threads;  /* cfg->threads of them */
+	struct hist acq;             /* every thread's timed acquisitions, merged (--timing) */
+	struct hist acq_contended;   /* the contended ones only (acq.contended of them) */
+	uint64_t acquisitions;       /* every acquisition, timed or not: exact in every mode */
+	uint64_t contentions;        /* the contended ones among them */
+	struct lock_events ev;       /* every thread's lock events, merged */
+	uint64_t ops;                /* measured interval */
+	uint64_t ops_all;            /* warm-up included */
+	uint64_t ops_abandoned;      /* left unfinished at the stop (WL_OP_ABANDONED): in neither */
+	double measured_s;           /* length of the measured interval */
+	double ops_per_s;
+	uint64_t ops_min, ops_max;   /* per-thread fairness */
+	double ops_cv;               /* coefficient of variation of per-thread ops */
+	struct thread_usage usage;   /* summed over threads */
+	uint64_t timer_overhead;     /* median cycles of an empty tsc_begin/tsc_end pair */
+	double tsc_hz;               /* TSC frequency used for ns figures */
+	struct figures extra;        /* from the workload's figures() hook */
+	struct machine_info machine; /* identity, clock checks, system state: meta.csv */
+	int lock_node;               /* NUMA node of the lock and shared data (-1: first touch) */
+	int *pin_order;              /* the --pin policy's CPU order before wrapping (NULL: none) */
+	int pin_order_n;
+	int invariant;               /* enum invariant_status */
+	char invariant_msg[256];     /* verify()'s message when it failed */
+	struct checks checks;        /* the self-checks (checks.h), after the join */
+	struct lock_params lock_params; /* what the lock ran with: its settings after prepare() */
+	struct kernel_locks kernel;  /* --kernel-locks: the kernel's lock contention (captured: it ran) */
+};
+
+#endif

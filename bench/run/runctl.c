@@ -1,0 +1,130 @@
+/*
+ * runctl.c — the controls a run's main thread and its workers share: the
+ * stop signal, the tests' hook, and the main thread's side of the start
+ * gate (the workers' side is gate_wait() in worker.c).
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runctl.h"
+#include "../platform/tsc.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+int bench_stop_signal(void)
+{
+	return stop_signal;
+}
+
+int (*bench_test_hook)(const char *phase, unsigned int n);
+
+void stop_signals_catch(struct sigaction *old_int, struct sigaction *old_term)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, old_int);
+	sigaction(SIGTERM, &sa, old_term);
+}
+
+void bench_catch_stop_signals(void)
+{
+	stop_signals_catch(NULL, NULL);
+}
+
+/* Acquire: pairs with the release in thread_main() (worker.c), so a count
+ * that takes in every thread orders their teardowns before what follows. */
+unsigned int threads_done(struct bench_run *run)
+{
+	return __atomic_load_n(&run->threads_done, __ATOMIC_ACQUIRE);
+}
+
+void gate_set(struct bench_run *run, int state)
+{
+	pthread_mutex_lock(&run->gate_mutex);
+	run->gate_state = state;
+	pthread_cond_broadcast(&run->gate_cond);
+	pthread_mutex_unlock(&run->gate_mutex);
+}
+
+bool gate_await(struct bench_run *run, unsigned int created, bool stoppable, double limit_s)
+{
+	double end = mono_now_s() + limit_s;
+	bool all;
+
+	pthread_mutex_lock(&run->gate_mutex);
+	while (run->gate_ready < created && !(stoppable && stop_signal) && mono_now_s() < end) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += (long)(WAIT_SLICE_S * 1e9);
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&run->ready_cond, &run->gate_mutex, &until);
+	}
+	all = run->gate_ready >= created;
+	pthread_mutex_unlock(&run->gate_mutex);
+	return all;
+}
+
+bool gate_await_ready(struct bench_run *run, unsigned int created)
+{
+	return gate_await(run, created, true, INFINITY) && !stop_signal;
+}
+
+/* The condition variables time out on CLOCK_MONOTONIC: a wall-clock step
+ * must not stretch a wait slice. */
+void gate_init(struct bench_run *run)
+{
+	pthread_condattr_t attr;
+
+	pthread_mutex_init(&run->gate_mutex, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&run->gate_cond, NULL);
+	pthread_cond_init(&run->ready_cond, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
+void gate_sched_arrive(struct bench_run *run)
+{
+	/* Release: the main thread counts us after our policy change. */
+	__atomic_add_fetch(&run->sched_arrived, 1, __ATOMIC_RELEASE);
+	/* Acquire: pairs with gate_sched_release's store. */
+	while (!__atomic_load_n(&run->sched_go, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &run->sched_go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+}
+
+void gate_sched_release(struct bench_run *run, unsigned int created)
+{
+	struct timespec slice = { 0, (long)(WAIT_SLICE_S * 1e9) };
+
+	/* Acquire: pairs with each worker's count. */
+	while (__atomic_load_n(&run->sched_arrived, __ATOMIC_ACQUIRE) < created && !stop_signal &&
+	       !__atomic_load_n(&run->failed, __ATOMIC_RELAXED))
+		nanosleep(&slice, NULL);
+	/* Release: the workers go on after the main thread's setup. */
+	__atomic_store_n(&run->sched_go, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &run->sched_go, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+void gate_destroy(struct bench_run *run)
+{
+	pthread_cond_destroy(&run->ready_cond);
+	pthread_cond_destroy(&run->gate_cond);
+	pthread_mutex_destroy(&run->gate_mutex);
+}

@@ -1,0 +1,123 @@
+#!/bin/sh
+# layers.sh — does lockbench's C code run one way?  Two graphs, each edge "A
+# -> B" meaning A uses B:
+#   calls:    object A refers to a symbol object B defines (nm over BUILD's
+#             objects of the folders below), the C code's real dependencies;
+#   includes: file A includes file B (#include "..." resolved from A's folder).
+# Each must have no cycle (so no two files use each other), and each edge
+# must go down LAYERS or stay in its folder: a file uses only its own folder
+# and the folders listed before it.
+#
+#   scripts/layers.sh [BUILD]     (default build; run `make` first)
+#   LAYERS_VERBOSE=1 scripts/layers.sh   also prints every edge
+#
+# Prints each graph's edge count and every offending edge or cycle, and
+# exits 1 if there is one, 2 on bad usage.  LC_ALL=C: the sort orders and
+# the messages are the same everywhere.
+set -u
+LC_ALL=C
+export LC_ALL
+
+# Bottom to top.  A folder not listed is not looked at (analysis/ has its own
+# layers, beside these: it shares only common/ and locks/spin_exit.h).
+LAYERS="common locks bench/platform bench/kernel bench/core bench/workloads bench/run bench/output bench"
+
+build=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+cd "$top" || exit 2
+[ -d "$build" ] || { echo "layers.sh: no build directory '$build' (run make first)" >&2; exit 2; }
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+# rank FILE: its folder's place in LAYERS (1 the lowest), or 0 when not listed.
+ranks() {
+	awk -v layers="$LAYERS" '
+		BEGIN { n = split(layers, l, " "); for (i = 1; i <= n; i++) rank[l[i]] = i }
+		{
+			d = $0; sub(/\/[^\/]*$/, "", d)
+			print (d in rank ? rank[d] : 0), $0
+		}'
+}
+
+# check NAME EDGES: cycles (tsort) and edges that go up LAYERS.
+bad=0
+check() {
+	name=$1 edges=$2
+	printf '%s: %d edges between %d files\n' "$name" "$(wc -l <"$edges")" \
+		"$(tr ' ' '\n' <"$edges" | sort -u | grep -c .)"
+	[ -z "${LAYERS_VERBOSE:-}" ] || sed 's/ / -> /; s/^/  /' "$edges"
+	if ! tsort "$edges" >/dev/null 2>"$tmp/tsort"; then
+		echo "$name: CYCLE:"
+		sed -n 's/^tsort: \([^-].*\)$/  \1/p' "$tmp/tsort" | grep -v 'input contains a loop'
+		bad=1
+	fi
+	tr ' ' '\n' <"$edges" | sort -u | ranks >"$tmp/rank"
+	awk 'NR == FNR { rank[$2] = $1; next }
+	     rank[$1] && rank[$2] && rank[$2] > rank[$1] {
+		print "  UP: " $1 " -> " $2 }' "$tmp/rank" "$edges" >"$tmp/up"
+	if [ -s "$tmp/up" ]; then
+		echo "$name: edges that go up the layers ($LAYERS):"
+		cat "$tmp/up"
+		bad=1
+	fi
+}
+
+# The calls: each object's defined and undefined symbols (one nm for all:
+# `nm -A` names the object on each line), joined.
+for d in $LAYERS; do
+	for o in "$build/$d"/*.o; do
+		[ -f "$o" ] && echo "$o"
+	done
+done >"$tmp/objects"
+: >"$tmp/def"
+: >"$tmp/use"
+if [ -s "$tmp/objects" ]; then
+	# shellcheck disable=SC2046 # object paths: the build's, without spaces
+	nm -A --defined-only $(cat "$tmp/objects") |
+		awk -v b="$build/" '$2 ~ /^[TDBRGSVW]$/ { f = $1; sub(/:[^:]*$/, "", f); f = substr(f, length(b) + 1)
+			sub(/\.o$/, ".c", f); print $3, f }' >"$tmp/def"
+	# shellcheck disable=SC2046
+	nm -A --undefined-only $(cat "$tmp/objects") |
+		awk -v b="$build/" '{ f = $1; sub(/:[^:]*$/, "", f); f = substr(f, length(b) + 1)
+			sub(/\.o$/, ".c", f); print $NF, f }' >"$tmp/use"
+fi
+[ -s "$tmp/def" ] || { echo "layers.sh: no objects under $build (run make first)" >&2; exit 2; }
+sort -u "$tmp/def" >"$tmp/def.s"
+sort -u "$tmp/use" >"$tmp/use.s"
+# A symbol defined twice (the test registry's, or a lock's static inline
+# copies) is not an edge to pick between: none is, here.
+join "$tmp/use.s" "$tmp/def.s" | awk '$2 != $3 { print $2, $3 }' | sort -u >"$tmp/calls"
+check calls "$tmp/calls"
+
+# The includes, resolved from each file's folder; system headers and the
+# generated BPF skeletons (found through -I) resolve to no file here.
+for d in $LAYERS; do
+	for f in "$d"/*.c "$d"/*.h "$d"/*.def; do
+		[ -f "$f" ] && echo "$f"
+	done
+done >"$tmp/files"
+# shellcheck disable=SC2046 # the file names are this tree's, without spaces
+awk 'function norm(p,   n, i, k, part, out) {
+		n = split(p, part, "/"); k = 0
+		for (i = 1; i <= n; i++)
+			if (part[i] == "..") k--
+			else if (part[i] != "." && part[i] != "") out[++k] = part[i]
+		p = out[1]
+		for (i = 2; i <= k; i++) p = p "/" out[i]
+		return p
+	}
+	NR == FNR { known[$0] = 1; next }
+	FNR == 1 { dir = FILENAME; sub(/\/[^\/]*$/, "", dir) }
+	match($0, /^[ \t]*#[ \t]*include[ \t]*"[^"]*"/) {
+		inc = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", inc); sub(/"$/, "", inc)
+		p = norm(dir "/" inc)
+		if (!(p in known)) {  # a file outside the layers: bpf/, tests/locks/
+			known[p] = (getline line < p) >= 0
+			close(p)
+		}
+		if (known[p] && p != FILENAME) print FILENAME, p
+	}' "$tmp/files" $(cat "$tmp/files") | sort -u >"$tmp/includes"
+check includes "$tmp/includes"
+
+[ $bad -eq 0 ] && echo "one way: no cycle, no edge up the layers"
+exit $bad

@@ -60,9 +60,15 @@ TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 TEST_SH   := $(sort $(wildcard tests/*.t))
 BENCH_BIN := $(BUILD)/scripts/uncontended
-ANALYSIS_SRC := $(filter-out analysis/compare.c,$(sort $(wildcard analysis/*.c)))
+# analysis/: lbcompare.c (main) over its layers' folders, each using only
+# those before it: files/ (the result files), model/ (the comparison),
+# figures/ (figures and statistics), print/ (text, CSV, markdown).
+ANALYSIS_LAYERS := files model figures print
+ANALYSIS_SRC := $(sort $(foreach d,$(ANALYSIS_LAYERS),$(wildcard analysis/$(d)/*.c)))
+ANALYSIS_OBJ := $(patsubst %.c,$(BUILD)/%.o,analysis/lbcompare.c $(ANALYSIS_SRC) $(COMMON_SRC))
+ANALYSIS_H   := $(wildcard analysis/*/*.h common/*.h common/*.def) locks/spin_exit.h
 # the result-file readers (resultfile.h and its parts), which make fuzz links alone
-RESULTFILE_SRC := $(sort $(wildcard analysis/resultfile*.c))
+RESULTFILE_SRC := $(sort $(wildcard analysis/files/resultfile*.c))
 COMPARE   ?= analysis/lbcompare
 
 .PHONY: all test bench deps clean tsan asan fuzz
@@ -127,17 +133,18 @@ $(BUILD)/tests/registry-test.o: locks/registry.c $(wildcard locks/*.h locks/*.de
 $(TEST_LB): $(BUILD)/bench/lockbench.o $(TEST_LB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(COMPARE): analysis/compare.c $(ANALYSIS_SRC) $(COMMON_SRC) $(wildcard analysis/*.h common/*.h) locks/spin_exit.h
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ analysis/compare.c $(ANALYSIS_SRC) $(COMMON_SRC) -lm
+$(ANALYSIS_OBJ): $(ANALYSIS_H)
+$(COMPARE): $(ANALYSIS_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TESTPKG)) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) \
 		$(shell pkg-config --libs $(TESTPKG)) $(LDLIBS)
 
-# tests/test_stats.c tests analysis/stats.c, which only lbcompare links otherwise.
-$(BUILD)/tests/test_stats: TEST_EXTRA = analysis/stats.c
-$(BUILD)/tests/test_stats: analysis/stats.c analysis/stats.h
+# tests/test_stats.c tests analysis/figures/stats.c, which only lbcompare links otherwise.
+$(BUILD)/tests/test_stats: TEST_EXTRA = analysis/figures/stats.c
+$(BUILD)/tests/test_stats: analysis/figures/stats.c analysis/figures/stats.h
 
 $(BENCH_BIN): scripts/uncontended.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -158,7 +165,7 @@ DISTDIR      ?= .
 DIST_STAGE   := $(BUILD)/dist/$(DIST_NAME)
 DIST_LDLIBS  := $(filter-out -ludev,$(shell pkg-config --libs --static $(PKGS) 2>/dev/null)) $(LDLIBS)
 DIST_FILES   := run-all README.md results/README.md analysis/README.md $(wildcard docs/*.md) scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/files.sh $(wildcard scripts/*.gp)
-DIST_ANALYSIS := $(patsubst %.c,$(BUILD)/%.o,analysis/compare.c $(ANALYSIS_SRC) $(COMMON_SRC))
+DIST_ANALYSIS := $(ANALYSIS_OBJ)
 
 .PHONY: dist
 dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(DIST_FILES)
@@ -178,7 +185,6 @@ $(BUILD)/dist/lockbench: $(BUILD)/bench/lockbench.o $(LIB) $(BUILD)/scripts/stat
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
 	$(if $(BPF_OK),,@echo "make dist: without BPF: the dist's lockbench has no sched oracle and no --kernel-locks" >&2)
-$(DIST_ANALYSIS): $(wildcard analysis/*.h common/*.h) locks/spin_exit.h
 $(BUILD)/dist/lbcompare: $(DIST_ANALYSIS)
 	$(call DIST_CAN_LINK,-lm)
 	@mkdir -p $(dir $@)

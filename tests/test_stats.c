@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../analysis/stats.h"
+#include "../analysis/figures/stats.h"
 
 /* run-all's default repetitions (run-all: REPS), full and quick mode. */
 #define REPS_FULL 6

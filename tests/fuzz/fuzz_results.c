@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../analysis/resultfile.h"
+#include "../../analysis/files/resultfile.h"
 
 static void one_line(const char *err)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "stats.h"
-#include "../common/splitmix64.h"
+#include "../../common/splitmix64.h"
 
 /* ---- the generator: splitmix64 (Steele, Lea & Flood 2014) ---- */
 
@@ -41,7 +41,7 @@ unsigned int stats_rng_below(struct stats_rng *rng, unsigned int n)
 
 /* ---- medians and their intervals ---- */
 
-static int cmp_double(const void *a, const void *b)
+int stats_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -52,7 +52,7 @@ static int cmp_double(const void *a, const void *b)
 static void sorted_copy(const double *x, size_t n, double *buf)
 {
 	memcpy(buf, x, n * sizeof(*x));
-	qsort(buf, n, sizeof(*buf), cmp_double);
+	qsort(buf, n, sizeof(*buf), stats_cmp_double);
 }
 
 static double median_sorted(const double *s, size_t n)
@@ -150,7 +150,7 @@ struct ranked {
 
 static int cmp_ranked(const void *a, const void *b)
 {
-	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+	return stats_cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
 /* Twice each value's midrank (whole numbers), x's first, and the ties' sum
@@ -317,7 +317,7 @@ int stats_ratio_ci(const double *x, size_t nx, const double *y, size_t ny, doubl
 				return -1;
 			r[i * ny + j] = x[i] / y[j];
 		}
-	qsort(r, m, sizeof(r[0]), cmp_double);
+	qsort(r, m, sizeof(r[0]), stats_cmp_double);
 	out->estimate = median_sorted(r, m);
 	k = moses_k(nx, ny, (1 - level) / 2);
 	if (k < 0)
@@ -518,7 +518,7 @@ int stats_share_diff(const uint64_t *const *x, size_t nx, const uint64_t *const 
 	for (size_t b = 0; b < nbins; b++) {
 		double *v = boot + b * resamples;
 
-		qsort(v, resamples, sizeof(*v), cmp_double);
+		qsort(v, resamples, sizeof(*v), stats_cmp_double);
 		lo[b] = v[(size_t)floor((resamples - 1) * tail)];
 		hi[b] = v[(size_t)ceil((resamples - 1) * (1 - tail))];
 	}

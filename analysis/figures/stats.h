@@ -46,6 +46,9 @@ uint64_t stats_rng_next(struct stats_rng *rng);
 double stats_rng_uniform(struct stats_rng *rng);                 /* [0, 1) */
 unsigned int stats_rng_below(struct stats_rng *rng, unsigned int n); /* 0 .. n-1, n >= 1 */
 
+/* qsort's order of doubles, ascending. */
+int stats_cmp_double(const void *a, const void *b);
+
 /* The median of n >= 1 values (x is not changed). */
 double stats_median(const double *x, size_t n);
 

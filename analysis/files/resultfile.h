@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/safefile.h"
+#include "../../common/safefile.h"
 
 #define RESULT_BINS 64
 #define RESULT_MAX_KEYS 256

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "rundir.h"
+#include "../files/rundir.h"
 
 /* A path relative to the run-all directory (runs/NAME/FILE, data/FILE...). */
 #define MD_PATH 512

@@ -1,12 +1,12 @@
 /*
- * compare_seed.c — lbcompare's table of the seed patch's own published
+ * text_seed.c — lbcompare's table of the seed patch's own published
  * figures beside this machine's kmutex-spin -> kmutex-fix (cited data, not
  * measurements).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "compare.h"
+#include "text_int.h"
 
 /* ---- the seed's own figures beside this machine's ---- */
 
@@ -60,7 +60,7 @@ static void change_text(char *buf, size_t len, double before, double after, bool
 }
 
 /* One row: the seed's change and the same figure's median change here. */
-static int seed_row(const char *label, const double seed_fig[2], const struct variant *spin,
+static int seed_row(struct text *t, const char *label, const double seed_fig[2], const struct variant *spin,
 		    const struct variant *fix, const char *key, double scale, bool percent)
 {
 	char theirs[96], ours[96];
@@ -69,22 +69,22 @@ static int seed_row(const char *label, const double seed_fig[2], const struct va
 	change_text(theirs, sizeof(theirs), seed_fig[0], seed_fig[1], percent);
 	if (!has_key(spin, key) || !has_key(fix, key))
 		snprintf(ours, sizeof(ours), "n/a (runs without %s)", key);
-	else if (figure(spin, key, scale, &before) || figure(fix, key, scale, &after))
+	else if (figure(spin, key, scale, &before, t->err, t->errlen) || figure(fix, key, scale, &after, t->err, t->errlen))
 		return -1;
 	else
 		change_text(ours, sizeof(ours), before.median, after.median, percent);
-	printf("%-27s %-36s %s\n", label, theirs, ours);
+	fprintf(t->out, "%-27s %-36s %s\n", label, theirs, ours);
 	return 0;
 }
 
 /* The seed's histogram, in %, beside this machine's contended ones. */
-static void seed_hist(const struct variant *spin, const struct variant *fix)
+static void seed_hist(struct text *t, const struct variant *spin, const struct variant *fix)
 {
 	const struct variant *v[2] = { spin, fix };
 	int first = SEED_FIRST_BIN, last = SEED_FIRST_BIN + SEED_BINS - 1;
 
 	if (!spin->contended_ok || !fix->contended_ok) {
-		printf("Histogram: n/a here (runs without hist_contended.csv).\n\n");
+		fprintf(t->out, "Histogram: n/a here (runs without hist_contended.csv).\n\n");
 		return;
 	}
 	for (int k = 0; k < 2; k++)
@@ -93,47 +93,47 @@ static void seed_hist(const struct variant *spin, const struct variant *fix)
 				first = b < first ? b : first;
 				last = b > last ? b : last;
 			}
-	printf("%% of contended acquisitions (acq time = 2^bin cycles; -: not in the patch's table):\n");
-	printf("%-6s %13s %13s %13s %13s\n", "bin", "seed 2.6.34", "seed fix", spin->lock, fix->lock);
+	fprintf(t->out, "%% of contended acquisitions (acq time = 2^bin cycles; -: not in the patch's table):\n");
+	fprintf(t->out, "%-6s %13s %13s %13s %13s\n", "bin", "seed 2.6.34", "seed fix", spin->lock, fix->lock);
 	for (int b = first; b <= last; b++) {
 		int sb = b - SEED_FIRST_BIN;
 
-		printf("%-6d", b);
+		fprintf(t->out, "%-6d", b);
 		for (int k = 0; k < 2; k++)
 			if (sb >= 0 && sb < SEED_BINS)
-				printf(" %12.2f%%", seed.pct[k][sb]);
+				fprintf(t->out, " %12.2f%%", seed.pct[k][sb]);
 			else
-				printf(" %13s", "-");
+				fprintf(t->out, " %13s", "-");
 		for (int k = 0; k < 2; k++)
-			printf(" %12.2f%%", v[k]->hist_contended_total ?
+			fprintf(t->out, " %12.2f%%", v[k]->hist_contended_total ?
 				100.0 * (double)v[k]->hist_contended[b] / (double)v[k]->hist_contended_total : 0);
-		printf("\n");
+		fprintf(t->out, "\n");
 	}
-	printf("\n");
+	fprintf(t->out, "\n");
 }
 
 /* For creat and fserver groups holding both kmutex-spin (2.6.34) and
  * kmutex-fix (the patch). */
-int print_seed(const struct group *g)
+int print_seed(struct text *t, const struct group *g)
 {
 	const struct variant *spin = find_variant(g, "kmutex-spin"), *fix = find_variant(g, "kmutex-fix");
 	bool creat = strcmp(g->workload, "creat") == 0, fserver = strcmp(g->workload, "fserver") == 0;
 
 	if (!spin || !fix || !(creat || fserver))
 		return 0;
-	printf("The seed beside this machine: Tim Chen's patch measured 2.6.34 -> 2.6.36 (the fix) on 64 cores%s;\n"
+	fprintf(t->out, "The seed beside this machine: Tim Chen's patch measured 2.6.34 -> 2.6.36 (the fix) on 64 cores%s;\n"
 	       "here kmutex-spin -> kmutex-fix, %u threads (medians):\n", creat ? ", 256 threads" : "", g->threads);
-	printf("%-27s %-36s %s\n", "", creat ? "seed (mutex-test V 256 10)" : "seed (AIM7 fserver)", "this machine");
+	fprintf(t->out, "%-27s %-36s %s\n", "", creat ? "seed (mutex-test V 256 10)" : "seed (AIM7 fserver)", "this machine");
 	if (creat) {
-		if (seed_row("Ops/sec", seed.creat_ops, spin, fix, "ops_per_s", 1, false))
+		if (seed_row(t, "Ops/sec", seed.creat_ops, spin, fix, "ops_per_s", 1, false))
 			return -1;
-		printf("(#contentions, acquisition time and histogram: the seed gave them for fserver only)\n\n");
+		fprintf(t->out, "(#contentions, acquisition time and histogram: the seed gave them for fserver only)\n\n");
 		return 0;
 	}
-	if (seed_row("Jobs/min", seed.fserver_jobs, spin, fix, "ops_per_s", 60, false) ||
-	    seed_row("#contentions", seed.contentions, spin, fix, "contentions", 1, true) ||
-	    seed_row("mean acq cycles, contended", seed.acq_cycles, spin, fix, "contended_acq_cycles_mean", 1, true))
+	if (seed_row(t, "Jobs/min", seed.fserver_jobs, spin, fix, "ops_per_s", 60, false) ||
+	    seed_row(t, "#contentions", seed.contentions, spin, fix, "contentions", 1, true) ||
+	    seed_row(t, "mean acq cycles, contended", seed.acq_cycles, spin, fix, "contended_acq_cycles_mean", 1, true))
 		return -1;
-	seed_hist(spin, fix);
+	seed_hist(t, spin, fix);
 	return 0;
 }

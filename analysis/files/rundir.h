@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../common/safefile.h"
+#include "../../common/safefile.h"
 
 /* The most a file of the directory may hold (plan.txt of a long sweep on a
  * big box is well under 1 MiB; a run's stderr log with a watchdog report of

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../locks/spin_exit.h"
+#include "../../locks/spin_exit.h"
 #include "resultfile_parse.h"
 
 #define SUMMARY_FORMAT "lockbench-summary-1"

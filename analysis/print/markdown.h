@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-#include "../common/safefile.h"
+#include "../../common/safefile.h"
 
 /* The report of the run-all directory open at DIR: 0, or 2 after one line
  * on stderr naming what could not be read.  Everything in DIR is read

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "../figures/figures.h"
 #include "markdown_int.h"
 
 /* The row of csv whose first cells are VARIANT and FIGURE (-1: none). */

@@ -1,14 +1,15 @@
 /*
- * compare_print.c — lbcompare's text tables for one group: throughput,
- * contention, the differences from the baseline, acquisition phases, the
- * kernel's own lock waits, and print_group, which puts them (with the seed's
- * figures and the histograms) in order.
+ * text.c — lbcompare's text tables for one group: throughput, contention,
+ * the differences from the baseline, acquisition phases, the kernel's own
+ * lock waits, and print_group, which puts them (with the seed's figures and
+ * the histograms) in order; text_print, the whole text (print.h).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "../locks/spin_exit.h"
-#include "compare.h"
+#include "../../locks/spin_exit.h"
+#include "print.h"
+#include "text_int.h"
 
 /* What the cells of a table needed saying underneath. */
 struct unavailable {
@@ -18,74 +19,74 @@ struct unavailable {
 	bool spread;             /* some interval reaches beyond +-10% of its median */
 };
 
-void print_ratio(double value, double base)
+void print_ratio(struct text *t, double value, double base)
 {
 	if (base != 0)  /* whole numbers from 1000x on, to keep the column's width */
-		printf(" %6.*fx", value / base >= 999.995 ? 0 : 2, value / base);
+		fprintf(t->out, " %6.*fx", value / base >= 999.995 ? 0 : 2, value / base);
 	else
-		printf(" %7s", "-");
+		fprintf(t->out, " %7s", "-");
 }
 
 /* The median's interval, "!" after it when it is wide (STATS_SPREAD). */
-static void print_interval(const struct stat3 *s, const char *fmt, struct unavailable *na)
+static void print_interval(struct text *t, const struct stat3 *s, const char *fmt, struct unavailable *na)
 {
 	char lo[32], hi[32], text[72];
 	bool wide;
 
 	if (s->n < 2) {
-		printf(" %-24s", "(1 run)");
+		fprintf(t->out, " %-24s", "(1 run)");
 		return;
 	}
 	wide = stats_spread_large(s->median, &s->ci, STATS_SPREAD);
 	snprintf(lo, sizeof(lo), fmt, s->ci.lo);
 	snprintf(hi, sizeof(hi), fmt, s->ci.hi);
 	snprintf(text, sizeof(text), "[%s..%s]%s", lo, hi, wide ? "!" : "");
-	printf(" %-24s", text);
+	fprintf(t->out, " %-24s", text);
 	na->spread |= wide;
 }
 
 /* A cell: median, its interval, the ratio to the baseline's median and the
  * verdict (`base` NULL: the baseline lacks the figure; `self`: this is the
  * baseline's own row). */
-static void print_stat(const struct stat3 *s, const struct stat3 *base, bool self, unsigned int nreps,
+static void print_stat(struct text *t, const struct stat3 *s, const struct stat3 *base, bool self, unsigned int nreps,
 		       const struct column *col, struct unavailable *na)
 {
 	char buf[64];
 	struct verdict vd;
 
 	snprintf(buf, sizeof(buf), col->fmt, s->median);
-	printf("  %14s", buf);
+	fprintf(t->out, "  %14s", buf);
 	if (nreps > 1)
-		print_interval(s, col->fmt, na);
+		print_interval(t, s, col->fmt, na);
 	if (col->no_ratio)
 		return;
-	print_ratio(s->median, base ? base->median : 0);
+	print_ratio(t, s->median, base ? base->median : 0);
 	if (nreps < 2)
 		return;
 	if (self || !base) {
-		printf(" %-13s", self ? "" : "-");
+		fprintf(t->out, " %-13s", self ? "" : "-");
 		return;
 	}
 	judge(s, base, &vd);
-	printf(" %-13s", verdict_word(&vd, column_sense(col)));
+	fprintf(t->out, " %-13s", verdict_word(&vd, column_sense(col)));
 }
 
 /* The cells of a figure the variant's runs do not have. */
-static void print_unavailable(unsigned int nreps, const struct column *col)
+static void print_unavailable(struct text *t, unsigned int nreps, const struct column *col)
 {
-	printf("  %14s", "n/a");
+	fprintf(t->out, "  %14s", "n/a");
 	if (nreps > 1)
-		printf(" %-24s", "");
+		fprintf(t->out, " %-24s", "");
 	if (!col->no_ratio)
-		printf(" %7s", "-");
+		fprintf(t->out, " %7s", "-");
 	if (!col->no_ratio && nreps > 1)
-		printf(" %-13s", "-");
+		fprintf(t->out, " %-13s", "-");
 }
 /* One cell: the variant's figure and its ratio to the baseline's (no ratio
  * when the baseline lacks the figure).  Where the variant's runs lack an
  * optional key, or the kernel row has no such figure, "n/a" and the reason
  * noted.  0, or -1 with err set. */
-static int print_cell(const struct group *g, unsigned int i, unsigned int nreps, const struct column *col,
+static int print_cell(struct text *t, const struct group *g, unsigned int i, unsigned int nreps, const struct column *col,
 		      struct unavailable *na)
 {
 	struct stat3 s, base;
@@ -93,14 +94,14 @@ static int print_cell(const struct group *g, unsigned int i, unsigned int nreps,
 	bool base_ok;
 
 	if (why != FIGURE_OK) {
-		print_unavailable(nreps, col);
+		print_unavailable(t, nreps, col);
 		*(why == FIGURE_UNTIMED ? &na->untimed : why == FIGURE_KERNEL ? &na->kernel
 			: why == FIGURE_MODEL ? &na->model : why == FIGURE_NO_PHASES ? &na->no_phases : &na->old) = true;
 		return 0;
 	}
-	if (figure_pair(g, i, col, &s, &base, &base_ok))
+	if (figure_pair(g, i, col, &s, &base, &base_ok, t->err, t->errlen))
 		return -1;
-	print_stat(&s, base_ok ? &base : NULL, i == 0, nreps, col, na);
+	print_stat(t, &s, base_ok ? &base : NULL, i == 0, nreps, col, na);
 	return 0;
 }
 
@@ -127,27 +128,27 @@ static bool in_rows(const struct variant *v, enum rows rows)
 }
 
 /* What the marks in a table mean, under it. */
-static void print_legend(const struct unavailable *na)
+static void print_legend(struct text *t, const struct unavailable *na)
 {
 	if (na->old)
-		printf("(n/a: those runs were written by a lockbench that did not record the figure)\n");
+		fprintf(t->out, "(n/a: those runs were written by a lockbench that did not record the figure)\n");
 	if (na->untimed)
-		printf("(n/a: runs with --timing off time no acquisition)\n");
+		fprintf(t->out, "(n/a: runs with --timing off time no acquisition)\n");
 	if (na->kernel)
-		printf("(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions,\n"
+		fprintf(t->out, "(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions,\n"
 		       " nor whether a queued waiter slept)\n");
 	if (na->model)
-		printf("(n/a for the models: their phases do not say whether a queued acquisition spun first)\n");
+		fprintf(t->out, "(n/a for the models: their phases do not say whether a queued acquisition spun first)\n");
 	if (na->no_phases)
-		printf("(n/a: a lock without spin/sleep phases records none)\n");
+		fprintf(t->out, "(n/a: a lock without spin/sleep phases records none)\n");
 	if (na->spread)
-		printf("(!: the median's 95%% CI reaches beyond +-%.0f%% of it: a noisy figure; more repetitions narrow it)\n",
+		fprintf(t->out, "(!: the median's 95%% CI reaches beyond +-%.0f%% of it: a noisy figure; more repetitions narrow it)\n",
 		       100 * STATS_SPREAD);
 }
 
 /* What the brackets and verdicts of the group's tables are, once above them,
  * with what the fewest repetitions of a variant can say. */
-static void print_stats_note(const struct group *g)
+static void print_stats_note(struct text *t, const struct group *g)
 {
 	unsigned int least = g->v[0].nreps, most = group_max_reps(g);
 	struct stats_interval ci;
@@ -156,77 +157,77 @@ static void print_stats_note(const struct group *g)
 	for (unsigned int i = 1; i < g->nv; i++)
 		least = g->v[i].nreps < least ? g->v[i].nreps : least;
 	if (most < 2) {
-		printf("One run per variant: no intervals and no verdicts (run-all --reps, or more runs, give them).\n\n");
+		fprintf(t->out, "One run per variant: no intervals and no verdicts (run-all --reps, or more runs, give them).\n\n");
 		return;
 	}
 	stats_median_ci(one, least, STATS_LEVEL, &ci);
-	printf("Figures: the median of %u", least);
+	fprintf(t->out, "Figures: the median of %u", least);
 	if (most > least)
-		printf(" to %u", most);
-	printf(" repetitions, [its 95%% CI] (order statistics); verdict: the variant's repetitions against\n"
+		fprintf(t->out, " to %u", most);
+	fprintf(t->out, " repetitions, [its 95%% CI] (order statistics); verdict: the variant's repetitions against\n"
 	       "%s's (Mann-Whitney U, 95%%; \"no difference\": none shown).\n", g->v[0].label);
 	if (!ci.reached && least >= 2)
-		printf("With %u repetitions the interval is [min..max], which holds the median with %.1f%% confidence,\n"
+		fprintf(t->out, "With %u repetitions the interval is [min..max], which holds the median with %.1f%% confidence,\n"
 		       "not 95%%: 6 or more reach it.\n", least, 100 * ci.coverage);
 	if (least < 4)  /* the smallest two-sided p of n against n runs: 2 / C(2n, n) */
-		printf("With %u a side no difference can be shown at 95%% (the smallest p is %.3f): 4 or more can.\n",
+		fprintf(t->out, "With %u a side no difference can be shown at 95%% (the smallest p is %.3f): 4 or more can.\n",
 		       least, least == 1 ? 1.0 : least == 2 ? 2.0 / 6 : 2.0 / 20);
-	printf("\n");
+	fprintf(t->out, "\n");
 }
 
 /* A table of `cols` by variant, the `rows` ones. */
-static int print_block(const struct group *g, const struct column *cols, unsigned int ncols, enum rows rows)
+static int print_block(struct text *t, const struct group *g, const struct column *cols, unsigned int ncols, enum rows rows)
 {
 	unsigned int nreps = group_max_reps(g);
 	struct unavailable na = { 0 };
 	int width = label_width(g);
 
-	printf("%-*s", width, "");
+	fprintf(t->out, "%-*s", width, "");
 	for (unsigned int c = 0; c < ncols; c++) {
-		printf("  %14s", cols[c].title);
+		fprintf(t->out, "  %14s", cols[c].title);
 		if (nreps > 1)
-			printf(" %-24s", "[95% CI]");
+			fprintf(t->out, " %-24s", "[95% CI]");
 		if (!cols[c].no_ratio)
-			printf(" %7s", "ratio");
+			fprintf(t->out, " %7s", "ratio");
 		if (!cols[c].no_ratio && nreps > 1)
-			printf(" %-13s", "verdict");
+			fprintf(t->out, " %-13s", "verdict");
 	}
-	printf("\n");
+	fprintf(t->out, "\n");
 	for (unsigned int i = 0; i < g->nv; i++) {
 		if (!in_rows(&g->v[i], rows))
 			continue;
-		printf("%-*s", width, g->v[i].label);
+		fprintf(t->out, "%-*s", width, g->v[i].label);
 		for (unsigned int c = 0; c < ncols; c++)
-			if (print_cell(g, i, nreps, &cols[c], &na))
+			if (print_cell(t, g, i, nreps, &cols[c], &na))
 				return -1;
-		printf("\n");
+		fprintf(t->out, "\n");
 	}
-	print_legend(&na);
-	printf("\n");
+	print_legend(t, &na);
+	fprintf(t->out, "\n");
 	return 0;
 }
 
-static int print_throughput(const struct group *g)
+static int print_throughput(struct text *t, const struct group *g)
 {
 	struct column cols[6];
 
 	ratio_columns(g, cols);
-	return print_block(g, cols, 2, ROWS_ALL);
+	return print_block(t, g, cols, 2, ROWS_ALL);
 }
 
 /* The patch's "#contentions" and "Time to acquire mutex": contended
  * acquisitions only; then the same over every acquisition, fast path
  * included, which is what lockbench's plain acq_cycles figures cover. */
-static int print_contention(const struct group *g)
+static int print_contention(struct text *t, const struct group *g)
 {
 	struct column cols[6];
 
 	ratio_columns(g, cols);
-	printf("Contended acquisitions only, as the patch counted (#contentions; mean acquisition cycles):\n");
-	if (print_block(g, cols + 2, 2, ROWS_ALL))
+	fprintf(t->out, "Contended acquisitions only, as the patch counted (#contentions; mean acquisition cycles):\n");
+	if (print_block(t, g, cols + 2, 2, ROWS_ALL))
 		return -1;
-	printf("All acquisitions, fast path included:\n");
-	return print_block(g, cols + 4, 2, ROWS_ALL);
+	fprintf(t->out, "All acquisitions, fast path included:\n");
+	return print_block(t, g, cols + 4, 2, ROWS_ALL);
 }
 
 /* The title of ratio column c in the differences table: "mean cycles"
@@ -250,7 +251,7 @@ void p_text(double p, char *buf, size_t len)
 }
 
 /* One line of the differences table: variant i's figure against the baseline's. */
-static int print_difference(const struct group *g, unsigned int i, const struct column *col, int width)
+static int print_difference(struct text *t, const struct group *g, unsigned int i, const struct column *col, int width)
 {
 	struct stat3 s, base;
 	struct verdict vd;
@@ -259,16 +260,16 @@ static int print_difference(const struct group *g, unsigned int i, const struct 
 
 	if (figure_missing(&g->v[i], col) != FIGURE_OK || figure_missing(&g->v[0], col) != FIGURE_OK)
 		return 0;
-	if (figure_pair(g, i, col, &s, &base, &base_ok))
+	if (figure_pair(g, i, col, &s, &base, &base_ok, t->err, t->errlen))
 		return -1;
 	judge(&s, &base, &vd);
 	if (vd.ratio_ok && vd.ratio.reached)
 		snprintf(ci, sizeof(ci), "[%.3g..%.3g]", vd.ratio.lo, vd.ratio.hi);
 	if (vd.tested)
 		p_text(vd.mwu.p, p, sizeof(p));
-	printf("%-*s  %-23s %3u:%-3u", width, g->v[i].label, difference_title(col), s.n, base.n);
-	print_ratio(s.median, base.median);
-	printf("  %-22s %6s  %s\n", ci, p, verdict_word(&vd, column_sense(col)));
+	fprintf(t->out, "%-*s  %-23s %3u:%-3u", width, g->v[i].label, difference_title(col), s.n, base.n);
+	print_ratio(t, s.median, base.median);
+	fprintf(t->out, "  %-22s %6s  %s\n", ci, p, verdict_word(&vd, column_sense(col)));
 	return 0;
 }
 
@@ -279,7 +280,7 @@ static int print_difference(const struct group *g, unsigned int i, const struct 
  * interval is Moses' (stats.h), which excludes 1.0 exactly when the verdict
  * is a difference.
  */
-static int print_differences(const struct group *g)
+static int print_differences(struct text *t, const struct group *g)
 {
 	struct column cols[6];
 	unsigned int ncols = ratio_columns(g, cols);
@@ -287,16 +288,16 @@ static int print_differences(const struct group *g)
 
 	if (g->nv < 2 || group_max_reps(g) < 2)
 		return 0;
-	printf("Differences from %s at 95%% confidence, repetition by repetition (ratio: of the medians;\n"
+	fprintf(t->out, "Differences from %s at 95%% confidence, repetition by repetition (ratio: of the medians;\n"
 	       "its CI: Moses', the ratios variant/baseline between which the test does not reject; p: Mann-Whitney U,\n"
 	       "two-sided; runs: the variant's:the baseline's):\n", g->v[0].label);
-	printf("%-*s  %-23s %7s %7s  %-22s %6s  %s\n", width, "variant", "figure", "runs", "ratio", "95% CI of ratio", "p",
+	fprintf(t->out, "%-*s  %-23s %7s %7s  %-22s %6s  %s\n", width, "variant", "figure", "runs", "ratio", "95% CI of ratio", "p",
 	       "verdict");
 	for (unsigned int i = 1; i < g->nv; i++)
 		for (unsigned int c = 0; c < ncols; c++)
-			if (print_difference(g, i, &cols[c], width))
+			if (print_difference(t, g, i, &cols[c], width))
 				return -1;
-	printf("\n");
+	fprintf(t->out, "\n");
 	return 0;
 }
 
@@ -308,14 +309,12 @@ static bool group_has_any(const struct group *g, const char *const *keys, size_t
 		for (unsigned int r = 0; r < g->v[i].nreps && (!captured || g->v[i].kernel_ok); r++)
 			for (size_t k = 0; k < nkeys; k++) {
 				double n = 0;
+				char ignored[256];
 
-				result_number(g->v[i].reps[r], keys[k], &n, err, sizeof(err));
-				if (n > 0) {
-					err[0] = '\0';
+				result_number(g->v[i].reps[r], keys[k], &n, ignored, sizeof(ignored));
+				if (n > 0)
 					return true;
-				}
 			}
-	err[0] = '\0';
 	return false;
 }
 
@@ -327,7 +326,7 @@ static bool group_has_phases(const struct group *g)
 	return group_has_any(g, phases, sizeof(phases) / sizeof(phases[0]), false);
 }
 
-static int print_phases(const struct group *g)
+static int print_phases(struct text *t, const struct group *g)
 {
 	static const struct column cols[] = {
 		{ "acq fast", "acq_fast", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
@@ -356,17 +355,17 @@ static int print_phases(const struct group *g)
 
 	if (!group_has_phases(g))
 		return 0;
-	printf("How acquisitions were obtained (nosleep: on the sleep path without sleeping; locks without\n"
+	fprintf(t->out, "How acquisitions were obtained (nosleep: on the sleep path without sleeping; locks without\n"
 	       "spin/sleep phases show 0):\n");
-	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_MODELS))
+	if (print_block(t, g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_MODELS))
 		return -1;
-	printf("Why spin phases ended:\n");
-	if (print_block(g, exits, sizeof(exits) / sizeof(exits[0]), ROWS_MODELS))
+	fprintf(t->out, "Why spin phases ended:\n");
+	if (print_block(t, g, exits, sizeof(exits) / sizeof(exits[0]), ROWS_MODELS))
 		return -1;
-	printf("Where the kernel's mutex is not preempted: a thread switched out involuntarily while it held\n"
+	fprintf(t->out, "Where the kernel's mutex is not preempted: a thread switched out involuntarily while it held\n"
 	       "the lock, wait_lock, or a place in the spinner queue (kmutex with the sched oracle; n/a without\n"
 	       "it); unlocks that took the slow path; failed compare-and-swaps on the lock word while spinning:\n");
-	return print_block(g, preempted, sizeof(preempted) / sizeof(preempted[0]), ROWS_MODELS);
+	return print_block(t, g, preempted, sizeof(preempted) / sizeof(preempted[0]), ROWS_MODELS);
 }
 
 /* ---- the kernel's own lock waits (--kernel-locks) ---- */
@@ -401,36 +400,35 @@ static void callers_of(const struct result_run *run, const char *lock, char *buf
 }
 
 /* Each captured variant's most waited-for kernel lock, in its first run. */
-static void print_kernel_tops(const struct group *g)
+static void print_kernel_tops(struct text *t, const struct group *g)
 {
 	for (unsigned int i = 0; i < g->nv; i++) {
 		const struct result_run *run = g->v[i].reps[0];
 		const struct result_kernel_row *top = &run->kernel_row[0];
 		double all = 0, lock_sum = 0;
-		char callers[200];
+		char callers[200], ignored[256];
 
 		if (!g->v[i].kernel_ok || run->kernel_nrows == 0)
 			continue;
-		result_number(run, "kernel_wait_cycles_sum", &all, err, sizeof(err));
+		result_number(run, "kernel_wait_cycles_sum", &all, ignored, sizeof(ignored));
 		for (unsigned int r = 0; r < run->kernel_nrows; r++)
 			if (strcmp(run->kernel_row[r].lock, top->lock) == 0)
 				lock_sum = top->has_lock ? (double)top->lock_sum : lock_sum + (double)run->kernel_row[r].sum;
 		callers_of(run, top->lock, callers, sizeof(callers));
-		printf("  %s: most waited for: %s %s (%.1f%% of the wait), from %s (callers of the waits with a stack)\n",
+		fprintf(t->out, "  %s: most waited for: %s %s (%.1f%% of the wait), from %s (callers of the waits with a stack)\n",
 		       g->v[i].label, top->type, top->lock, all > 0 ? 100 * lock_sum / all : 0, callers);
 	}
-	err[0] = '\0';
-	printf("\n");
+	fprintf(t->out, "\n");
 }
 
 /* What decides the kernel mutex's behaviour, from a run's meta.csv (one
  * line after `lead`; nothing for runs written before those keys). */
-static void print_kernel_env(const char *lead, const struct result_run *run)
+static void print_kernel_env(struct text *t, const char *lead, const struct result_run *run)
 {
 	const struct result_kernel_env *k = &run->kernel_env;
 
 	if (k->preempt[0])
-		printf("%sCONFIG_MUTEX_SPIN_ON_OWNER %s, preemption %s, paravirt vcpu_is_preempted %s (meta.csv).\n", lead,
+		fprintf(t->out, "%sCONFIG_MUTEX_SPIN_ON_OWNER %s, preemption %s, paravirt vcpu_is_preempted %s (meta.csv).\n", lead,
 		       k->spin_on_owner[0] ? k->spin_on_owner : "unknown", k->preempt,
 		       k->vcpu_preempted[0] ? k->vcpu_preempted : "unknown");
 }
@@ -445,7 +443,7 @@ static bool group_has_kernel_mutex(const struct group *g)
 
 /* The kernel's mutex waits by how they were resolved, beside the models'
  * acquisitions via spin and via sleep above. */
-static int print_kernel_mutex(const struct group *g)
+static int print_kernel_mutex(struct text *t, const struct group *g)
 {
 	static const struct column cols[] = {
 		{ "via spin", "kernel_mutex_via_spin", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
@@ -457,17 +455,17 @@ static int print_kernel_mutex(const struct group *g)
 		return 0;
 	for (unsigned int i = 0; i < g->nv; i++)
 		if (g->v[i].kernel_ok) {
-			print_kernel_env("The kernel's mutex here: ", g->v[i].reps[0]);
+			print_kernel_env(t, "The kernel's mutex here: ", g->v[i].reps[0]);
 			break;
 		}
-	printf("The kernel's mutex waits by how they ended (lock:contention_begin's flags: via spin = never queued,\n"
+	fprintf(t->out, "The kernel's mutex waits by how they ended (lock:contention_begin's flags: via spin = never queued,\n"
 	       "the optimistic spin or the trylocks around it got the lock; spin, sleep = spun, then queued to sleep;\n"
 	       "via sleep = queued at once):\n");
-	return print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_CAPTURED);
+	return print_block(t, g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_CAPTURED);
 }
 
 /* How much of each run's time its threads spent waiting for kernel locks. */
-static int print_kernel(const struct group *g)
+static int print_kernel(struct text *t, const struct group *g)
 {
 	static const struct column cols[] = {
 		{ "kernel waits", "kernel_contentions", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
@@ -477,12 +475,12 @@ static int print_kernel(const struct group *g)
 
 	if (!group_has_kernel(g))
 		return 0;
-	printf("The kernel's own lock waits in these runs (--kernel-locks: lock:contention_begin to _end, the\n"
+	fprintf(t->out, "The kernel's own lock waits in these runs (--kernel-locks: lock:contention_begin to _end, the\n"
 	       "runs' threads only; runs without it left out):\n");
-	if (print_block(g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_CAPTURED))
+	if (print_block(t, g, cols, sizeof(cols) / sizeof(cols[0]), ROWS_CAPTURED))
 		return -1;
-	print_kernel_tops(g);
-	return print_kernel_mutex(g);
+	print_kernel_tops(t, g);
+	return print_kernel_mutex(t, g);
 }
 
 /*
@@ -490,14 +488,14 @@ static int print_kernel(const struct group *g)
  * side's own figure of the same thing (kernel_columns()), with its interval
  * and a verdict against the kernel's, where the baseline is the kernel row.
  */
-static int print_models_vs_kernel(const struct group *g)
+static int print_models_vs_kernel(struct text *t, const struct group *g)
 {
 	unsigned int ncols;
 	const struct column *cols = kernel_columns(&ncols);
 
 	if (!kernel_baseline(g))
 		return 0;
-	printf("Models against the running kernel's mutex (%s, the baseline).  What each side times: the\n"
+	fprintf(t->out, "Models against the running kernel's mutex (%s, the baseline).  What each side times: the\n"
 	       "kernel, lock:contention_begin to contention_end on its mutexes, the slow path only (an acquisition\n"
 	       "that found the mutex held, timed once from its first begin); the models, their contended\n"
 	       "acquisitions only (those that missed their first atomic attempt).  Per operation: one op.\n"
@@ -507,40 +505,67 @@ static int print_models_vs_kernel(const struct group *g)
 	       "model's slow path (acq_nosleep + acq_sleep - nosleep_unqueued: it joined the wait list); queued\n"
 	       "at once = the kernel's `sleep` alone; slept = a model's acq_sleep (after a futex wait):\n",
 	       g->v[0].label);
-	return print_block(g, cols, ncols, ROWS_ALL);
+	return print_block(t, g, cols, ncols, ROWS_ALL);
 }
 
 /* What the kernel row is, said once above the group's tables, with what
  * decides its mutex's behaviour where its first run's meta.csv says. */
-static void print_kernel_row_note(const struct group *g)
+static void print_kernel_row_note(struct text *t, const struct group *g)
 {
 	for (unsigned int i = 0; i < g->nv; i++) {
 		if (!g->v[i].kernel_row)
 			continue;
-		printf("%s: the `none` lock (no userspace lock: the threads meet only in the kernel) with\n"
+		fprintf(t->out, "%s: the `none` lock (no userspace lock: the threads meet only in the kernel) with\n"
 		       "--kernel-locks; its #contentions, mean cycles and contended histogram are the running\n"
 		       "kernel's own lock waits, timed from lock:contention_begin to contention_end.\n", g->v[i].label);
-		print_kernel_env("Its kernel: ", g->v[i].reps[0]);
-		printf("\n");
+		print_kernel_env(t, "Its kernel: ", g->v[i].reps[0]);
+		fprintf(t->out, "\n");
 	}
 }
 
-int print_group(const struct group *g)
+int print_group(struct text *t, const struct group *g)
 {
-	if (nhosts > 1)
-		printf("== host %s: ", hosts[g->host].label);
+	if (t->c->nhosts > 1)
+		fprintf(t->out, "== host %s: ", t->c->hosts[g->host].label);
 	else
-		printf("== ");
-	printf("workload %s, %u threads: %u variant%s, baseline %s; timing %s ==\n\n", g->workload, g->threads,
-	       g->nv, g->nv == 1 ? "" : "s", g->v[0].label, mixed_timing ? "mixed (lock@timing)" : g->v[0].timing);
-	print_stats_note(g);
-	print_kernel_row_note(g);
-	if (print_models_vs_kernel(g) || print_seed(g) || print_throughput(g) || print_contention(g) || print_differences(g) || print_phases(g) ||
-	    print_kernel(g))
+		fprintf(t->out, "== ");
+	fprintf(t->out, "workload %s, %u threads: %u variant%s, baseline %s; timing %s ==\n\n", g->workload, g->threads,
+	       g->nv, g->nv == 1 ? "" : "s", g->v[0].label, t->c->mixed_timing ? "mixed (lock@timing)" : g->v[0].timing);
+	print_stats_note(t, g);
+	print_kernel_row_note(t, g);
+	if (print_models_vs_kernel(t, g) || print_seed(t, g) || print_throughput(t, g) || print_contention(t, g) || print_differences(t, g) || print_phases(t, g) ||
+	    print_kernel(t, g))
 		return -1;
-	print_hist(g, true);
-	print_hist_differences(g, true);
-	print_hist(g, false);
-	print_hist_differences(g, false);
+	print_hist(t, g, true);
+	print_hist_differences(t, g, true);
+	print_hist(t, g, false);
+	print_hist_differences(t, g, false);
+	return 0;
+}
+
+int text_print_hosts(const struct comparison *c, FILE *out, char *err, size_t errlen)
+{
+	struct text t = { c, out, err, errlen };
+
+	if (c->nhosts < 2)
+		return 0;
+	print_hosts(&t);
+	return print_across_hosts(&t);
+}
+
+int text_print(const struct comparison *c, FILE *out, char *err, size_t errlen)
+{
+	struct text t = { c, out, err, errlen };
+
+	if (text_print_hosts(c, out, err, errlen) != 0)
+		return -1;
+	if (c->mixed_timing)
+		fprintf(out, "NOTE: these runs mix --timing modes, so each variant is named lock@timing.  Ops/sec and CPU us/op\n"
+			"of `all` runs include timing every acquisition; cycle figures and histograms cover the timed\n"
+			"acquisitions only (sample:N: about 1 in N, counts as sampled; off: none, n/a).  Compare across\n"
+			"modes with that in mind.\n\n");
+	for (unsigned int i = 0; i < c->ngroups; i++)
+		if (print_group(&t, &c->groups[i]) != 0)
+			return -1;
 	return 0;
 }

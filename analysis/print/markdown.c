@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "markdown_int.h"
-#include "rundir.h"
+#include "../files/rundir.h"
 
 /* ---- the header ---- */
 

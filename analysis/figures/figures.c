@@ -1,21 +1,12 @@
 /*
- * compare_figures.c — lbcompare's figures: a variant's median over its
- * repetitions with its interval, the columns of the tables, and the verdict
- * of a variant against the baseline (compare.h).
+ * figures.c — a variant's figures over its repetitions with their
+ * intervals, the columns of the tables, and the verdict of a variant
+ * against the baseline (figures.h).
  */
+#include "figures.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "compare.h"
-
-/* ---- figures: median and spread over repetitions ---- */
-
-int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Calls each(run, one key, sign, ctx) for every term of a key (struct
  * column: "a+b-c"), until one returns nonzero, which it returns. */
@@ -39,31 +30,44 @@ static int each_term(const struct result_run *run, const char *key,
 	return 0;
 }
 
-static int add_term(const struct result_run *run, const char *term, double sign, void *sum)
+/* A sum being added up term by term, and where a missing term is said. */
+struct sum {
+	double value;
+	char *err;
+	size_t errlen;
+};
+
+static int add_term(const struct result_run *run, const char *term, double sign, void *ctx)
 {
+	struct sum *sum = ctx;
 	double v;
 
-	if (result_number(run, term, &v, err, sizeof(err)))
+	if (result_number(run, term, &v, sum->err, sum->errlen))
 		return -1;
-	*(double *)sum += sign * v;
+	sum->value += sign * v;
 	return 0;
 }
 
 /* A run's figure of a key or a sum of keys; 0, or -1 with err set. */
-static int key_value(const struct result_run *run, const char *key, double *out)
+static int key_value(const struct result_run *run, const char *key, double *out, char *err, size_t errlen)
 {
-	*out = 0;
-	return each_term(run, key, add_term, out);
+	struct sum sum = { 0, err, errlen };
+	int rc = each_term(run, key, add_term, &sum);
+
+	*out = sum.value;
+	return rc;
 }
 
 /* `scale` converts units (60: per second -> per minute); with `per`, each
  * repetition's key / per (0 where per is 0). */
-static int figure_per(const struct variant *v, const char *key, const char *per, double scale, struct stat3 *out)
+static int figure_per(const struct variant *v, const char *key, const char *per, double scale, struct stat3 *out,
+		      char *err, size_t errlen)
 {
-	double vals[64], den;
+	double vals[MAX_REPS], den;
 
 	for (unsigned int i = 0; i < v->nreps; i++) {
-		if (key_value(v->reps[i], key, &vals[i]) || (per && key_value(v->reps[i], per, &den)))
+		if (key_value(v->reps[i], key, &vals[i], err, errlen) ||
+		    (per && key_value(v->reps[i], per, &den, err, errlen)))
 			return -1;
 		vals[i] *= scale;
 		if (per)
@@ -72,7 +76,7 @@ static int figure_per(const struct variant *v, const char *key, const char *per,
 	out->n = v->nreps;
 	memcpy(out->vals, vals, v->nreps * sizeof(vals[0]));
 	stats_median_ci(vals, v->nreps, STATS_LEVEL, &out->ci);
-	qsort(vals, v->nreps, sizeof(vals[0]), cmp_double);
+	qsort(vals, v->nreps, sizeof(vals[0]), stats_cmp_double);
 	out->min = vals[0];
 	out->max = vals[v->nreps - 1];
 	out->median = v->nreps % 2 ? vals[v->nreps / 2]
@@ -80,9 +84,9 @@ static int figure_per(const struct variant *v, const char *key, const char *per,
 	return 0;
 }
 
-int figure(const struct variant *v, const char *key, double scale, struct stat3 *out)
+int figure(const struct variant *v, const char *key, double scale, struct stat3 *out, char *err, size_t errlen)
 {
-	return figure_per(v, key, NULL, scale, out);
+	return figure_per(v, key, NULL, scale, out, err, errlen);
 }
 
 /* The verdict's words for a column with a ratio. */
@@ -132,15 +136,15 @@ bool has_key(const struct variant *v, const char *key)
 static bool has_phases(const struct variant *v)
 {
 	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
+	char ignored[256];
 
 	for (unsigned int i = 0; i < v->nreps; i++)
 		for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
 			double n;
 
-			if (result_number(v->reps[i], phases[p], &n, err, sizeof(err)) == 0 && n > 0)
+			if (result_number(v->reps[i], phases[p], &n, ignored, sizeof(ignored)) == 0 && n > 0)
 				return true;
 		}
-	err[0] = '\0';
 	return false;
 }
 
@@ -193,24 +197,16 @@ enum missing figure_missing(const struct variant *v, const struct column *col)
 /* Variant i's figure and the baseline's (*base_ok false when it lacks it).
  * 0, or -1 with err set. */
 int figure_pair(const struct group *g, unsigned int i, const struct column *col, struct stat3 *s,
-		struct stat3 *base, bool *base_ok)
+		struct stat3 *base, bool *base_ok, char *err, size_t errlen)
 {
 	/* A baseline without the key (runs without --kernel-locks beside runs
 	 * with it) gives no ratio, as one without the figure does. */
 	*base_ok = figure_missing(&g->v[0], col) == FIGURE_OK && has_key(&g->v[0], column_key(&g->v[0], col));
-	if (figure_per(&g->v[i], column_key(&g->v[i], col), column_per(&g->v[i], col), col->scale, s) ||
-	    (*base_ok && figure_per(&g->v[0], column_key(&g->v[0], col), column_per(&g->v[0], col), col->scale, base)))
+	if (figure_per(&g->v[i], column_key(&g->v[i], col), column_per(&g->v[i], col), col->scale, s, err, errlen) ||
+	    (*base_ok && figure_per(&g->v[0], column_key(&g->v[0], col), column_per(&g->v[0], col), col->scale, base,
+				    err, errlen)))
 		return -1;
 	return 0;
-}
-
-unsigned int group_max_reps(const struct group *g)
-{
-	unsigned int nreps = 0;
-
-	for (unsigned int i = 0; i < g->nv; i++)
-		nreps = g->v[i].nreps > nreps ? g->v[i].nreps : nreps;
-	return nreps;
 }
 
 /* The figures with a ratio to the baseline, in the order of the tables:
@@ -237,11 +233,6 @@ const char *figure_name(const struct column *col)
 	if (col->name)
 		return col->name;
 	return col->scale == 60 ? "jobs_per_min" : col->key;
-}
-
-bool kernel_baseline(const struct group *g)
-{
-	return g->nv > 0 && g->v[0].kernel_row;
 }
 
 /*

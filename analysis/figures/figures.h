@@ -1,0 +1,134 @@
+/*
+ * figures.h — the figures of a comparison (model/comparison.h): a variant's
+ * figure over its repetitions with its interval, the columns the tables
+ * show, a variant against the baseline (the verdict), and two variants'
+ * histograms against each other.  Computed, never printed: the printers
+ * (print/print.h) put them in words.  Statistics: stats.h.
+ *
+ *   figures.c   figures, columns and verdicts
+ *   histcmp.c   pooled histograms and their comparison
+ */
+#ifndef LOCKBENCH_ANALYSIS_FIGURES_H
+#define LOCKBENCH_ANALYSIS_FIGURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/comparison.h"
+#include "stats.h"
+
+/* One figure of one variant over its repetitions (stats.h). */
+struct stat3 {
+	double median, min, max;
+	struct stats_interval ci;   /* the median's 95% interval (order statistics) */
+	double vals[MAX_REPS];      /* each repetition's figure */
+	unsigned int n;
+};
+
+/* Which way a figure is better, and what a difference in it is called. */
+enum sense {
+	SENSE_COUNT,      /* more / fewer (events: neither is better as such) */
+	SENSE_RATE,       /* higher is faster: operations per second */
+	SENSE_TIME,       /* lower is faster: cycles per acquisition */
+	SENSE_COST,       /* lower is cheaper: CPU time per operation */
+};
+
+/*
+ * A figure as a column of a table (and a row of stats-*.csv or kernel-*.csv).
+ * A key is a summary.csv key or a sum of them, each term added or taken away
+ * ("acq_nosleep+acq_sleep-nosleep_unqueued"): keys never hold '+' or '-'.
+ */
+struct column {
+	const char *title;
+	const char *key;  /* KERNEL_NA: only the kernel row has the figure */
+	double scale;
+	const char *fmt;
+	bool no_ratio;    /* event counts: a ratio between locks means little */
+	bool optional;    /* a key older runs lack: "n/a" there, not an error */
+	/* The kernel row's key in its place (NULL: the same; KERNEL_NA: none,
+	 * "n/a"): the kernel's waits are its contended acquisitions. */
+	const char *kernel_key;
+	const char *per;  /* the figure is key / per, repetition by repetition */
+	const char *kernel_per;  /* the kernel row's per in its place (NULL: per) */
+	const char *name;        /* its name in the CSV files (NULL: the key) */
+	bool phases;      /* a figure of acquisition phases: "n/a" for a lock without them */
+};
+#define KERNEL_NA "-"
+
+/* A variant against the baseline, over repetitions (judge). */
+struct verdict {
+	bool tested;              /* both sides have two repetitions or more */
+	struct stats_mwu mwu;
+	int direction;            /* +1: the variant's figure is higher, -1 lower, 0 no difference shown */
+	bool ratio_ok;            /* the ratio's interval exists (figures > 0 on both sides) */
+	struct stats_ratio ratio; /* Moses' interval of variant / baseline */
+};
+
+/* Why a variant's cell has no figure. */
+enum missing {
+	FIGURE_OK,
+	FIGURE_UNTIMED,   /* a cycle figure of a --timing off run */
+	FIGURE_KERNEL,    /* the kernel row has no such figure */
+	FIGURE_OLD,       /* runs written before the figure existed */
+	FIGURE_MODEL,     /* only the kernel row has the figure */
+	FIGURE_NO_PHASES, /* a phase figure of a lock without phases (pthread) */
+};
+
+/* ---- figures, columns and verdicts (figures.c) ---- */
+
+/* Variant v's figure `key` times `scale` over its repetitions; 0, or -1 with err set. */
+int figure(const struct variant *v, const char *key, double scale, struct stat3 *out, char *err, size_t errlen);
+/* Whether every repetition of v wrote `key`. */
+bool has_key(const struct variant *v, const char *key);
+/* The verdict's words for a column with a ratio. */
+enum sense column_sense(const struct column *col);
+/* Variant s against the baseline, repetition by repetition. */
+void judge(const struct stat3 *s, const struct stat3 *base, struct verdict *vd);
+/* "faster", "slower", "no difference", ... ("-": too few repetitions to test). */
+const char *verdict_word(const struct verdict *vd, enum sense sense);
+/* Why variant v's cell of `col` has no figure, or FIGURE_OK. */
+enum missing figure_missing(const struct variant *v, const struct column *col);
+/* Variant i's figure and the baseline's (*base_ok false when it lacks it); 0, or -1 with err set. */
+int figure_pair(const struct group *g, unsigned int i, const struct column *col, struct stat3 *s,
+		struct stat3 *base, bool *base_ok, char *err, size_t errlen);
+/* The figures with a ratio to the baseline, into cols[6]; returns how many. */
+unsigned int ratio_columns(const struct group *g, struct column *cols);
+/* The figures of the models beside the running kernel's mutex (the kernel
+ * row the baseline): returns the table and its length in *n. */
+const struct column *kernel_columns(unsigned int *n);
+/* A figure's name in the CSV files: its `name`, its key, or jobs_per_min. */
+const char *figure_name(const struct column *col);
+
+/* ---- histograms (histcmp.c) ---- */
+
+#define HIST_RELABELLINGS 20000  /* every way to deal the runs up to this many, else this many drawn */
+#define HIST_RESAMPLES 1000      /* bootstrap resamples of the per-bin share differences */
+#define HIST_SEED 1              /* fixed: the same runs give the same report */
+
+/* One of a variant's two histograms: every acquisition, or the contended ones. */
+struct hist_view {
+	const uint64_t *bins;
+	uint64_t total;
+	bool ok;                 /* false: the runs have no such histogram */
+};
+
+/* Variant i's histograms against the baseline's (compare_hists). */
+struct hist_comparison {
+	struct stats_hist_test test;
+	double mean_shift;            /* mean log2 bin, variant minus baseline: < 0, shorter */
+	double diff[RESULT_BINS], lo[RESULT_BINS], hi[RESULT_BINS];  /* share, percentage points */
+};
+
+/* One of variant v's two pooled histograms (ok false: none of that kind). */
+struct hist_view hist_of(const struct variant *v, bool contended);
+/* Variant i's histogram against the baseline's; false when they cannot be compared. */
+bool compare_hists(const struct group *g, unsigned int i, bool contended, struct hist_comparison *c);
+/* "differs" or "no difference", at 95%. */
+const char *hist_verdict(const struct hist_comparison *c);
+/* Whether the group's histograms of the kind make a chart: every variant
+ * has one (the kernel row has only the contended one), and some counted
+ * something.  The CSV file and the report's chart of it go by this. */
+bool hist_charted(const struct group *g, bool contended);
+
+#endif

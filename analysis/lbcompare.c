@@ -1,0 +1,323 @@
+/*
+ * lbcompare.c — analysis/lbcompare: the seed patch's table from lockbench
+ * result directories.
+ *
+ *   analysis/lbcompare [--csv OUTDIR] DIR...
+ *   analysis/lbcompare --markdown RUNALLDIR   (run-all's report: markdown.h)
+ *   analysis/lbcompare --markdown-hosts OUTDIR RUNALLDIR...
+ *
+ * With --csv, also writes into OUTDIR the files the gnuplot scripts read
+ * (documented in results/README.md, "Derived files"):
+ *   hist-<workload>-t<threads>.csv            bin,lower_cycles,lower_ns,<lock>...  (% of acquisitions)
+ *   hist-contended-<workload>-t<threads>.csv  the same, % of contended acquisitions (when every
+ *                                             variant's runs have hist_contended.csv)
+ *   phases-<workload>-t<threads>.csv   lock,fast_pct,spin_pct,nosleep_pct,sleep_pct
+ *   sweep-<workload>-<figure>.csv      threads,<lock>...  (medians; figure ops_per_s or cpu_us_per_op)
+ *   sweep-<workload>-<figure>-ci.csv   threads,<lock>,<lock> lo,<lock> hi...  (medians, 95% CIs)
+ *   stats-<workload>-t<threads>.csv    every ratio figure: median, CI, ratio, its CI, p, verdict
+ *   histcmp-, histdiff-<workload>-t<threads>.csv  histograms against the baseline's (stats.h)
+ *
+ * Each DIR is one run (summary.csv + hist.csv [+ hist_contended.csv]), or a
+ * directory whose immediate subdirectories are runs.  Runs group by
+ * (workload, threads); within a group, each lock is a variant, the first one
+ * met the baseline for ratios, and repeated runs of a variant are
+ * repetitions: figures are their median with its 95% CI, every ratio has a
+ * verdict (Mann-Whitney U over the repetitions: analysis/stats.h), and
+ * histograms are summed, then compared run by run.  The patch counted contended acquisitions only, so
+ * the patch-shaped figures (#contentions, their mean acquisition time, the
+ * "acq time = 2^bin cycles" table) are the contended ones; the
+ * all-acquisitions figures follow them.  Where a group holds both kmutex-spin
+ * (2.6.34) and kmutex-fix (the patch) on creat or fserver, the seed's own
+ * published figures are printed beside this machine's.  Runs with kernel
+ * lock capture (--kernel-locks) add a block of the kernel's own waits; and
+ * on creat, fserver and fpos the `none` lock's runs with it are the real
+ * kernel's row ("kernel 6.18 rwsem_write"): no userspace lock, so its contentions,
+ * their mean and its contended histogram are the kernel's waits for its own
+ * locks.  Each group's heading states its --timing mode; runs of different
+ * modes are never silently merged: every variant is then a lock and a mode,
+ * named lock@mode, under a note, and the cycle figures and histograms of
+ * `off` runs (which time nothing) show n/a.  Reads only the files documented
+ * in results/README.md.
+ *
+ * This file is main(): the command line, the output and the exit status.
+ * The work is done by the layers below it, each using only those below it:
+ *   files/    the result files (resultfile.h, the one validated reader), the
+ *             runs named on the command line (runs.h), run-all's directory (rundir.h)
+ *   model/    the comparison: runs -> groups -> variants, hosts (comparison.h)
+ *   figures/  figures, verdicts, histogram comparison (figures.h), statistics (stats.h)
+ *   print/    the printers, each over the comparison: text, CSV (print.h), markdown (markdown.h)
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "files/runs.h"
+#include "model/comparison.h"
+#include "print/markdown.h"
+#include "print/print.h"
+
+/* The one line of what failed, as main() prints it. */
+static char err[ERR_LEN];
+
+/* --within ROOT: the directories named on the command line are below ROOT
+ * and walked without following a link (safefile.h); else each is opened as
+ * the user named it.  What lbcompare finds inside them is never followed. */
+static struct sf_dir root = { .fd = -1 };
+
+static int open_named_dir(struct sf_dir *d, const char *path)
+{
+	if (root.fd >= 0)
+		return sf_dir_at(d, &root, path, err, sizeof(err));
+	return sf_dir_open(d, path, err, sizeof(err));
+}
+
+__attribute__((format(printf, 1, 2))) static int set_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, sizeof(err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- output ---- */
+
+/* lbcompare's exit statuses (docs/run-all.md, "lbcompare"). */
+enum {
+	CMP_OK = 0,
+	CMP_RUNS = 1,     /* the runs could not be read, or compared */
+	CMP_USAGE = 2,    /* the command line; --markdown: the directory */
+	CMP_WRITE = 3,    /* the output (standard output, --output, --csv) could not be written */
+};
+
+/* --output FILE: standard output goes into FILE's temporary file
+ * (safefile.h) and is renamed into place at the end; a link or FIFO at
+ * FILE is replaced, never written through. */
+static const char *output_name;
+static struct sf_out output = { .dirfd = -1 };
+static int saved_stdout = -1;
+
+/* FILE's directory (below --within's ROOT; else as the user named it) and
+ * its name there. */
+static int output_begin(struct sf_out *o)
+{
+	const char *slash = strrchr(output_name, '/');
+	struct sf_dir dir;
+	char dirname[PATH_MAX];
+	FILE *f;
+
+	if (root.fd >= 0)
+		return sf_out_open(o, &root, output_name, err, sizeof(err)) ? 0 : -1;
+	if (!slash)
+		snprintf(dirname, sizeof(dirname), ".");
+	else if (slash == output_name)
+		snprintf(dirname, sizeof(dirname), "/");
+	else
+		snprintf(dirname, sizeof(dirname), "%.*s", (int)(slash - output_name), output_name);
+	if (sf_dir_open(&dir, dirname, err, sizeof(err)) != 0)
+		return -1;
+	f = sf_out_open(o, &dir, slash ? slash + 1 : output_name, err, sizeof(err));
+	sf_dir_close(&dir);
+	return f ? 0 : -1;
+}
+
+static int output_start(void)
+{
+	if (!output_name)
+		return 0;
+	if (output_begin(&output) != 0)
+		return -1;
+	fflush(stdout);
+	saved_stdout = dup(STDOUT_FILENO);
+	if (dup2(fileno(output.f), STDOUT_FILENO) < 0) {
+		set_err("%s: %s", output.path, strerror(errno));
+		sf_out_abort(&output);
+		return -1;
+	}
+	return 0;
+}
+
+/* Standard output back where it was; FILE renamed into place (KEEP), or
+ * given up.  0, or -1 with err set when FILE could not be written. */
+static int output_end(bool keep)
+{
+	int e = 0;
+
+	if (!output_name || output.dirfd < 0)
+		return 0;
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		e = errno ? errno : EIO;
+	if (saved_stdout >= 0) {
+		dup2(saved_stdout, STDOUT_FILENO);
+		close(saved_stdout);
+	} else {
+		close(STDOUT_FILENO);
+	}
+	saved_stdout = -1;
+	clearerr(stdout);
+	if (!keep || e) {
+		sf_out_abort(&output);
+		return e ? set_err("cannot write %s: %s", output.path, strerror(e)) : 0;
+	}
+	return sf_out_commit(&output, err, sizeof(err));
+}
+
+/* MSG as one line: paths in messages come from the user. */
+static void one_line(char *msg)
+{
+	for (char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+/* err as the one line on stderr, after WHAT ("--csv"; NULL: nothing). */
+static void say_err(const char *what)
+{
+	one_line(err);
+	fprintf(stderr, "lbcompare: %s%s%s\n", what ? what : "", what ? ": " : "", err);
+}
+
+/* The comparison failed: its one line, on stderr and, with --output, as
+ * FILE's whole text (what run-all's report shows in its place). */
+static int die(char *msg)
+{
+	char line[ERR_LEN];
+	struct sf_out o;
+
+	one_line(msg);
+	snprintf(line, sizeof(line), "%s", msg);
+	output_end(false);
+	if (output_name && output_begin(&o) == 0) {
+		fprintf(o.f, "lbcompare: %s\n", line);
+		if (sf_out_commit(&o, err, sizeof(err)) != 0) {
+			say_err(NULL);
+			return CMP_WRITE;
+		}
+	} else if (output_name) {
+		say_err(NULL);
+		return CMP_WRITE;
+	}
+	fprintf(stderr, "lbcompare: %s\n", line);
+	return CMP_RUNS;
+}
+
+/* Every path's end: the output kept, and standard output's every write
+ * checked (a full disk under it is an error, not exit 0). */
+static int finish(int status)
+{
+	if (output_end(status == CMP_OK) != 0) {
+		say_err(NULL);
+		status = CMP_WRITE;
+	}
+	if (sf_close_stdout("lbcompare", status != CMP_OK) != 0 && status == CMP_OK)
+		status = CMP_WRITE;
+	sf_dir_close(&root);
+	return status;
+}
+
+static int usage(const char *msg)
+{
+	fprintf(stderr, "lbcompare: %s\n", msg);
+	return finish(CMP_USAGE);
+}
+
+/* What could not be opened, written or read before anything was: its
+ * line, and the exit STATUS.  DIR (open, or fd -1) is closed. */
+static int cannot(struct sf_dir *dir, const char *what, int status)
+{
+	sf_dir_close(dir);
+	say_err(what);
+	return finish(status);
+}
+
+/* The tables of the runs named in argv[first..], and with csv_dir the CSV files. */
+static int compare(char **argv, int first, int argc, const char *csv_dir)
+{
+	static struct run_list runs;
+	struct sf_dir csv = { .fd = -1 };
+	struct comparison *c;
+	int status = CMP_OK;
+
+	if (csv_dir && open_named_dir(&csv, csv_dir) != 0)
+		return cannot(&csv, "--csv", CMP_WRITE);
+	if (output_start() != 0)
+		return cannot(&csv, NULL, CMP_WRITE);
+	for (int i = first; i < argc; i++)
+		if (runs_add_named(&runs, &root, argv[i], err, sizeof(err)) != 0) {
+			sf_dir_close(&csv);
+			return finish(die(err));
+		}
+	if (!(c = comparison_build((const struct result_run *const *)runs.run, runs.n, err, sizeof(err))) ||
+	    text_print(c, stdout, err, sizeof(err)) != 0) {
+		status = die(err);
+	} else if (csv_dir && csv_write(c, &csv, err, sizeof(err)) != 0) {
+		output_end(false);
+		comparison_free(c);
+		runs_free(&runs);
+		return cannot(&csv, NULL, CMP_WRITE);
+	}
+	sf_dir_close(&csv);
+	comparison_free(c);
+	runs_free(&runs);
+	return finish(status);
+}
+
+/* --markdown DIR and --markdown-hosts OUTDIR DIR...: 0, or 2 after their
+ * one line (markdown.h). */
+static int markdown(bool hosts, char **argv, int argc)
+{
+	struct sf_dir dir;
+	int rc;
+
+	if (open_named_dir(&dir, argv[0]) != 0)
+		return cannot(&dir, hosts ? "--markdown-hosts" : "--markdown", CMP_USAGE);
+	if (output_start() != 0)
+		return cannot(&dir, NULL, CMP_WRITE);
+	rc = hosts ? markdown_hosts_report(&dir, argv + 1, argc - 1, stdout) : markdown_report(&dir, stdout);
+	sf_dir_close(&dir);
+	return finish(rc == 0 ? CMP_OK : CMP_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+	const char *csv_dir = NULL;
+	int i = 1;
+
+	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] DIR...  (runs, or directories of runs)\n"
+		       "       lbcompare [--within ROOT] [--output FILE] --markdown RUNALLDIR  (run-all's report.md)\n"
+		       "       lbcompare [--within ROOT] [--output FILE] --markdown-hosts OUTDIR RUNALLDIR...\n"
+		       "--within ROOT: DIR, OUTDIR, FILE and RUNALLDIR are below ROOT, no link in them followed.\n"
+		       "--output FILE: what goes to standard output goes into FILE instead, replacing it whole.\n"
+		       "Exit status: 0; 1 a run could not be read or compared; 2 usage; 3 the output could not be written.\n");
+		return finish(CMP_OK);
+	}
+	for (; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--within") == 0 && root.fd < 0) {
+			if (sf_dir_open(&root, argv[i + 1], err, sizeof(err)) != 0) {
+				one_line(err);
+				return usage(err);
+			}
+			root.path[0] = '\0';  /* messages name what is below it as given: runs/NAME/hist.csv */
+		} else if (strcmp(argv[i], "--output") == 0 && !output_name) {
+			output_name = argv[i + 1];
+		} else if (strcmp(argv[i], "--csv") == 0 && !csv_dir) {
+			csv_dir = argv[i + 1];
+		} else {
+			break;  /* a mode, the first DIR, or an option given twice (usage, below) */
+		}
+	}
+	if (i + 1 < argc && strcmp(argv[i], "--markdown") == 0 && !csv_dir)
+		return i + 2 == argc ? markdown(false, argv + i + 1, 1) : usage("--markdown takes one directory");
+	if (i + 2 < argc && strcmp(argv[i], "--markdown-hosts") == 0 && !csv_dir)
+		return markdown(true, argv + i + 1, argc - i - 1);
+	if (i >= argc || strncmp(argv[i], "--", 2) == 0)
+		return usage("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] DIR...");
+	return compare(argv, i, argc, csv_dir);
+}

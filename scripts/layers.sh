@@ -66,9 +66,7 @@ check() {
 # `nm -A` names the object on each line), joined.
 for d in $LAYERS; do
 	for o in "$build/$d"/*.o; do
-		# An object whose source is gone is an older build's (files moved).
-		src=${o#"$build/"}
-		[ -f "$o" ] && [ -f "${src%.o}.c" ] && echo "$o"
+		[ -f "$o" ] && echo "$o"
 	done
 done >"$tmp/objects"
 : >"$tmp/def"

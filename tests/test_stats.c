@@ -39,6 +39,13 @@
                                     STATS_EXACT_MAX values p is the normal approximation's) */
 #define SEEDS 2000
 
+static double normal(struct stats_rng *rng)
+{
+	double u = stats_rng_uniform(rng), v = stats_rng_uniform(rng);
+
+	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
+}
+
 static void assert_close(double got, double want, double tolerance)
 {
 	if (fabs(got - want) > tolerance)
@@ -200,20 +207,47 @@ static void ratio_interval_textbook(void **state)
 	assert_true(r.reached);
 	assert_close(r.lo, 1.04 / 1.21, 1e-12);
 	assert_close(r.hi, 1.45 / 0.74, 1e-12);
-	assert_close(r.estimate, (1.46 / 1.15 + 1.64 / 1.21) / 2, 1e-12);  /* 25th and 26th */
+	/* 25th and 26th, their geometric mean (the median of the log ratios) */
+	assert_close(r.estimate, sqrt(1.46 / 1.15 * 1.64 / 1.21), 1e-12);
 	assert_int_equal(stats_ratio_ci(zero, 2, hw_y, 5, 0.95, &r), -1);
 	assert_int_equal(stats_ratio_ci(hw_x, 3, hw_y, 3, 0.95, &r), 0);
 	assert_false(r.reached);  /* 3 and 3 cannot reach 95% */
 }
 
-/* ---- synthetic repetitions ---- */
-
-static double normal(struct stats_rng *rng)
+/*
+ * Swapping the sides inverts the ratio, estimate and interval alike: the
+ * estimate is the median of the log ratios, as the interval is.  By hand:
+ * {1, 2} against {1, 3} has the ratios 1/3, 2/3, 1, 2 and y against x 1/2,
+ * 1, 3/2, 3; the middle pairs' arithmetic means (5/6 and 5/4) multiply to
+ * 25/24, their geometric means to 1.
+ */
+static void ratio_estimate_is_reciprocal(void **state)
 {
-	double u = stats_rng_uniform(rng), v = stats_rng_uniform(rng);
+	double a[] = { 1, 2 }, b[] = { 1, 3 }, x[STATS_MAX_REPS], y[STATS_MAX_REPS];
+	size_t sizes[][2] = { { 5, 5 }, { 6, 6 }, { 5, 6 }, { 4, 9 } };
+	struct stats_ratio ab, ba;
+	struct stats_rng rng;
 
-	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
+	(void)state;
+	assert_int_equal(stats_ratio_ci(a, 2, b, 2, 0.95, &ab), 0);
+	assert_int_equal(stats_ratio_ci(b, 2, a, 2, 0.95, &ba), 0);
+	assert_close(ab.estimate, sqrt(2.0 / 3), 1e-15);
+	assert_close(ab.estimate * ba.estimate, 1, 1e-12);
+	stats_rng_seed(&rng, 28);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (size_t k = 0; k < sizes[i][0] || k < sizes[i][1]; k++) {
+			x[k] = 1000 * exp(NOISE_SIGMA * normal(&rng));
+			y[k] = 1000 * exp(NOISE_SIGMA * normal(&rng));
+		}
+		assert_int_equal(stats_ratio_ci(x, sizes[i][0], y, sizes[i][1], 0.95, &ab), 0);
+		assert_int_equal(stats_ratio_ci(y, sizes[i][1], x, sizes[i][0], 0.95, &ba), 0);
+		assert_close(ab.estimate * ba.estimate, 1, 1e-12);
+		assert_close(ab.lo * ba.hi, 1, 1e-12);
+		assert_close(ab.hi * ba.lo, 1, 1e-12);
+	}
 }
+
+/* ---- synthetic repetitions ---- */
 
 /* n throughputs around `median`, lognormal with the given sigma. */
 static void reps(struct stats_rng *rng, double median, double sigma, double *out, size_t n)
@@ -438,6 +472,7 @@ int main(void)
 		cmocka_unit_test(mann_whitney_small_and_tied),
 		cmocka_unit_test(mann_whitney_normal_approximation),
 		cmocka_unit_test(ratio_interval_textbook),
+		cmocka_unit_test(ratio_estimate_is_reciprocal),
 		cmocka_unit_test(aa_false_positives_at_most_5pct),
 		cmocka_unit_test(ab_20pct_detected_at_default_reps),
 		cmocka_unit_test(ab_20pct_at_loaded_noise),

@@ -318,7 +318,10 @@ int stats_ratio_ci(const double *x, size_t nx, const double *y, size_t ny, doubl
 			r[i * ny + j] = x[i] / y[j];
 		}
 	qsort(r, m, sizeof(r[0]), stats_cmp_double);
-	out->estimate = median_sorted(r, m);
+	/* The median of the log ratios, as the interval is on their scale: with
+	 * m even, the geometric mean of the middle two, so that swapping x and y
+	 * gives exactly the reciprocal (their arithmetic mean would not). */
+	out->estimate = m % 2 ? r[m / 2] : sqrt(r[m / 2 - 1]) * sqrt(r[m / 2]);
 	k = moses_k(nx, ny, (1 - level) / 2);
 	if (k < 0)
 		return -1;

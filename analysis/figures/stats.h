@@ -82,7 +82,7 @@ struct stats_mwu {
 int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, struct stats_mwu *out);
 
 struct stats_ratio {
-	double estimate;    /* Hodges–Lehmann: the median of the ratios x_i / y_j */
+	double estimate;    /* Hodges–Lehmann: exp of the median of log(x_i / y_j) */
 	double lo, hi;      /* Moses' interval for the ratio */
 	bool reached;       /* false: these sizes cannot reach the level (lo, hi: the extreme ratios) */
 };

@@ -175,6 +175,39 @@ static void mann_whitney_small_and_tied(void **state)
 	assert_int_equal(stats_mann_whitney(lo, 0, hi, 3, &t), -1);
 }
 
+/*
+ * The smallest p depends on both sizes: 3 against 5 reach 2/56 = 0.036 and 2
+ * against 8 2/45 = 0.044, where 3 a side stop at 0.1.  It is the p of
+ * complete separation, whichever side is above.
+ */
+static void mann_whitney_smallest_p_of_sizes(void **state)
+{
+	double lo[12], hi[12];
+	struct stats_mwu t;
+
+	(void)state;
+	assert_close(stats_mwu_p_min(3, 5), 2.0 / 56, 1e-15);
+	assert_close(stats_mwu_p_min(8, 2), 2.0 / 45, 1e-15);
+	assert_close(stats_mwu_p_min(1, 1), 1, 0);
+	assert_int_equal(stats_mwu_reps_needed(2, 0.95), 8);
+	assert_int_equal(stats_mwu_reps_needed(3, 0.95), 5);
+	assert_int_equal(stats_mwu_reps_needed(4, 0.95), 4);
+	assert_int_equal(stats_mwu_reps_needed(1, 0.95), 39);  /* 2/40 = 0.05 */
+	assert_int_equal(stats_mwu_reps_needed(1, 0.99), 0);    /* 2/200: past STATS_MAX_REPS */
+	for (int i = 0; i < 12; i++) {
+		lo[i] = i;
+		hi[i] = 100 + i;
+	}
+	for (size_t nx = 1; nx <= 12; nx++)
+		for (size_t ny = 1; ny <= 12; ny++) {
+			assert_int_equal(stats_mann_whitney(lo, nx, hi, ny, &t), 0);
+			assert_close(t.p, stats_mwu_p_min(nx, ny), 1e-12);
+			assert_close(t.p_min, t.p, 0);
+			assert_int_equal(stats_mann_whitney(hi, nx, lo, ny, &t), 0);
+			assert_close(t.p, stats_mwu_p_min(nx, ny), 1e-12);
+		}
+}
+
 static void mann_whitney_normal_approximation(void **state)
 {
 	double x[30], y[30];
@@ -470,6 +503,7 @@ int main(void)
 		cmocka_unit_test(median_ci_by_hand),
 		cmocka_unit_test(mann_whitney_textbook),
 		cmocka_unit_test(mann_whitney_small_and_tied),
+		cmocka_unit_test(mann_whitney_smallest_p_of_sizes),
 		cmocka_unit_test(mann_whitney_normal_approximation),
 		cmocka_unit_test(ratio_interval_textbook),
 		cmocka_unit_test(ratio_estimate_is_reciprocal),

@@ -195,6 +195,22 @@ static double choose(unsigned int n, unsigned int k)
 	return c;
 }
 
+double stats_mwu_p_min(size_t nx, size_t ny)
+{
+	/* Of the C(n, nx) ways to deal the ranks, only the two extremes are as
+	 * far from the mean rank sum as complete separation (the mean is midway
+	 * between them, whatever the sizes). */
+	return fmin(1, 2 / choose((unsigned int)(nx + ny), (unsigned int)nx));
+}
+
+size_t stats_mwu_reps_needed(size_t n, double level)
+{
+	for (size_t k = 1; k <= STATS_MAX_REPS; k++)
+		if (stats_mwu_p_min(n, k) <= 1 - level)
+			return k;
+	return 0;
+}
+
 /* The exact two-sided p: the share of the ways to deal the ranks that put
  * x's rank sum at least as far from its mean as observed. */
 static int exact_p(const unsigned int *rank2, size_t nx, size_t n, long w2, double *p)
@@ -229,7 +245,7 @@ int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, s
 	for (size_t i = 0; i < nx; i++)
 		w2 += rank2[i];
 	out->u = (double)w2 / 2 - (double)(nx * (nx + 1)) / 2;
-	out->p_min = fmin(1, 2 / choose((unsigned int)n, (unsigned int)nx));
+	out->p_min = stats_mwu_p_min(nx, ny);
 	out->exact = n <= STATS_EXACT_MAX;
 	if (out->exact)
 		return exact_p(rank2, nx, n, w2, &out->p);

@@ -77,6 +77,15 @@ struct stats_mwu {
 	bool exact;         /* p from the exact permutation distribution; else normal, tie-corrected */
 };
 
+/* The smallest two-sided p the Mann–Whitney test gives nx values against
+ * ny (complete separation, no ties): 2 / C(nx + ny, nx), at most 1.  Only
+ * sizes, so it says before any run what those sizes can show. */
+double stats_mwu_p_min(size_t nx, size_t ny);
+
+/* The fewest values against n (nx or ny) whose smallest p reaches 1 - level:
+ * 0 when not even STATS_MAX_REPS do. */
+size_t stats_mwu_reps_needed(size_t n, double level);
+
 /* The Mann–Whitney U test of x against y, 1 <= nx, ny <= STATS_MAX_REPS:
  * 0, or -1 when the sizes are out of range or a value is not finite. */
 int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, struct stats_mwu *out);

@@ -39,6 +39,14 @@ unsigned int stats_rng_below(struct stats_rng *rng, unsigned int n)
 	return (unsigned int)(v % n);
 }
 
+double stats_rng_normal(struct stats_rng *rng)
+{
+	/* Box–Muller; 1 - u keeps the logarithm's argument above 0. */
+	double u = stats_rng_uniform(rng), v = stats_rng_uniform(rng);
+
+	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
+}
+
 /* ---- medians and their intervals ---- */
 
 int stats_cmp_double(const void *a, const void *b)
@@ -505,19 +513,69 @@ static void resample(size_t *pick, size_t n, struct stats_rng *rng)
 		pick[i] = stats_rng_below(rng, (unsigned int)n);
 }
 
+/* P(0 < T < sqrt(nu) tan(theta)) for Student's t with nu >= 1 degrees of
+ * freedom: with t = sqrt(nu) tan(phi) the density becomes
+ * K cos^(nu-1)(phi), bounded and smooth on [0, pi/2), which Simpson's rule
+ * integrates to ~1e-9 in 200 steps. */
+static double t_half_mass(double theta, double nu)
+{
+	const int steps = 200;
+	double h = theta / steps, sum = 1 + pow(cos(theta), nu - 1);
+
+	for (int i = 1; i < steps; i++)
+		sum += (i % 2 ? 4 : 2) * pow(cos(i * h), nu - 1);
+	return exp(lgamma((nu + 1) / 2) - lgamma(nu / 2)) / sqrt(M_PI) * sum * h / 3;
+}
+
+/* Student's t quantile at q in (1/2, 1), nu >= 1: Newton on theta, the
+ * derivative being the integrand (the function is concave in theta). */
+static double t_quantile(double q, double nu)
+{
+	double theta = atan(normal_quantile(q) / sqrt(nu)), k = exp(lgamma((nu + 1) / 2) - lgamma(nu / 2)) / sqrt(M_PI);
+
+	for (int i = 0; i < 50; i++) {
+		double step = (t_half_mass(theta, nu) - (q - 0.5)) / (k * pow(cos(theta), nu - 1));
+
+		theta = fmin(fmax(theta - step, 0), M_PI_2 * (1 - 1e-12));
+		if (fabs(step) < 1e-13)
+			break;
+	}
+	return sqrt(nu) * tan(theta);
+}
+
+/* Running sums of one side's resampled shares, bin by bin. */
+struct share_moments {
+	double sum[HIST_MAX_BINS], sumsq[HIST_MAX_BINS];
+};
+
+static void add_shares(struct share_moments *mo, const double *share, size_t nbins)
+{
+	for (size_t b = 0; b < nbins; b++) {
+		mo->sum[b] += share[b];
+		mo->sumsq[b] += share[b] * share[b];
+	}
+}
+
+/* A side's share variance in bin b: the bootstrap's, times n / (n - 1),
+ * which undoes its shrinkage (resampling n runs spreads them by (n - 1) / n
+ * of the runs' own variance). */
+static double share_variance(const struct share_moments *mo, size_t b, unsigned int resamples, size_t n)
+{
+	double mean = mo->sum[b] / resamples, var = mo->sumsq[b] / resamples - mean * mean;
+
+	return (var > 0 ? var : 0) * (double)n / (double)(n - 1);
+}
+
 int stats_share_diff(const uint64_t *const *x, size_t nx, const uint64_t *const *y, size_t ny, size_t nbins,
 		     double level, unsigned int resamples, uint64_t seed, double *diff, double *lo, double *hi)
 {
 	struct runset rs;
 	struct stats_rng rng;
+	struct share_moments mx = { 0 }, my = { 0 };
 	size_t px[STATS_MAX_REPS], py[STATS_MAX_REPS];
-	double sx[HIST_MAX_BINS], sy[HIST_MAX_BINS], *boot;
-	double tail = (1 - level) / 2;
+	double sx[HIST_MAX_BINS], sy[HIST_MAX_BINS];
 
-	if (runset_init(&rs, x, nx, y, ny, nbins) != 0 || resamples < 1)
-		return -1;
-	boot = malloc((size_t)resamples * nbins * sizeof(*boot));
-	if (!boot)
+	if (runset_init(&rs, x, nx, y, ny, nbins) != 0 || nx < 2 || ny < 2 || resamples < 2)
 		return -1;
 	for (size_t i = 0; i < STATS_MAX_REPS; i++)
 		px[i] = py[i] = i;
@@ -531,16 +589,18 @@ int stats_share_diff(const uint64_t *const *x, size_t nx, const uint64_t *const 
 		resample(py, ny, &rng);
 		pooled_shares(x, px, nx, nbins, sx);
 		pooled_shares(y, py, ny, nbins, sy);
-		for (size_t b = 0; b < nbins; b++)
-			boot[b * resamples + r] = sy[b] - sx[b];
+		add_shares(&mx, sx, nbins);
+		add_shares(&my, sy, nbins);
 	}
 	for (size_t b = 0; b < nbins; b++) {
-		double *v = boot + b * resamples;
+		double vx = share_variance(&mx, b, resamples, nx), vy = share_variance(&my, b, resamples, ny);
+		/* Welch–Satterthwaite: the degrees of freedom of the two variances together */
+		double nu = vx + vy > 0 ? (vx + vy) * (vx + vy) / (vx * vx / (double)(nx - 1) + vy * vy / (double)(ny - 1))
+					: 1;
+		double half = vx + vy > 0 ? t_quantile(1 - (1 - level) / 2, fmax(nu, 1)) * sqrt(vx + vy) : 0;
 
-		qsort(v, resamples, sizeof(*v), stats_cmp_double);
-		lo[b] = v[(size_t)floor((resamples - 1) * tail)];
-		hi[b] = v[(size_t)ceil((resamples - 1) * (1 - tail))];
+		lo[b] = diff[b] - half;
+		hi[b] = diff[b] + half;
 	}
-	free(boot);
 	return 0;
 }

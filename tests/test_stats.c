@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -529,6 +530,287 @@ static void hist_aa_false_positives_at_most_5pct(void **state)
 	assert_true(found <= seeds / 20);
 }
 
+/* ---- against brute force: each figure recomputed another way ---- */
+/*
+ * stats.c computes the Mann–Whitney distribution by subset sums, Moses' k
+ * from it, the median's coverage by a running binomial term, and the
+ * permutation test by stepping through combinations; here each is counted
+ * over every subset (bit masks), every coverage from exact integers, and
+ * they must agree to 1e-9 on random data, ties included.
+ */
+
+/* A value's midrank among all n: those below it, plus the middle of its ties. */
+static double midrank(const double *all, int n, double v)
+{
+	int below = 0, equal = 0;
+
+	for (int i = 0; i < n; i++) {
+		below += all[i] < v;
+		equal += all[i] == v;
+	}
+	return below + (equal + 1) / 2.0;
+}
+
+/* The exact two-sided p over every nx-subset of the n midranks. */
+static double brute_mwu_p(const double *x, int nx, const double *y, int ny)
+{
+	double all[32], rank[32], w = 0, mean = nx * (nx + ny + 1) / 2.0;
+	int n = nx + ny;
+	unsigned long far = 0, ways = 0;
+
+	for (int i = 0; i < n; i++)
+		all[i] = i < nx ? x[i] : y[i - nx];
+	for (int i = 0; i < n; i++)
+		rank[i] = midrank(all, n, all[i]);
+	for (int i = 0; i < nx; i++)
+		w += rank[i];
+	for (unsigned long mask = 0; mask < 1UL << n; mask++) {
+		double s = 0;
+
+		if (__builtin_popcountl(mask) != nx)
+			continue;
+		for (int i = 0; i < n; i++)
+			s += mask >> i & 1 ? rank[i] : 0;
+		ways++;
+		far += fabs(s - mean) >= fabs(w - mean) - 1e-9;
+	}
+	return (double)far / (double)ways;
+}
+
+/* Moses' k by counting U over every subset of the ranks 1..n: the largest k
+ * with P(U <= k - 1) <= tail. */
+static long brute_moses_k(int nx, int ny, double tail)
+{
+	int n = nx + ny;
+	unsigned long count[32 * 32 + 1] = { 0 }, ways = 0, below = 0;
+	long k = 0;
+
+	for (unsigned long mask = 0; mask < 1UL << n; mask++) {
+		int w = 0;
+
+		if (__builtin_popcountl(mask) != nx)
+			continue;
+		for (int i = 0; i < n; i++)
+			w += mask >> i & 1 ? i + 1 : 0;
+		count[w - nx * (nx + 1) / 2]++;
+		ways++;
+	}
+	for (int u = 0; u <= nx * ny; u++) {
+		below += count[u];
+		if ((double)below / (double)ways > tail)
+			break;
+		k = u + 1;
+	}
+	return k;
+}
+
+static void mann_whitney_and_moses_against_brute_force(void **state)
+{
+	struct stats_rng rng;
+
+	(void)state;
+	stats_rng_seed(&rng, 15);
+	for (int trial = 0; trial < 300; trial++) {
+		int nx = 2 + (int)stats_rng_below(&rng, 7), ny = 2 + (int)stats_rng_below(&rng, 7);
+		double x[8], y[8], r[64], logr[64], lr;
+		struct stats_mwu t;
+		struct stats_ratio ratio;
+		long k = brute_moses_k(nx, ny, 0.025);
+		int m = nx * ny;
+
+		/* whole numbers 1..12: ties are common */
+		for (int i = 0; i < nx; i++)
+			x[i] = 1 + stats_rng_below(&rng, 12) + (trial % 2 ? 3 : 0);
+		for (int i = 0; i < ny; i++)
+			y[i] = 1 + stats_rng_below(&rng, 12);
+		assert_int_equal(stats_mann_whitney(x, (size_t)nx, y, (size_t)ny, &t), 0);
+		assert_close(t.p, brute_mwu_p(x, nx, y, ny), 1e-9);
+		assert_int_equal(stats_ratio_ci(x, (size_t)nx, y, (size_t)ny, 0.95, &ratio), 0);
+		for (int i = 0; i < m; i++)
+			r[i] = x[i / ny] / y[i % ny];
+		qsort(r, (size_t)m, sizeof(r[0]), stats_cmp_double);
+		for (int i = 0; i < m; i++)
+			logr[i] = log(r[i]);
+		lr = m % 2 ? logr[m / 2] : (logr[m / 2 - 1] + logr[m / 2]) / 2;
+		assert_close(ratio.estimate, exp(lr), 1e-9 * exp(lr));
+		assert_true(ratio.reached == (k >= 1));
+		assert_close(ratio.lo, r[k >= 1 ? k - 1 : 0], 0);
+		assert_close(ratio.hi, r[k >= 1 ? m - k : m - 1], 0);
+	}
+}
+
+static void median_ci_against_exact_integers(void **state)
+{
+	double x[40];
+	struct stats_rng rng;
+
+	(void)state;
+	stats_rng_seed(&rng, 16);
+	for (int n = 1; n <= 40; n++) {
+		double s[40], coverage = 0;
+		uint64_t c = 1, tail = 0;  /* C(n, i), and the sum of C(n, 0..k-1) */
+		int k = 0;
+		struct stats_interval ci;
+
+		for (int i = 0; i < n; i++)
+			x[i] = s[i] = 1000 * exp(0.1 * stats_rng_normal(&rng));
+		qsort(s, (size_t)n, sizeof(s[0]), stats_cmp_double);
+		/* the largest k <= (n + 1) / 2 whose coverage reaches 95%, at least 1 */
+		for (int i = 0; i < (n + 1) / 2; i++) {
+			double cov;
+
+			tail += c;  /* now C(n, 0) + ... + C(n, i): k = i + 1 misses with twice that */
+			c = c * (uint64_t)(n - i) / (uint64_t)(i + 1);
+			cov = 1 - 2 * ldexp((double)tail, -n);
+			if (i > 0 && cov < 0.95)
+				break;
+			k = i + 1;
+			coverage = cov;
+		}
+		stats_median_ci(x, (size_t)n, 0.95, &ci);
+		assert_close(ci.lo, s[k - 1], 0);
+		assert_close(ci.hi, s[n - k], 0);
+		assert_close(ci.coverage, coverage, 1e-9);
+	}
+}
+
+/* The earth mover's distance between two sets of runs, by cumulative shares. */
+static double brute_emd(uint64_t runs[][64], unsigned long mask, int n)
+{
+	double a[64] = { 0 }, b[64] = { 0 }, ta = 0, tb = 0, ca = 0, cb = 0, d = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 64; k++) {
+			*(mask >> i & 1 ? &a[k] : &b[k]) += (double)runs[i][k];
+			*(mask >> i & 1 ? &ta : &tb) += (double)runs[i][k];
+		}
+	for (int k = 0; k < 64; k++) {
+		ca += a[k];
+		cb += b[k];
+		d += fabs(ca / ta - cb / tb);
+	}
+	return d;
+}
+
+static void hist_permutation_against_brute_force(void **state)
+{
+	uint64_t runs[10][64];
+	const uint64_t *x[5], *y[5];
+	struct stats_rng rng;
+	struct stats_hist_test t;
+
+	(void)state;
+	stats_rng_seed(&rng, 17);
+	for (int trial = 0; trial < 20; trial++) {
+		int nx = 2 + trial % 4, ny = 2 + trial / 4 % 4, n = nx + ny;
+		unsigned long far = 0, ways = 0, first = (1UL << nx) - 1;
+		double observed;
+
+		for (int i = 0; i < n; i++)
+			run_hist(&rng, 20 + (i < nx ? trial % 3 : 0), 0.7, 300, runs[i]);
+		for (int i = 0; i < nx; i++)
+			x[i] = runs[i];
+		for (int i = 0; i < ny; i++)
+			y[i] = runs[nx + i];
+		observed = brute_emd(runs, first, n);
+		for (unsigned long mask = 0; mask < 1UL << n; mask++)
+			if (__builtin_popcountl(mask) == nx) {
+				ways++;
+				far += brute_emd(runs, mask, n) >= observed - 1e-12 * observed;
+			}
+		assert_int_equal(stats_hist_permutation(x, (size_t)nx, y, (size_t)ny, 64, 100000, 1, &t), 0);
+		assert_true(t.exhaustive);
+		assert_int_equal(t.relabellings, ways);
+		assert_close(t.emd, observed, 1e-9);
+		assert_close(t.p, (double)far / (double)ways, 1e-9);
+	}
+}
+
+/* Student's t quantiles as published (97.5%, and 99.5% at 4). */
+static void t_quantiles_as_tabulated(void **state)
+{
+	static const double nu[] = { 1, 2, 3, 4, 5, 10, 30 };
+	static const double q975[] = { 12.7062047361747, 4.30265272974946, 3.18244630528371, 2.77644510519779,
+				       2.57058183563631, 2.22813885198627, 2.04227245630124 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(nu) / sizeof(nu[0]); i++)
+		assert_close(stats_t_quantile(0.975, nu[i]), q975[i], 1e-9 * q975[i]);
+	assert_close(stats_t_quantile(0.995, 4), 4.60409487134999, 1e-9 * 4.6);
+}
+
+/* The share intervals recomputed: the same resamples (the same generator,
+ * drawn in the same order), each side's variance in two passes, Welch's
+ * degrees of freedom. */
+static void share_diff_recomputed(void **state)
+{
+	enum { NX = 4, NY = 6, R = 300 };
+	uint64_t runs[NX + NY][64];
+	const uint64_t *x[NX], *y[NY];
+	static double bx[R][64], by[R][64];
+	double d[64], lo[64], hi[64];
+	struct stats_rng rng;
+
+	(void)state;
+	stats_rng_seed(&rng, 18);
+	for (int i = 0; i < NX + NY; i++)
+		run_hist(&rng, i < NX ? 20 : 21, 0.6, 500, runs[i]);
+	for (int i = 0; i < NX; i++)
+		x[i] = runs[i];
+	for (int i = 0; i < NY; i++)
+		y[i] = runs[NX + i];
+	assert_int_equal(stats_share_diff(x, NX, y, NY, 64, 0.95, R, 99, d, lo, hi), 0);
+	stats_rng_seed(&rng, 99);
+	for (int r = 0; r < R; r++) {
+		const uint64_t *pick[NY];
+		double tx = 0, ty = 0;
+
+		for (int i = 0; i < NX; i++)
+			pick[i] = x[stats_rng_below(&rng, NX)];
+		for (int b = 0; b < 64; b++) {
+			bx[r][b] = 0;
+			for (int i = 0; i < NX; i++)
+				bx[r][b] += (double)pick[i][b];
+			tx += bx[r][b];
+		}
+		for (int i = 0; i < NY; i++)
+			pick[i] = y[stats_rng_below(&rng, NY)];
+		for (int b = 0; b < 64; b++) {
+			by[r][b] = 0;
+			for (int i = 0; i < NY; i++)
+				by[r][b] += (double)pick[i][b];
+			ty += by[r][b];
+		}
+		for (int b = 0; b < 64; b++) {
+			bx[r][b] *= 100 / tx;
+			by[r][b] *= 100 / ty;
+		}
+	}
+	for (int b = 0; b < 64; b++) {
+		double mx = 0, my = 0, vx = 0, vy = 0, nu, half;
+
+		for (int r = 0; r < R; r++) {
+			mx += bx[r][b] / R;
+			my += by[r][b] / R;
+		}
+		for (int r = 0; r < R; r++) {
+			vx += (bx[r][b] - mx) * (bx[r][b] - mx) / R;
+			vy += (by[r][b] - my) * (by[r][b] - my) / R;
+		}
+		vx *= NX / (NX - 1.0);
+		vy *= NY / (NY - 1.0);
+		if (vx + vy == 0) {
+			assert_close(lo[b], d[b], 0);
+			assert_close(hi[b], d[b], 0);
+			continue;
+		}
+		nu = (vx + vy) * (vx + vy) / (vx * vx / (NX - 1) + vy * vy / (NY - 1));
+		half = stats_t_quantile(0.975, nu) * sqrt(vx + vy);
+		assert_close(lo[b], d[b] - half, 1e-9);
+		assert_close(hi[b], d[b] + half, 1e-9);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,6 +831,11 @@ int main(void)
 		cmocka_unit_test(share_diff_bootstrap_is_seeded),
 		cmocka_unit_test(share_intervals_cover_95pct),
 		cmocka_unit_test(hist_aa_false_positives_at_most_5pct),
+		cmocka_unit_test(mann_whitney_and_moses_against_brute_force),
+		cmocka_unit_test(median_ci_against_exact_integers),
+		cmocka_unit_test(hist_permutation_against_brute_force),
+		cmocka_unit_test(t_quantiles_as_tabulated),
+		cmocka_unit_test(share_diff_recomputed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

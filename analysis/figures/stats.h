@@ -47,6 +47,10 @@ double stats_rng_uniform(struct stats_rng *rng);                 /* [0, 1) */
 unsigned int stats_rng_below(struct stats_rng *rng, unsigned int n); /* 0 .. n-1, n >= 1 */
 double stats_rng_normal(struct stats_rng *rng);                  /* standard normal */
 
+/* Student's t distribution's quantile at q in (1/2, 1), nu >= 1 degrees of
+ * freedom (not necessarily whole). */
+double stats_t_quantile(double q, double nu);
+
 /* qsort's order of doubles, ascending. */
 int stats_cmp_double(const void *a, const void *b);
 

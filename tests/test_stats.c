@@ -739,6 +739,24 @@ static void t_quantiles_as_tabulated(void **state)
 	assert_close(stats_t_quantile(0.995, 4), 4.60409487134999, 1e-9 * 4.6);
 }
 
+/* One side's shares (percent) of n runs drawn with replacement. */
+static void resampled_shares(struct stats_rng *rng, const uint64_t *const *runs, unsigned int n, double *share)
+{
+	const uint64_t *pick[STATS_MAX_REPS];
+	double total = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		pick[i] = runs[stats_rng_below(rng, n)];
+	for (int b = 0; b < 64; b++) {
+		share[b] = 0;
+		for (unsigned int i = 0; i < n; i++)
+			share[b] += (double)pick[i][b];
+		total += share[b];
+	}
+	for (int b = 0; b < 64; b++)
+		share[b] *= 100 / total;
+}
+
 /* The share intervals recomputed: the same resamples (the same generator,
  * drawn in the same order), each side's variance in two passes, Welch's
  * degrees of freedom. */
@@ -762,29 +780,8 @@ static void share_diff_recomputed(void **state)
 	assert_int_equal(stats_share_diff(x, NX, y, NY, 64, 0.95, R, 99, d, lo, hi), 0);
 	stats_rng_seed(&rng, 99);
 	for (int r = 0; r < R; r++) {
-		const uint64_t *pick[NY];
-		double tx = 0, ty = 0;
-
-		for (int i = 0; i < NX; i++)
-			pick[i] = x[stats_rng_below(&rng, NX)];
-		for (int b = 0; b < 64; b++) {
-			bx[r][b] = 0;
-			for (int i = 0; i < NX; i++)
-				bx[r][b] += (double)pick[i][b];
-			tx += bx[r][b];
-		}
-		for (int i = 0; i < NY; i++)
-			pick[i] = y[stats_rng_below(&rng, NY)];
-		for (int b = 0; b < 64; b++) {
-			by[r][b] = 0;
-			for (int i = 0; i < NY; i++)
-				by[r][b] += (double)pick[i][b];
-			ty += by[r][b];
-		}
-		for (int b = 0; b < 64; b++) {
-			bx[r][b] *= 100 / tx;
-			by[r][b] *= 100 / ty;
-		}
+		resampled_shares(&rng, x, NX, bx[r]);
+		resampled_shares(&rng, y, NY, by[r]);
 	}
 	for (int b = 0; b < 64; b++) {
 		double mx = 0, my = 0, vx = 0, vy = 0, nu, half;

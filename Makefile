@@ -2,7 +2,8 @@
 # `make tsan` and `make asan` run them under the sanitizers, `make fuzz`
 # fuzzes the parsers (.ci/run runs all four); `make bench` prints the
 # overhead and uncontended-cost figures, lockbench's own locks beside
-# Concurrency Kit's and each --timing mode, and what --kernel-locks costs.
+# Concurrency Kit's and each --timing mode, what --kernel-locks costs, and how
+# often lbcompare's per-bin share intervals cover (scripts/share-coverage.c).
 
 CC      ?= cc
 PKGS    := hwloc numa libcpuid
@@ -60,6 +61,8 @@ TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 TEST_SH   := $(sort $(wildcard tests/*.t))
 BENCH_BIN := $(BUILD)/scripts/uncontended
+# the A/A coverage of lbcompare's per-bin share intervals (make bench prints it)
+COVERAGE_BIN := $(BUILD)/scripts/share-coverage
 # analysis/: lbcompare.c (main) over its layers' folders, each using only
 # those before it: files/ (the result files), model/ (the comparison),
 # figures/ (figures and statistics), print/ (text, CSV, markdown).
@@ -150,6 +153,10 @@ $(BENCH_BIN): scripts/uncontended.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+$(COVERAGE_BIN): scripts/share-coverage.c analysis/figures/stats.c analysis/figures/stats.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ scripts/share-coverage.c analysis/figures/stats.c -lm
+
 # `make dist`: lockbench-VERSION-ARCH.tar.gz (in DISTDIR, default here) for a
 # machine that can build nothing: a fully static bench/lockbench and
 # analysis/lbcompare, run-all and what it reads at run time, and the docs.  The
@@ -207,12 +214,13 @@ deps:
 	@scripts/deps.sh
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB)
+	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN)
 	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BENCH_BIN)
+	@$(MAKE) --no-print-directory all $(BENCH_BIN) $(COVERAGE_BIN)
 	$(BENCH_BIN)
+	$(COVERAGE_BIN)
 	scripts/kernel-locks-overhead.sh $(BIN)
 
 # The whole test suite under ThreadSanitizer, and under AddressSanitizer +

@@ -40,7 +40,7 @@ rejects() {
 	fi
 }
 
-echo "1..56"
+echo "1..58"
 # tas's run must contend (the contended-histogram checks below read its
 # peak bin): a critical section of 100 units and 0.3 s, so that even on a
 # loaded machine, where the two threads overlap only now and then, they meet.
@@ -145,6 +145,16 @@ check "histograms: a distance, a p and a verdict per variant, and the shares' ch
 	'grep -Eq "^tas +5:5 +[0-9.]+ +[-+][0-9.]+ +[<0-9.]+ +(differs|no difference)\$" "$tmp/reps.table" &&
 	 grep -q "^Share of acquisitions in each bin, variant minus ticket" "$tmp/reps.table" &&
 	 head -n 1 "$tmp/csv-reps/histcmp-counter-t2.csv" | grep -q "^histogram,variant,runs,baseline_runs,emd_bins,"'
+# What the sizes can show comes from both: 3 against 3 cannot (smallest p 2/20),
+# 5 against 3 can (2/56 = 0.036), as 4 a side can.
+"$CMP" "$tmp"/reps/ticket-[123] "$tmp"/reps/tas-[123] >"$tmp/reps33.table" 2>"$tmp/err"
+check "3 runs a side: no verdict can be shown (smallest p 0.100), and which sizes could" \
+	'[ $? -eq 0 ] && grep -Eq "^tas +Ops/sec +3:3 +1\.50x .* no difference\$" "$tmp/reps33.table" &&
+	 grep -qx "With 3 repetitions a side no difference can be shown at 95% (the smallest p is 0.100): 4 a side, or 3 against 5, can." "$tmp/reps33.table"'
+"$CMP" "$tmp"/reps/ticket-[123] "$tmp"/reps/tas-* >"$tmp/reps53.table" 2>"$tmp/err"
+check "5 runs against 3: faster at p 0.036 (2/56), and no note that nothing can be shown" \
+	'[ $? -eq 0 ] && grep -Eq "^tas +Ops/sec +5:3 +1\.50x +\[[0-9.]+\.\.[0-9.]+\] +0\.036 +faster\$" "$tmp/reps53.table" &&
+	 ! grep -q "no difference can be shown" "$tmp/reps53.table"'
 "$CMP" "$tmp/a" "$tmp/b" >"$tmp/single.table" 2>&1
 check "one run a side: said once, no interval or verdict columns" \
 	'grep -q "^One run per variant: no intervals and no verdicts" "$tmp/single.table" && ! grep -q "ratio verdict" "$tmp/single.table"'

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -168,6 +169,39 @@ static void mann_whitney_small_and_tied(void **state)
 	assert_int_equal(stats_mann_whitney(lo, 0, hi, 3, &t), -1);
 }
 
+/*
+ * The smallest p depends on both sizes: 3 against 5 reach 2/56 = 0.036 and 2
+ * against 8 2/45 = 0.044, where 3 a side stop at 0.1.  It is the p of
+ * complete separation, whichever side is above.
+ */
+static void mann_whitney_smallest_p_of_sizes(void **state)
+{
+	double lo[12], hi[12];
+	struct stats_mwu t;
+
+	(void)state;
+	assert_close(stats_mwu_p_min(3, 5), 2.0 / 56, 1e-15);
+	assert_close(stats_mwu_p_min(8, 2), 2.0 / 45, 1e-15);
+	assert_close(stats_mwu_p_min(1, 1), 1, 0);
+	assert_int_equal(stats_mwu_reps_needed(2, 0.95), 8);
+	assert_int_equal(stats_mwu_reps_needed(3, 0.95), 5);
+	assert_int_equal(stats_mwu_reps_needed(4, 0.95), 4);
+	assert_int_equal(stats_mwu_reps_needed(1, 0.95), 39);  /* 2/40 = 0.05 */
+	assert_int_equal(stats_mwu_reps_needed(1, 0.99), 0);    /* 2/200: past STATS_MAX_REPS */
+	for (int i = 0; i < 12; i++) {
+		lo[i] = i;
+		hi[i] = 100 + i;
+	}
+	for (size_t nx = 1; nx <= 12; nx++)
+		for (size_t ny = 1; ny <= 12; ny++) {
+			assert_int_equal(stats_mann_whitney(lo, nx, hi, ny, &t), 0);
+			assert_close(t.p, stats_mwu_p_min(nx, ny), 1e-12);
+			assert_close(t.p_min, t.p, 0);
+			assert_int_equal(stats_mann_whitney(hi, nx, lo, ny, &t), 0);
+			assert_close(t.p, stats_mwu_p_min(nx, ny), 1e-12);
+		}
+}
+
 static void mann_whitney_normal_approximation(void **state)
 {
 	double x[30], y[30];
@@ -200,26 +234,53 @@ static void ratio_interval_textbook(void **state)
 	assert_true(r.reached);
 	assert_close(r.lo, 1.04 / 1.21, 1e-12);
 	assert_close(r.hi, 1.45 / 0.74, 1e-12);
-	assert_close(r.estimate, (1.46 / 1.15 + 1.64 / 1.21) / 2, 1e-12);  /* 25th and 26th */
+	/* 25th and 26th, their geometric mean (the median of the log ratios) */
+	assert_close(r.estimate, sqrt(1.46 / 1.15 * 1.64 / 1.21), 1e-12);
 	assert_int_equal(stats_ratio_ci(zero, 2, hw_y, 5, 0.95, &r), -1);
 	assert_int_equal(stats_ratio_ci(hw_x, 3, hw_y, 3, 0.95, &r), 0);
 	assert_false(r.reached);  /* 3 and 3 cannot reach 95% */
 }
 
-/* ---- synthetic repetitions ---- */
-
-static double normal(struct stats_rng *rng)
+/*
+ * Swapping the sides inverts the ratio, estimate and interval alike: the
+ * estimate is the median of the log ratios, as the interval is.  By hand:
+ * {1, 2} against {1, 3} has the ratios 1/3, 2/3, 1, 2 and y against x 1/2,
+ * 1, 3/2, 3; the middle pairs' arithmetic means (5/6 and 5/4) multiply to
+ * 25/24, their geometric means to 1.
+ */
+static void ratio_estimate_is_reciprocal(void **state)
 {
-	double u = stats_rng_uniform(rng), v = stats_rng_uniform(rng);
+	double a[] = { 1, 2 }, b[] = { 1, 3 }, x[STATS_MAX_REPS], y[STATS_MAX_REPS];
+	size_t sizes[][2] = { { 5, 5 }, { 6, 6 }, { 5, 6 }, { 4, 9 } };
+	struct stats_ratio ab, ba;
+	struct stats_rng rng;
 
-	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
+	(void)state;
+	assert_int_equal(stats_ratio_ci(a, 2, b, 2, 0.95, &ab), 0);
+	assert_int_equal(stats_ratio_ci(b, 2, a, 2, 0.95, &ba), 0);
+	assert_close(ab.estimate, sqrt(2.0 / 3), 1e-15);
+	assert_close(ab.estimate * ba.estimate, 1, 1e-12);
+	stats_rng_seed(&rng, 28);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (size_t k = 0; k < sizes[i][0] || k < sizes[i][1]; k++) {
+			x[k] = 1000 * exp(NOISE_SIGMA * stats_rng_normal(&rng));
+			y[k] = 1000 * exp(NOISE_SIGMA * stats_rng_normal(&rng));
+		}
+		assert_int_equal(stats_ratio_ci(x, sizes[i][0], y, sizes[i][1], 0.95, &ab), 0);
+		assert_int_equal(stats_ratio_ci(y, sizes[i][1], x, sizes[i][0], 0.95, &ba), 0);
+		assert_close(ab.estimate * ba.estimate, 1, 1e-12);
+		assert_close(ab.lo * ba.hi, 1, 1e-12);
+		assert_close(ab.hi * ba.lo, 1, 1e-12);
+	}
 }
+
+/* ---- synthetic repetitions ---- */
 
 /* n throughputs around `median`, lognormal with the given sigma. */
 static void reps(struct stats_rng *rng, double median, double sigma, double *out, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		out[i] = median * exp(sigma * normal(rng));
+		out[i] = median * exp(sigma * stats_rng_normal(rng));
 }
 
 /* How often, over SEEDS seeds, n vs n repetitions at `ratio` read as a
@@ -308,11 +369,11 @@ static void ab_20pct_at_loaded_noise(void **state)
  * acquisitions do), each acquisition spread over bins with sd 1.5. */
 static void run_hist(struct stats_rng *rng, double centre, double run_sd, unsigned int count, uint64_t *h)
 {
-	double offset = run_sd * normal(rng);
+	double offset = run_sd * stats_rng_normal(rng);
 
 	memset(h, 0, 64 * sizeof(*h));
 	for (unsigned int i = 0; i < count; i++) {
-		long b = lround(centre + offset + 1.5 * normal(rng));
+		long b = lround(centre + offset + 1.5 * stats_rng_normal(rng));
 
 		h[b < 0 ? 0 : b > 63 ? 63 : b]++;
 	}
@@ -401,6 +462,47 @@ static void share_diff_bootstrap_is_seeded(void **state)
 	assert_true(hi[20] < 0 && lo[26] > 0);  /* the mass left bin 20 for bin 26 */
 }
 
+/*
+ * A/A over histograms: the per-bin share intervals at 95% hold the true
+ * difference (0) in about 95% of the bins that matter (>= 1% of the
+ * acquisitions), at run-all's quick repetitions.  A percentile bootstrap of 5
+ * runs covered 87% here (scripts/share-coverage.c measures more cases).
+ */
+static void share_intervals_cover_95pct(void **state)
+{
+	unsigned long bins = 0, covered = 0;
+
+	(void)state;
+	for (unsigned int seed = 0; seed < 200; seed++) {
+		uint64_t runs[2 * REPS_QUICK][64];
+		const uint64_t *x[REPS_QUICK], *y[REPS_QUICK];
+		double d[64], lo[64], hi[64], pooled[64] = { 0 }, total = 0;
+		struct stats_rng rng;
+
+		stats_rng_seed(&rng, 9000 + seed);
+		for (int i = 0; i < 2 * REPS_QUICK; i++) {
+			run_hist(&rng, 20, 0.5, 1000, runs[i]);
+			for (int b = 0; b < 64; b++) {
+				pooled[b] += (double)runs[i][b];
+				total += (double)runs[i][b];
+			}
+		}
+		for (int i = 0; i < REPS_QUICK; i++) {
+			x[i] = runs[i];
+			y[i] = runs[REPS_QUICK + i];
+		}
+		assert_int_equal(stats_share_diff(x, REPS_QUICK, y, REPS_QUICK, 64, STATS_LEVEL, 1000, seed, d, lo, hi), 0);
+		for (int b = 0; b < 64; b++)
+			if (pooled[b] >= total / 100) {
+				bins++;
+				covered += lo[b] <= 0 && hi[b] >= 0;
+			}
+	}
+	print_message("# share intervals, A/A, %d vs %d runs, 200 seeds: %.1f%% of %lu bins' 95%% intervals hold 0\n",
+		      REPS_QUICK, REPS_QUICK, 100.0 * (double)covered / (double)bins, bins);
+	assert_true((double)covered >= 0.93 * (double)bins);
+}
+
 /* A/A over histograms: runs from one distribution, dealt at random. */
 static void hist_aa_false_positives_at_most_5pct(void **state)
 {
@@ -428,6 +530,284 @@ static void hist_aa_false_positives_at_most_5pct(void **state)
 	assert_true(found <= seeds / 20);
 }
 
+/* ---- against brute force: each figure recomputed another way ---- */
+/*
+ * stats.c computes the Mann–Whitney distribution by subset sums, Moses' k
+ * from it, the median's coverage by a running binomial term, and the
+ * permutation test by stepping through combinations; here each is counted
+ * over every subset (bit masks), every coverage from exact integers, and
+ * they must agree to 1e-9 on random data, ties included.
+ */
+
+/* A value's midrank among all n: those below it, plus the middle of its ties. */
+static double midrank(const double *all, int n, double v)
+{
+	int below = 0, equal = 0;
+
+	for (int i = 0; i < n; i++) {
+		below += all[i] < v;
+		equal += all[i] == v;
+	}
+	return below + (equal + 1) / 2.0;
+}
+
+/* The exact two-sided p over every nx-subset of the n midranks. */
+static double brute_mwu_p(const double *x, int nx, const double *y, int ny)
+{
+	double all[32], rank[32], w = 0, mean = nx * (nx + ny + 1) / 2.0;
+	int n = nx + ny;
+	unsigned long far = 0, ways = 0;
+
+	for (int i = 0; i < n; i++)
+		all[i] = i < nx ? x[i] : y[i - nx];
+	for (int i = 0; i < n; i++)
+		rank[i] = midrank(all, n, all[i]);
+	for (int i = 0; i < nx; i++)
+		w += rank[i];
+	for (unsigned long mask = 0; mask < 1UL << n; mask++) {
+		double s = 0;
+
+		if (__builtin_popcountl(mask) != nx)
+			continue;
+		for (int i = 0; i < n; i++)
+			s += mask >> i & 1 ? rank[i] : 0;
+		ways++;
+		far += fabs(s - mean) >= fabs(w - mean) - 1e-9;
+	}
+	return (double)far / (double)ways;
+}
+
+/* Moses' k by counting U over every subset of the ranks 1..n: the largest k
+ * with P(U <= k - 1) <= tail. */
+static long brute_moses_k(int nx, int ny, double tail)
+{
+	int n = nx + ny;
+	unsigned long count[32 * 32 + 1] = { 0 }, ways = 0, below = 0;
+	long k = 0;
+
+	for (unsigned long mask = 0; mask < 1UL << n; mask++) {
+		int w = 0;
+
+		if (__builtin_popcountl(mask) != nx)
+			continue;
+		for (int i = 0; i < n; i++)
+			w += mask >> i & 1 ? i + 1 : 0;
+		count[w - nx * (nx + 1) / 2]++;
+		ways++;
+	}
+	for (int u = 0; u <= nx * ny; u++) {
+		below += count[u];
+		if ((double)below / (double)ways > tail)
+			break;
+		k = u + 1;
+	}
+	return k;
+}
+
+static void mann_whitney_and_moses_against_brute_force(void **state)
+{
+	struct stats_rng rng;
+
+	(void)state;
+	stats_rng_seed(&rng, 15);
+	for (int trial = 0; trial < 300; trial++) {
+		int nx = 2 + (int)stats_rng_below(&rng, 7), ny = 2 + (int)stats_rng_below(&rng, 7);
+		double x[8], y[8], r[64], logr[64], lr;
+		struct stats_mwu t;
+		struct stats_ratio ratio;
+		long k = brute_moses_k(nx, ny, 0.025);
+		int m = nx * ny;
+
+		/* whole numbers 1..12: ties are common */
+		for (int i = 0; i < nx; i++)
+			x[i] = 1 + stats_rng_below(&rng, 12) + (trial % 2 ? 3 : 0);
+		for (int i = 0; i < ny; i++)
+			y[i] = 1 + stats_rng_below(&rng, 12);
+		assert_int_equal(stats_mann_whitney(x, (size_t)nx, y, (size_t)ny, &t), 0);
+		assert_close(t.p, brute_mwu_p(x, nx, y, ny), 1e-9);
+		assert_int_equal(stats_ratio_ci(x, (size_t)nx, y, (size_t)ny, 0.95, &ratio), 0);
+		for (int i = 0; i < m; i++)
+			r[i] = x[i / ny] / y[i % ny];
+		qsort(r, (size_t)m, sizeof(r[0]), stats_cmp_double);
+		for (int i = 0; i < m; i++)
+			logr[i] = log(r[i]);
+		lr = m % 2 ? logr[m / 2] : (logr[m / 2 - 1] + logr[m / 2]) / 2;
+		assert_close(ratio.estimate, exp(lr), 1e-9 * exp(lr));
+		assert_true(ratio.reached == (k >= 1));
+		assert_close(ratio.lo, r[k >= 1 ? k - 1 : 0], 0);
+		assert_close(ratio.hi, r[k >= 1 ? m - k : m - 1], 0);
+	}
+}
+
+static void median_ci_against_exact_integers(void **state)
+{
+	double x[40];
+	struct stats_rng rng;
+
+	(void)state;
+	stats_rng_seed(&rng, 16);
+	for (int n = 1; n <= 40; n++) {
+		double s[40], coverage = 0;
+		uint64_t c = 1, tail = 0;  /* C(n, i), and the sum of C(n, 0..k-1) */
+		int k = 0;
+		struct stats_interval ci;
+
+		for (int i = 0; i < n; i++)
+			x[i] = s[i] = 1000 * exp(0.1 * stats_rng_normal(&rng));
+		qsort(s, (size_t)n, sizeof(s[0]), stats_cmp_double);
+		/* the largest k <= (n + 1) / 2 whose coverage reaches 95%, at least 1 */
+		for (int i = 0; i < (n + 1) / 2; i++) {
+			double cov;
+
+			tail += c;  /* now C(n, 0) + ... + C(n, i): k = i + 1 misses with twice that */
+			c = c * (uint64_t)(n - i) / (uint64_t)(i + 1);
+			cov = 1 - 2 * ldexp((double)tail, -n);
+			if (i > 0 && cov < 0.95)
+				break;
+			k = i + 1;
+			coverage = cov;
+		}
+		stats_median_ci(x, (size_t)n, 0.95, &ci);
+		assert_close(ci.lo, s[k - 1], 0);
+		assert_close(ci.hi, s[n - k], 0);
+		assert_close(ci.coverage, coverage, 1e-9);
+	}
+}
+
+/* The earth mover's distance between two sets of runs, by cumulative shares. */
+static double brute_emd(uint64_t runs[][64], unsigned long mask, int n)
+{
+	double a[64] = { 0 }, b[64] = { 0 }, ta = 0, tb = 0, ca = 0, cb = 0, d = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 64; k++) {
+			*(mask >> i & 1 ? &a[k] : &b[k]) += (double)runs[i][k];
+			*(mask >> i & 1 ? &ta : &tb) += (double)runs[i][k];
+		}
+	for (int k = 0; k < 64; k++) {
+		ca += a[k];
+		cb += b[k];
+		d += fabs(ca / ta - cb / tb);
+	}
+	return d;
+}
+
+static void hist_permutation_against_brute_force(void **state)
+{
+	uint64_t runs[10][64];
+	const uint64_t *x[5], *y[5];
+	struct stats_rng rng;
+	struct stats_hist_test t;
+
+	(void)state;
+	stats_rng_seed(&rng, 17);
+	for (int trial = 0; trial < 20; trial++) {
+		int nx = 2 + trial % 4, ny = 2 + trial / 4 % 4, n = nx + ny;
+		unsigned long far = 0, ways = 0, first = (1UL << nx) - 1;
+		double observed;
+
+		for (int i = 0; i < n; i++)
+			run_hist(&rng, 20 + (i < nx ? trial % 3 : 0), 0.7, 300, runs[i]);
+		for (int i = 0; i < nx; i++)
+			x[i] = runs[i];
+		for (int i = 0; i < ny; i++)
+			y[i] = runs[nx + i];
+		observed = brute_emd(runs, first, n);
+		for (unsigned long mask = 0; mask < 1UL << n; mask++)
+			if (__builtin_popcountl(mask) == nx) {
+				ways++;
+				far += brute_emd(runs, mask, n) >= observed - 1e-12 * observed;
+			}
+		assert_int_equal(stats_hist_permutation(x, (size_t)nx, y, (size_t)ny, 64, 100000, 1, &t), 0);
+		assert_true(t.exhaustive);
+		assert_int_equal(t.relabellings, ways);
+		assert_close(t.emd, observed, 1e-9);
+		assert_close(t.p, (double)far / (double)ways, 1e-9);
+	}
+}
+
+/* Student's t quantiles as published (97.5%, and 99.5% at 4). */
+static void t_quantiles_as_tabulated(void **state)
+{
+	static const double nu[] = { 1, 2, 3, 4, 5, 10, 30 };
+	static const double q975[] = { 12.7062047361747, 4.30265272974946, 3.18244630528371, 2.77644510519779,
+				       2.57058183563631, 2.22813885198627, 2.04227245630124 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(nu) / sizeof(nu[0]); i++)
+		assert_close(stats_t_quantile(0.975, nu[i]), q975[i], 1e-9 * q975[i]);
+	assert_close(stats_t_quantile(0.995, 4), 4.60409487134999, 1e-9 * 4.6);
+}
+
+/* One side's shares (percent) of n runs drawn with replacement. */
+static void resampled_shares(struct stats_rng *rng, const uint64_t *const *runs, unsigned int n, double *share)
+{
+	const uint64_t *pick[STATS_MAX_REPS];
+	double total = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		pick[i] = runs[stats_rng_below(rng, n)];
+	for (int b = 0; b < 64; b++) {
+		share[b] = 0;
+		for (unsigned int i = 0; i < n; i++)
+			share[b] += (double)pick[i][b];
+		total += share[b];
+	}
+	for (int b = 0; b < 64; b++)
+		share[b] *= 100 / total;
+}
+
+/* The share intervals recomputed: the same resamples (the same generator,
+ * drawn in the same order), each side's variance in two passes, Welch's
+ * degrees of freedom. */
+static void share_diff_recomputed(void **state)
+{
+	enum { NX = 4, NY = 6, R = 300 };
+	uint64_t runs[NX + NY][64];
+	const uint64_t *x[NX], *y[NY];
+	static double bx[R][64], by[R][64];
+	double d[64], lo[64], hi[64];
+	struct stats_rng rng;
+
+	(void)state;
+	stats_rng_seed(&rng, 18);
+	for (int i = 0; i < NX + NY; i++)
+		run_hist(&rng, i < NX ? 20 : 21, 0.6, 500, runs[i]);
+	for (int i = 0; i < NX; i++)
+		x[i] = runs[i];
+	for (int i = 0; i < NY; i++)
+		y[i] = runs[NX + i];
+	assert_int_equal(stats_share_diff(x, NX, y, NY, 64, 0.95, R, 99, d, lo, hi), 0);
+	stats_rng_seed(&rng, 99);
+	for (int r = 0; r < R; r++) {
+		resampled_shares(&rng, x, NX, bx[r]);
+		resampled_shares(&rng, y, NY, by[r]);
+	}
+	for (int b = 0; b < 64; b++) {
+		double mx = 0, my = 0, vx = 0, vy = 0, nu, half;
+
+		for (int r = 0; r < R; r++) {
+			mx += bx[r][b] / R;
+			my += by[r][b] / R;
+		}
+		for (int r = 0; r < R; r++) {
+			vx += (bx[r][b] - mx) * (bx[r][b] - mx) / R;
+			vy += (by[r][b] - my) * (by[r][b] - my) / R;
+		}
+		vx *= NX / (NX - 1.0);
+		vy *= NY / (NY - 1.0);
+		if (vx + vy == 0) {
+			assert_close(lo[b], d[b], 0);
+			assert_close(hi[b], d[b], 0);
+			continue;
+		}
+		nu = (vx + vy) * (vx + vy) / (vx * vx / (NX - 1) + vy * vy / (NY - 1));
+		half = stats_t_quantile(0.975, nu) * sqrt(vx + vy);
+		assert_close(lo[b], d[b] - half, 1e-9);
+		assert_close(hi[b], d[b] + half, 1e-9);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,15 +816,23 @@ int main(void)
 		cmocka_unit_test(median_ci_by_hand),
 		cmocka_unit_test(mann_whitney_textbook),
 		cmocka_unit_test(mann_whitney_small_and_tied),
+		cmocka_unit_test(mann_whitney_smallest_p_of_sizes),
 		cmocka_unit_test(mann_whitney_normal_approximation),
 		cmocka_unit_test(ratio_interval_textbook),
+		cmocka_unit_test(ratio_estimate_is_reciprocal),
 		cmocka_unit_test(aa_false_positives_at_most_5pct),
 		cmocka_unit_test(ab_20pct_detected_at_default_reps),
 		cmocka_unit_test(ab_20pct_at_loaded_noise),
 		cmocka_unit_test(emd_by_hand),
 		cmocka_unit_test(hist_permutation_exhaustive_and_sampled),
 		cmocka_unit_test(share_diff_bootstrap_is_seeded),
+		cmocka_unit_test(share_intervals_cover_95pct),
 		cmocka_unit_test(hist_aa_false_positives_at_most_5pct),
+		cmocka_unit_test(mann_whitney_and_moses_against_brute_force),
+		cmocka_unit_test(median_ci_against_exact_integers),
+		cmocka_unit_test(hist_permutation_against_brute_force),
+		cmocka_unit_test(t_quantiles_as_tabulated),
+		cmocka_unit_test(share_diff_recomputed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,6 +179,48 @@ const char *verdict_word(const struct verdict *vd, enum sense sense)
 	return words[sense][vd->direction > 0];
 }
 
+/* The fewest repetitions a side whose smallest p reaches the level. */
+static unsigned int reps_needed_a_side(void)
+{
+	unsigned int k = 2;
+
+	while (k < STATS_MAX_REPS && stats_mwu_p_min(k, k) > 1 - STATS_LEVEL)
+		k++;
+	return k;
+}
+
+bool reach_note(unsigned int nx, unsigned int ny, char *buf, size_t len)
+{
+	unsigned int least = nx < ny ? nx : ny;
+	char sizes[64];
+
+	if (least < 2 || stats_mwu_p_min(nx, ny) <= 1 - STATS_LEVEL)
+		return false;
+	if (nx == ny)
+		snprintf(sizes, sizeof(sizes), "%u repetitions a side", nx);
+	else
+		snprintf(sizes, sizeof(sizes), "%u repetitions against %u", nx, ny);
+	snprintf(buf, len, "With %s no difference can be shown at 95%% (the smallest p is %.3f): %u a side, or %u against %zu, can.",
+		 sizes, stats_mwu_p_min(nx, ny), reps_needed_a_side(), least, stats_mwu_reps_needed(least, STATS_LEVEL));
+	return true;
+}
+
+bool group_reach_note(const struct group *g, char *buf, size_t len)
+{
+	unsigned int worst = 0;
+	double worst_p = 0;
+
+	for (unsigned int i = 1; i < g->nv; i++) {
+		double p = stats_mwu_p_min(g->v[i].nreps, g->v[0].nreps);
+
+		if (g->v[i].nreps >= 2 && g->v[0].nreps >= 2 && p > worst_p) {
+			worst = i;
+			worst_p = p;
+		}
+	}
+	return worst && reach_note(g->v[worst].nreps, g->v[0].nreps, buf, len);
+}
+
 enum missing figure_missing(const struct variant *v, const struct column *col)
 {
 	const char *key = column_key(v, col);

@@ -87,6 +87,15 @@ enum sense column_sense(const struct column *col);
 void judge(const struct stat3 *s, const struct stat3 *base, struct verdict *vd);
 /* "faster", "slower", "no difference", ... ("-": too few repetitions to test). */
 const char *verdict_word(const struct verdict *vd, enum sense sense);
+/* Whether nx repetitions against ny (variant, baseline) cannot show a
+ * difference at 95% whatever they hold: then true, with a sentence into buf
+ * giving the smallest p these sizes allow and sizes that could show one;
+ * false (buf untouched) when they can, or when a side has fewer than 2
+ * (no verdict at all). */
+bool reach_note(unsigned int nx, unsigned int ny, char *buf, size_t len);
+/* reach_note for the group's variant against the baseline whose sizes allow
+ * the largest smallest p (every pair the tables give a verdict). */
+bool group_reach_note(const struct group *g, char *buf, size_t len);
 /* Why variant v's cell of `col` has no figure, or FIGURE_OK. */
 enum missing figure_missing(const struct variant *v, const struct column *col);
 /* Variant i's figure and the baseline's (*base_ok false when it lacks it); 0, or -1 with err set. */

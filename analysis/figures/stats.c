@@ -39,6 +39,14 @@ unsigned int stats_rng_below(struct stats_rng *rng, unsigned int n)
 	return (unsigned int)(v % n);
 }
 
+double stats_rng_normal(struct stats_rng *rng)
+{
+	/* Box–Muller; 1 - u keeps the logarithm's argument above 0. */
+	double u = stats_rng_uniform(rng), v = stats_rng_uniform(rng);
+
+	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
+}
+
 /* ---- medians and their intervals ---- */
 
 int stats_cmp_double(const void *a, const void *b)
@@ -195,6 +203,22 @@ static double choose(unsigned int n, unsigned int k)
 	return c;
 }
 
+double stats_mwu_p_min(size_t nx, size_t ny)
+{
+	/* Of the C(n, nx) ways to deal the ranks, only the two extremes are as
+	 * far from the mean rank sum as complete separation (the mean is midway
+	 * between them, whatever the sizes). */
+	return fmin(1, 2 / choose((unsigned int)(nx + ny), (unsigned int)nx));
+}
+
+size_t stats_mwu_reps_needed(size_t n, double level)
+{
+	for (size_t k = 1; k <= STATS_MAX_REPS; k++)
+		if (stats_mwu_p_min(n, k) <= 1 - level)
+			return k;
+	return 0;
+}
+
 /* The exact two-sided p: the share of the ways to deal the ranks that put
  * x's rank sum at least as far from its mean as observed. */
 static int exact_p(const unsigned int *rank2, size_t nx, size_t n, long w2, double *p)
@@ -229,7 +253,7 @@ int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, s
 	for (size_t i = 0; i < nx; i++)
 		w2 += rank2[i];
 	out->u = (double)w2 / 2 - (double)(nx * (nx + 1)) / 2;
-	out->p_min = fmin(1, 2 / choose((unsigned int)n, (unsigned int)nx));
+	out->p_min = stats_mwu_p_min(nx, ny);
 	out->exact = n <= STATS_EXACT_MAX;
 	if (out->exact)
 		return exact_p(rank2, nx, n, w2, &out->p);
@@ -318,7 +342,10 @@ int stats_ratio_ci(const double *x, size_t nx, const double *y, size_t ny, doubl
 			r[i * ny + j] = x[i] / y[j];
 		}
 	qsort(r, m, sizeof(r[0]), stats_cmp_double);
-	out->estimate = median_sorted(r, m);
+	/* The median of the log ratios, as the interval is on their scale: with
+	 * m even, the geometric mean of the middle two, so that swapping x and y
+	 * gives exactly the reciprocal (their arithmetic mean would not). */
+	out->estimate = m % 2 ? r[m / 2] : sqrt(r[m / 2 - 1]) * sqrt(r[m / 2]);
 	k = moses_k(nx, ny, (1 - level) / 2);
 	if (k < 0)
 		return -1;
@@ -486,19 +513,69 @@ static void resample(size_t *pick, size_t n, struct stats_rng *rng)
 		pick[i] = stats_rng_below(rng, (unsigned int)n);
 }
 
+/* P(0 < T < sqrt(nu) tan(theta)) for Student's t with nu >= 1 degrees of
+ * freedom: with t = sqrt(nu) tan(phi) the density becomes
+ * K cos^(nu-1)(phi), bounded and smooth on [0, pi/2), which Simpson's rule
+ * integrates to ~1e-10 in 400 steps. */
+static double t_half_mass(double theta, double nu)
+{
+	const int steps = 400;
+	double h = theta / steps, sum = 1 + pow(cos(theta), nu - 1);
+
+	for (int i = 1; i < steps; i++)
+		sum += (i % 2 ? 4 : 2) * pow(cos(i * h), nu - 1);
+	return exp(lgamma((nu + 1) / 2) - lgamma(nu / 2)) / sqrt(M_PI) * sum * h / 3;
+}
+
+/* Newton on theta, the derivative being the integrand (the function is
+ * concave in theta, so from below it never overshoots). */
+double stats_t_quantile(double q, double nu)
+{
+	double theta = atan(normal_quantile(q) / sqrt(nu)), k = exp(lgamma((nu + 1) / 2) - lgamma(nu / 2)) / sqrt(M_PI);
+
+	for (int i = 0; i < 50; i++) {
+		double step = (t_half_mass(theta, nu) - (q - 0.5)) / (k * pow(cos(theta), nu - 1));
+
+		theta = fmin(fmax(theta - step, 0), M_PI_2 * (1 - 1e-12));
+		if (fabs(step) < 1e-13)
+			break;
+	}
+	return sqrt(nu) * tan(theta);
+}
+
+/* Running sums of one side's resampled shares, bin by bin. */
+struct share_moments {
+	double sum[HIST_MAX_BINS], sumsq[HIST_MAX_BINS];
+};
+
+static void add_shares(struct share_moments *mo, const double *share, size_t nbins)
+{
+	for (size_t b = 0; b < nbins; b++) {
+		mo->sum[b] += share[b];
+		mo->sumsq[b] += share[b] * share[b];
+	}
+}
+
+/* A side's share variance in bin b: the bootstrap's, times n / (n - 1),
+ * which undoes its shrinkage (resampling n runs spreads them by (n - 1) / n
+ * of the runs' own variance). */
+static double share_variance(const struct share_moments *mo, size_t b, unsigned int resamples, size_t n)
+{
+	double mean = mo->sum[b] / resamples, var = mo->sumsq[b] / resamples - mean * mean;
+
+	return (var > 0 ? var : 0) * (double)n / (double)(n - 1);
+}
+
 int stats_share_diff(const uint64_t *const *x, size_t nx, const uint64_t *const *y, size_t ny, size_t nbins,
 		     double level, unsigned int resamples, uint64_t seed, double *diff, double *lo, double *hi)
 {
 	struct runset rs;
 	struct stats_rng rng;
+	struct share_moments mx = { 0 }, my = { 0 };
 	size_t px[STATS_MAX_REPS], py[STATS_MAX_REPS];
-	double sx[HIST_MAX_BINS], sy[HIST_MAX_BINS], *boot;
-	double tail = (1 - level) / 2;
+	double sx[HIST_MAX_BINS], sy[HIST_MAX_BINS];
 
-	if (runset_init(&rs, x, nx, y, ny, nbins) != 0 || resamples < 1)
-		return -1;
-	boot = malloc((size_t)resamples * nbins * sizeof(*boot));
-	if (!boot)
+	if (runset_init(&rs, x, nx, y, ny, nbins) != 0 || nx < 2 || ny < 2 || resamples < 2)
 		return -1;
 	for (size_t i = 0; i < STATS_MAX_REPS; i++)
 		px[i] = py[i] = i;
@@ -512,16 +589,18 @@ int stats_share_diff(const uint64_t *const *x, size_t nx, const uint64_t *const 
 		resample(py, ny, &rng);
 		pooled_shares(x, px, nx, nbins, sx);
 		pooled_shares(y, py, ny, nbins, sy);
-		for (size_t b = 0; b < nbins; b++)
-			boot[b * resamples + r] = sy[b] - sx[b];
+		add_shares(&mx, sx, nbins);
+		add_shares(&my, sy, nbins);
 	}
 	for (size_t b = 0; b < nbins; b++) {
-		double *v = boot + b * resamples;
+		double vx = share_variance(&mx, b, resamples, nx), vy = share_variance(&my, b, resamples, ny);
+		/* Welch–Satterthwaite: the degrees of freedom of the two variances together */
+		double nu = vx + vy > 0 ? (vx + vy) * (vx + vy) / (vx * vx / (double)(nx - 1) + vy * vy / (double)(ny - 1))
+					: 1;
+		double half = vx + vy > 0 ? stats_t_quantile(1 - (1 - level) / 2, fmax(nu, 1)) * sqrt(vx + vy) : 0;
 
-		qsort(v, resamples, sizeof(*v), stats_cmp_double);
-		lo[b] = v[(size_t)floor((resamples - 1) * tail)];
-		hi[b] = v[(size_t)ceil((resamples - 1) * (1 - tail))];
+		lo[b] = diff[b] - half;
+		hi[b] = diff[b] + half;
 	}
-	free(boot);
 	return 0;
 }

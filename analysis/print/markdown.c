@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "markdown_int.h"
+#include "../figures/figures.h"
 #include "../files/rundir.h"
 
 /* ---- the header ---- */
@@ -37,14 +38,15 @@ static void print_machine_line(struct md *m)
 /* How to read the tables' intervals and verdicts (README, "Reading the verdicts"). */
 static void print_stats_text(struct md *m)
 {
+	char note[256];
+
 	if (m->d->reps < 2) {
 		fprintf(m->out, "Figures are single runs: no confidence intervals and no verdicts (`--reps 4` or more give them).\n\n");
 		return;
 	}
 	fprintf(m->out, "Figures are medians over the repetitions with their 95%% confidence interval in brackets (order statistics; with fewer than 6 repetitions the bracket is [min..max], which covers less, as each table says; `!`: the interval reaches beyond ±10%% of the median). Each ratio to the first variant has a verdict: `faster`/`slower` (`cheaper`/`costlier` for CPU time, `more`/`fewer` for counts) only where the Mann-Whitney U test over the repetitions finds a difference at 95%% confidence, else `no difference` — read that as \"not shown by these runs\", whatever the ratio says. The \"Differences\" table gives each ratio's 95%% interval and p; the \"Distribution\" tables compare whole histograms (earth mover's distance, permutation test) and show where the mass moved, bin by bin.\n");
-	if (m->d->reps < 4)
-		fprintf(m->out, "With %u repetitions no difference can reach 95%% confidence: every verdict reads `no difference` (4 or more repetitions can show one).\n",
-			m->d->reps);
+	if (reach_note(m->d->reps, m->d->reps, note, sizeof(note)))
+		fprintf(m->out, "%s\n", note);
 	fprintf(m->out, "\n");
 }
 

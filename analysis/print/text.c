@@ -153,6 +153,7 @@ static void print_stats_note(struct text *t, const struct group *g)
 	unsigned int least = g->v[0].nreps, most = group_max_reps(g);
 	struct stats_interval ci;
 	double one[64] = { 0 };  /* stand-in values: only the interval's coverage at `least` is wanted */
+	char note[256];
 
 	for (unsigned int i = 1; i < g->nv; i++)
 		least = g->v[i].nreps < least ? g->v[i].nreps : least;
@@ -169,9 +170,8 @@ static void print_stats_note(struct text *t, const struct group *g)
 	if (!ci.reached && least >= 2)
 		fprintf(t->out, "With %u repetitions the interval is [min..max], which holds the median with %.1f%% confidence,\n"
 		       "not 95%%: 6 or more reach it.\n", least, 100 * ci.coverage);
-	if (least < 4)  /* the smallest two-sided p of n against n runs: 2 / C(2n, n) */
-		fprintf(t->out, "With %u a side no difference can be shown at 95%% (the smallest p is %.3f): 4 or more can.\n",
-		       least, least == 1 ? 1.0 : least == 2 ? 2.0 / 6 : 2.0 / 20);
+	if (group_reach_note(g, note, sizeof(note)))
+		fprintf(t->out, "%s\n", note);
 	fprintf(t->out, "\n");
 }
 

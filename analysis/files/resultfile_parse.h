@@ -28,7 +28,7 @@ bool rf_decimal(const char *s, struct figure *out);
 bool rf_derived_fits(const struct figure *f, const struct figure *num, const struct figure *den,
 		     double scale);
 
-/* A run's summary.csv keys (resultfile.c). */
+/* A run's summary.csv keys (resultfile_run.c). */
 const char *rf_timed_key(const struct result_run *run, const char *timed, const char *exact);
 const char *rf_key_with_prefix(const struct result_run *run, const char *prefix);
 

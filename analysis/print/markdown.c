@@ -75,18 +75,6 @@ static void print_timing_line(struct md *m)
 	tally_free(&t);
 }
 
-char **md_names(const struct md *m, const char *sub, const char *pattern)
-{
-	struct sf_dir dir;
-	char err[256], **names;
-
-	if (sf_dir_at(&dir, &m->top, sub, err, sizeof(err)) != 0)
-		return NULL;
-	names = sf_names(&dir, pattern);
-	sf_dir_close(&dir);
-	return names;
-}
-
 static bool any_plot(const struct md *m)
 {
 	char **names = md_names(m, "plots", "*.png");
@@ -167,16 +155,6 @@ static void print_kernel_line(struct md *m)
 	}
 }
 
-/* DIR/plots/NAME.png's link, where gnuplot drew it. */
-void md_print_plot(struct md *m, const char *alt, const char *name)
-{
-	char path[MD_PATH];
-
-	snprintf(path, sizeof(path), "plots/%s.png", name);
-	if (sf_is_file(&m->top, path))
-		fprintf(m->out, "![%s](plots/%s.png)\n\n", alt, name);
-}
-
 /* The histogram and phase charts of workload W, one pair per thread count:
  * the contended histogram where every run recorded one (as the patch
  * counted), else all acquisitions'. */
@@ -204,21 +182,6 @@ static void print_patch_plots(struct md *m, const char *w)
 		md_print_plot(m, alt, name);
 	}
 	sf_names_free(names);
-}
-
-/* Whether data/KIND-W.txt (REL), lbcompare's text of KIND's runs of W, is
- * its one-line error: then that line stands in the section, and the failed
- * section counts it. */
-bool md_failed_comparison(struct md *m, const char *rel)
-{
-	char line[1024], key[MD_PATH + sizeof(line)];
-
-	if (!md_comparison_failed(&m->top, rel, line, sizeof(line)))
-		return false;
-	md_print_failed_comparison(m->out, rel, line);
-	snprintf(key, sizeof(key), "%s\t%s", rel, line);
-	tally_add(&m->failed, key);
-	return true;
 }
 
 /* lbcompare's text of KIND's runs of W (data/KIND-W.txt, run-all's), fenced. */

@@ -16,61 +16,6 @@
 
 #define HOSTS_MAX 64
 
-/* Only the hosts and the across-hosts tables of lbcompare's text: every
- * block that opens with "Hosts" or "== across hosts", up to its blank line. */
-static void copy_text(FILE *out, FILE *f, bool across_only)
-{
-	char line[4096];
-	bool on = !across_only;
-
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "Hosts", 5) == 0 || strncmp(line, "== across hosts", 15) == 0)
-			on = true;
-		if (on)
-			fputs(line, out);
-		if (across_only && on && line[0] == '\n')
-			on = false;
-	}
-}
-
-void md_fenced_text(FILE *out, const struct sf_dir *dir, const char *rel, bool across_only)
-{
-	char err[1024];
-	FILE *f = sf_fopen_read(dir, rel, RUNDIR_TEXT_MAX, err, sizeof(err));
-
-	if (!f) {
-		fprintf(out, "- `%s` could not be read: %s\n\n", rel, err);
-		return;
-	}
-	fprintf(out, "```text\n");
-	copy_text(out, f, across_only);
-	fclose(f);
-	fprintf(out, "```\n\n");
-}
-
-/* lbcompare --output FILE writes its one-line error as FILE's whole text
- * when the comparison fails, as run-all's `2>&1` into FILE did before. */
-bool md_comparison_failed(const struct sf_dir *dir, const char *rel, char *line, size_t len)
-{
-	static const char prefix[] = "lbcompare: ";
-	char err[256];
-	size_t n;
-	char *text = sf_read_all(dir, rel, RUNDIR_TEXT_MAX, &n, err, sizeof(err));
-	char *nl = text ? memchr(text, '\n', n) : NULL;
-	bool failed = text && strncmp(text, prefix, sizeof(prefix) - 1) == 0 && (!nl || nl == text + n - 1);
-
-	if (failed)
-		snprintf(line, len, "%.*s", (int)(nl ? nl - text : (ptrdiff_t)n), text);
-	free(text);
-	return failed;
-}
-
-void md_print_failed_comparison(FILE *out, const char *rel, const char *line)
-{
-	fprintf(out, "**The comparison of these runs failed** (`%s`), so this section has no tables:\n\n```text\n%s\n```\n\n",
-		rel, line);
-}
-
 /* Every workload some directory ran as KIND, in its registry's order. */
 static size_t workloads_of(const struct rundir *dirs, size_t ndirs, const char *kind, char (*w)[64], size_t max)
 {

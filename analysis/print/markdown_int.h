@@ -1,7 +1,7 @@
 /*
- * markdown_int.h — internal to `lbcompare --markdown` (markdown.c,
- * markdown_runs.c): the report being written, and the small readers and
- * counters its sections share.
+ * markdown_int.h — internal to `lbcompare --markdown` and --markdown-hosts:
+ * the report being written, and the small readers and counters its
+ * sections share (markdown_util.c, below every section's file).
  */
 #ifndef LOCKBENCH_MARKDOWN_INT_H
 #define LOCKBENCH_MARKDOWN_INT_H
@@ -69,7 +69,8 @@ void md_print_failed_comparison(FILE *out, const char *rel, const char *line);
 bool md_failed_comparison(struct md *m, const char *rel);
 /* plots/NAME.png's link, where gnuplot drew it. */
 void md_print_plot(struct md *m, const char *alt, const char *name);
-/* qsort's order of data/STEM-W-tN.csv names by N. */
+/* N of data/STEM-W-tN.csv; qsort's order of such names by N. */
+long md_threads_of(const char *path);
 int md_cmp_threads(const void *a, const void *b);
 
 void md_kernel_section(struct md *m);

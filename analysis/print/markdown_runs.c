@@ -13,114 +13,6 @@
 
 #include "markdown_int.h"
 
-/* ---- shared helpers ---- */
-
-void tally_add(struct tally *t, const char *key)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->item[i].key, key) == 0) {
-			t->item[i].count++;
-			return;
-		}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		struct tally_item *item = realloc(t->item, cap * sizeof(*item));
-		if (!item)
-			return;  /* out of memory: the line goes uncounted, the report goes on */
-		t->item = item;
-		t->cap = cap;
-	}
-	if ((t->item[t->n].key = strdup(key)) != NULL)
-		t->item[t->n++].count = 1;
-}
-
-static bool by_count;
-static int cmp_items(const void *a, const void *b)
-{
-	const struct tally_item *x = a, *y = b;
-
-	if (by_count && x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return strcmp(x->key, y->key);
-}
-
-void tally_sort(struct tally *t, bool most_first)
-{
-	by_count = most_first;
-	if (t->n > 1)
-		qsort(t->item, t->n, sizeof(*t->item), cmp_items);
-}
-
-void tally_free(struct tally *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->item[i].key);
-	free(t->item);
-	*t = (struct tally){ 0 };
-}
-
-bool md_next_word(const char **p, char *w, size_t len)
-{
-	size_t n;
-
-	*p += strspn(*p, " ");
-	n = strcspn(*p, " ");
-	if (n == 0)
-		return false;
-	snprintf(w, len, "%.*s", (int)n, *p);
-	*p += n;
-	return true;
-}
-
-int md_csv_read(struct md_csv *csv, const struct sf_dir *dir, const char *rel)
-{
-	struct kv_file f;  /* its reader gives the lines; the cells are split here */
-	char err[256];
-	size_t ncells = 0;
-
-	memset(csv, 0, sizeof(*csv));
-	if (kv_file_read(&f, dir, rel, ',', false, err, sizeof(err)) != 0)
-		return -1;
-	csv->ncols = 2;  /* the key and its value, and one more cell per comma in the value */
-	for (const char *p = f.n ? f.pair[0].value : ""; (p = strchr(p, ',')) != NULL; p++)
-		csv->ncols++;
-	csv->nrows = f.n;
-	csv->cell = calloc(csv->nrows * csv->ncols + 1, sizeof(*csv->cell));
-	for (size_t r = 0; csv->cell && r < f.n; r++) {
-		char *v = (char *)f.pair[r].value;
-		csv->cell[ncells++] = (char *)f.pair[r].key;
-		for (size_t c = 1; c < csv->ncols; c++) {
-			char *comma = v ? strchr(v, ',') : NULL;
-			if (comma)
-				*comma = '\0';
-			csv->cell[ncells++] = v ? v : "";
-			v = comma ? comma + 1 : NULL;
-		}
-	}
-	csv->text = f.text;
-	free(f.pair);
-	if (!csv->cell || f.n == 0) {
-		md_csv_free(csv);
-		return -1;
-	}
-	return 0;
-}
-
-int md_csv_col(const struct md_csv *csv, const char *name)
-{
-	for (size_t c = 0; c < csv->ncols; c++)
-		if (strcmp(csv->cell[c], name) == 0)
-			return (int)c;
-	return -1;
-}
-
-void md_csv_free(struct md_csv *csv)
-{
-	free(csv->text);
-	free(csv->cell);
-	memset(csv, 0, sizeof(*csv));
-}
-
 static const char *run_name(const struct md *m, size_t i)
 {
 	return m->d->plan[m->d->done[i]].name;
@@ -318,18 +210,6 @@ void md_noise_section(struct md *m)
 
 /* ---- the sweep's verdicts ---- */
 
-static long threads_of(const char *path)
-{
-	const char *t = strrchr(path, 't');
-	return t ? strtol(t + 1, NULL, 10) : 0;
-}
-
-int md_cmp_threads(const void *a, const void *b)
-{
-	long x = threads_of(*(char *const *)a), y = threads_of(*(char *const *)b);
-	return (x > y) - (x < y);
-}
-
 /* One thread count's row: each lock's Ops/sec verdict against the first's. */
 static void print_verdict_row(struct md *m, const char *name)
 {
@@ -358,7 +238,7 @@ static void print_verdict_row(struct md *m, const char *name)
 		} else if (strcmp(row[verdict], "no difference") == 0)
 			same++;
 	}
-	fprintf(m->out, "| %ld | %s | %s | %s | %u |\n", threads_of(name), base, *list[0] ? list[0] : "-",
+	fprintf(m->out, "| %ld | %s | %s | %s | %u |\n", md_threads_of(name), base, *list[0] ? list[0] : "-",
 		*list[1] ? list[1] : "-", same);
 	md_csv_free(&csv);
 }

@@ -27,6 +27,7 @@ static const struct result_file {
 	{ "kernel-hist.csv", true, result_parse_kernel_hist },
 	{ "kernel-locks.csv", true, result_parse_kernel_locks },
 	{ "meta.csv", true, result_parse_meta },
+	{ "checks.csv", true, result_parse_checks },
 };
 
 /* Loads DIR's file F with its reader.  Read through safefile.h: a link, a
@@ -105,14 +106,20 @@ int result_check_hist(const struct result_run *run, char *err, size_t errlen)
 
 int result_load(struct result_run *run, const struct sf_dir *dir, char *err, size_t errlen)
 {
-	memset(run, 0, sizeof(*run));
+	memset(run, 0, sizeof(*run));  /* result_free()d, or never loaded */
 	if (strlen(dir->path) >= sizeof(run->dir)) {
 		snprintf(err, errlen, "%.64s...: path too long", dir->path);
 		return -1;
 	}
 	strcpy(run->dir, dir->path);
 	for (size_t i = 0; i < sizeof(result_files) / sizeof(result_files[0]); i++)
-		if (load_file(run, dir, &result_files[i], err, errlen) != 0)
+		if (load_file(run, dir, &result_files[i], err, errlen) != 0) {
+			result_free(run);
 			return -1;
-	return result_check_hist(run, err, errlen);
+		}
+	if (result_check_hist(run, err, errlen) != 0) {
+		result_free(run);
+		return -1;
+	}
+	return 0;
 }

@@ -20,6 +20,20 @@ const char *result_get(const struct result_run *run, const char *key)
 	return NULL;
 }
 
+const char *result_meta_get(const struct result_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->meta.n; i++)
+		if (strcmp(run->meta.pair[i].key, key) == 0)
+			return run->meta.pair[i].value;
+	return NULL;
+}
+
+void result_free(struct result_run *run)
+{
+	rf_lines_free(&run->meta);
+	rf_lines_free(&run->checks);
+}
+
 int result_number(const struct result_run *run, const char *key, double *out, char *err, size_t errlen)
 {
 	const char *v = result_get(run, key);

@@ -77,7 +77,7 @@ COMPARE   ?= analysis/lbcompare
 .PHONY: all test bench deps clean tsan asan fuzz
 all: $(BIN) $(COMPARE)
 
-$(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/*.h locks/*.def tests/locks/*.def) $(BENCH_HDR)
+$(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/*.h common/*.def locks/*.def tests/locks/*.def) $(BENCH_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 

@@ -16,6 +16,7 @@
  *   sweep-<workload>-<figure>-ci.csv   threads,<lock>,<lock> lo,<lock> hi...  (medians, 95% CIs)
  *   stats-<workload>-t<threads>.csv    every ratio figure: median, CI, ratio, its CI, p, verdict
  *   histcmp-, histdiff-<workload>-t<threads>.csv  histograms against the baseline's (stats.h)
+ *   charts.csv                         the histogram and phase charts to draw, with the runs' TSC rate
  *
  * Each DIR is one run (summary.csv + hist.csv [+ hist_contended.csv]), or a
  * directory whose immediate subdirectories are runs.  Runs group by
@@ -30,8 +31,9 @@
  * (2.6.34) and kmutex-fix (the patch) on creat or fserver, the seed's own
  * published figures are printed beside this machine's.  Runs with kernel
  * lock capture (--kernel-locks) add a block of the kernel's own waits; and
- * on creat, fserver and fpos the `none` lock's runs with it are the real
- * kernel's row ("kernel 6.18 rwsem_write"): no userspace lock, so its contentions,
+ * on a workload whose threads meet in the kernel (summary.csv's
+ * meets_in_kernel) a lock that excludes nothing (lock_excludes 0: `none`)
+ * with it is the real kernel's row ("kernel 6.18 rwsem_write"): its contentions,
  * their mean and its contended histogram are the kernel's waits for its own
  * locks.  Each group's heading states its --timing mode; runs of different
  * modes are never silently merged: every variant is then a lock and a mode,

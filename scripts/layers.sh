@@ -5,10 +5,13 @@
 #             objects of the folders below), the C code's real dependencies;
 #   includes: file A includes file B (#include "..." resolved from A's folder).
 # Each must have no cycle (so no two files use each other), and each edge
-# must go down LAYERS or stay in its folder: a file uses only its own folder
-# and the folders listed before it.
+# must go down a stack of STACKS or stay in its folder: a file uses only its
+# own folder and the folders listed before its own in a stack holding both.
 #
-#   scripts/layers.sh [BUILD]     (default build; run `make` first)
+#   scripts/layers.sh [BUILD [SRC]]   (default build, and this tree; run `make` first)
+#   BUILD's objects are those of SRC's sources (an object whose source is
+#   gone is an older build's: files moved); tests/layers.t gives a made-up
+#   tree of both.
 #   LAYERS_VERBOSE=1 scripts/layers.sh   also prints every edge
 #
 # Prints each graph's edge count and every offending edge or cycle, and
@@ -18,28 +21,27 @@ set -u
 LC_ALL=C
 export LC_ALL
 
-# Bottom to top.  A folder not listed is not looked at (analysis/ has its own
-# layers, beside these: it shares only common/ and locks/spin_exit.h).
-LAYERS="common locks bench/platform bench/kernel bench/core bench/workloads bench/run bench/output bench"
+# The stacks, each bottom to top, one a line: lockbench's and lbcompare's.
+# They share common/ (and analysis/ the one list of spin-exit reasons in
+# locks/spin_exit.h: an entry may name a file); an edge between two folders
+# that no stack holds together (analysis/ -> bench/) goes across, and is
+# refused.  A folder in no stack is not looked at (bpf/, tests/locks/).
+STACKS="common locks bench/platform bench/kernel bench/core bench/workloads bench/run bench/output bench
+common locks/spin_exit.h analysis/files analysis/model analysis/figures analysis/print analysis"
+# Every folder of a stack (its file entries are in a folder of another).
+LAYERS=$(printf '%s\n' "$STACKS" | tr ' ' '\n' | grep -v '\.[a-z]*$' | awk '!seen[$0]++' | tr '\n' ' ')
 
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 cd "$top" || exit 2
 [ -d "$build" ] || { echo "layers.sh: no build directory '$build' (run make first)" >&2; exit 2; }
+build=$(cd "$build" && pwd) || exit 2
+cd "${2:-.}" || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-# rank FILE: its folder's place in LAYERS (1 the lowest), or 0 when not listed.
-ranks() {
-	awk -v layers="$LAYERS" '
-		BEGIN { n = split(layers, l, " "); for (i = 1; i <= n; i++) rank[l[i]] = i }
-		{
-			d = $0; sub(/\/[^\/]*$/, "", d)
-			print (d in rank ? rank[d] : 0), $0
-		}'
-}
-
-# check NAME EDGES: cycles (tsort) and edges that go up LAYERS.
+# check NAME EDGES: cycles (tsort), and edges that go up a stack or across
+# from one stack to the other.
 bad=0
 check() {
 	name=$1 edges=$2
@@ -51,12 +53,36 @@ check() {
 		sed -n 's/^tsort: \([^-].*\)$/  \1/p' "$tmp/tsort" | grep -v 'input contains a loop'
 		bad=1
 	fi
-	tr ' ' '\n' <"$edges" | sort -u | ranks >"$tmp/rank"
-	awk 'NR == FNR { rank[$2] = $1; next }
-	     rank[$1] && rank[$2] && rank[$2] > rank[$1] {
-		print "  UP: " $1 " -> " $2 }' "$tmp/rank" "$edges" >"$tmp/up"
+	# A file's entry in the stacks: itself where named, else its folder.
+	# An edge is fine within a folder, or down a stack holding both ends.
+	awk -v stacks="$STACKS" '
+		BEGIN {
+			ns = split(stacks, line, "\n")
+			for (s = 1; s <= ns; s++) {
+				n = split(line[s], l, " ")
+				for (i = 1; i <= n; i++) { rank[s, l[i]] = i; listed[l[i]] = 1 }
+			}
+		}
+		function dir(f) { sub(/\/[^\/]*$/, "", f); return f }
+		# The entry of F in stack S: F itself where the stack names it, else its folder.
+		function at(s, f) {
+			if ((s, f) in rank) return rank[s, f]
+			return (s, dir(f)) in rank ? rank[s, dir(f)] : 0
+		}
+		{
+			if (dir($1) == dir($2)) next
+			if (!(($1 in listed) || (dir($1) in listed)) || !(($2 in listed) || (dir($2) in listed))) next
+			shared = 0
+			for (s = 1; s <= ns; s++)
+				if (at(s, $1) && at(s, $2)) {
+					shared = 1
+					if (at(s, $2) > at(s, $1)) { print "  UP: " $1 " -> " $2; next }
+				}
+			if (!shared) print "  ACROSS: " $1 " -> " $2
+		}' "$edges" >"$tmp/up"
 	if [ -s "$tmp/up" ]; then
-		echo "$name: edges that go up the layers ($LAYERS):"
+		echo "$name: edges that go up the layers or across the stacks:"
+		printf '%s\n' "$STACKS" | sed 's/^/  stack: /'
 		cat "$tmp/up"
 		bad=1
 	fi

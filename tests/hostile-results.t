@@ -69,6 +69,7 @@ setup_step() {
 	garbage:*) echo 'garbage' >"$d/${step#garbage:}" ;;
 	failed:*) echo "lbcompare: runs/$R1/hist.csv: line 1: not a histogram line" >"$d/${step#failed:}" ;;
 	plan:*) echo "${step#plan:} -l tas -w counter -t 2" >>"$d/plan.txt" ;;
+	nokey:*) k=${step#nokey:}; sed -i "/^${k%%:*},/d" "$d/${k#*:}" ;;
 	*) false ;;
 	esac
 }

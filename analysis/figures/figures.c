@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/summary.def"
+
 /* Calls each(run, one key, sign, ctx) for every term of a key (struct
  * column: "a+b-c"), until one returns nonzero, which it returns. */
 static int each_term(const struct result_run *run, const char *key,
@@ -89,18 +91,41 @@ int figure(const struct variant *v, const char *key, double scale, struct stat3 
 	return figure_per(v, key, NULL, scale, out, err, errlen);
 }
 
-/* The verdict's words for a column with a ratio. */
+/* The summary figures' contract (common/summary.def): which way each is
+ * better, and its column's title. */
+static const struct contract_figure {
+	const char *key;
+	enum sense sense;
+	const char *title;
+} contract[] = {
+#define CONTRACT_FIGURE(key, format, value, check, sense, title) { #key, SENSE_##sense, title },
+	SUMMARY_FIGURES(CONTRACT_FIGURE)
+#undef CONTRACT_FIGURE
+};
+
+static const struct contract_figure *contract_of(const char *key)
+{
+	for (size_t i = 0; i < sizeof(contract) / sizeof(contract[0]); i++)
+		if (strcmp(contract[i].key, key) == 0)
+			return &contract[i];
+	return NULL;
+}
+
+/* The verdict's words for a column with a ratio: its figure's sense in the
+ * contract (a sum of keys, the models' composite figures: a count). */
 enum sense column_sense(const struct column *col)
 {
-	size_t n = strlen(col->key);
+	const struct contract_figure *c = contract_of(col->key);
 
-	if (strcmp(col->key, "ops_per_s") == 0)
-		return SENSE_RATE;
-	if (strcmp(col->key, "cpu_us_per_op") == 0)
-		return SENSE_COST;
-	if (n >= 11 && strcmp(col->key + n - 11, "cycles_mean") == 0)
-		return SENSE_TIME;
-	return SENSE_COUNT;
+	return c ? c->sense : SENSE_COUNT;
+}
+
+/* A summary figure's column title in the contract. */
+static const char *title_of(const char *key)
+{
+	const struct contract_figure *c = contract_of(key);
+
+	return c ? c->title : key;
 }
 
 /* The key a variant's cell shows: the column's, or the kernel row's own;
@@ -256,14 +281,14 @@ int figure_pair(const struct group *g, unsigned int i, const struct column *col,
  * of all acquisitions.  Returns how many (at most 6). */
 unsigned int ratio_columns(const struct group *g, struct column *cols)
 {
-	bool jobs = strcmp(g->unit, "jobs") == 0;
 	const struct column all[] = {
-		{ jobs ? "Jobs/min" : "Ops/sec", "ops_per_s", jobs ? 60 : 1, "%.0f", false, false, NULL, NULL, NULL, NULL, false },
-		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL, NULL, NULL, false },
-		{ "#contentions", "contentions", 1, "%.0f", false, false, "kernel_contentions", NULL, NULL, NULL, false },
-		{ "mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true, "kernel_wait_cycles_mean", NULL, NULL, NULL, false },
-		{ "acquisitions", "acquisitions", 1, "%.0f", false, false, KERNEL_NA, NULL, NULL, NULL, false },
-		{ "mean cycles", "acq_cycles_mean", 1, "%.0f", false, false, KERNEL_NA, NULL, NULL, NULL, false },
+		{ g->rate.title, "ops_per_s", g->rate.scale, "%.0f", false, false, NULL, NULL, NULL, g->rate.name, false },
+		{ title_of("cpu_us_per_op"), "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL, NULL, NULL, false },
+		{ title_of("contentions"), "contentions", 1, "%.0f", false, false, "kernel_contentions", NULL, NULL, NULL, false },
+		{ title_of("contended_acq_cycles_mean"), "contended_acq_cycles_mean", 1, "%.0f", false, true,
+		  "kernel_wait_cycles_mean", NULL, NULL, NULL, false },
+		{ title_of("acquisitions"), "acquisitions", 1, "%.0f", false, false, KERNEL_NA, NULL, NULL, NULL, false },
+		{ title_of("acq_cycles_mean"), "acq_cycles_mean", 1, "%.0f", false, false, KERNEL_NA, NULL, NULL, NULL, false },
 	};
 
 	memcpy(cols, all, sizeof(all));
@@ -272,9 +297,7 @@ unsigned int ratio_columns(const struct group *g, struct column *cols)
 
 const char *figure_name(const struct column *col)
 {
-	if (col->name)
-		return col->name;
-	return col->scale == 60 ? "jobs_per_min" : col->key;
+	return col->name ? col->name : col->key;
 }
 
 /*
@@ -292,13 +315,14 @@ const char *figure_name(const struct column *col)
  */
 const struct column *kernel_columns(unsigned int *n)
 {
-	static const struct column cols[] = {
-		{ "Ops/sec", "ops_per_s", 1, "%.0f", false, false, NULL, NULL, NULL, NULL, false },
+	/* Titled by the contract (title_of) where a column is a summary figure. */
+	static struct column cols[] = {
+		{ NULL, "ops_per_s", 1, "%.0f", false, false, NULL, NULL, NULL, NULL, false },
 		{ "contended/op", "contentions", 1, "%.4f", false, false, "kernel_contentions_mutex", "ops", NULL,
 		  "contended_per_op", false },
 		{ "contended mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true,
 		  "kernel_wait_cycles_sum_mutex", NULL, "kernel_contentions_mutex", "contended_cycles_mean", false },
-		{ "CPU us/op", "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL, NULL, NULL, false },
+		{ NULL, "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL, NULL, NULL, false },
 		{ "unqueued/op", "acq_spin+nosleep_unqueued", 1, "%.4f", false, true, "kernel_mutex_via_spin", "ops",
 		  NULL, "unqueued_per_op", true },
 		{ "queued/op", "acq_nosleep+acq_sleep-nosleep_unqueued", 1, "%.4f", false, true,
@@ -308,6 +332,9 @@ const struct column *kernel_columns(unsigned int *n)
 		{ "slept/op", "acq_sleep", 1, "%.4f", true, true, KERNEL_NA, "ops", NULL, "slept_per_op", true },
 	};
 
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		if (!cols[i].title)
+			cols[i].title = title_of(cols[i].key);
 	*n = sizeof(cols) / sizeof(cols[0]);
 	return cols;
 }

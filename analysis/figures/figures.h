@@ -106,7 +106,7 @@ unsigned int ratio_columns(const struct group *g, struct column *cols);
 /* The figures of the models beside the running kernel's mutex (the kernel
  * row the baseline): returns the table and its length in *n. */
 const struct column *kernel_columns(unsigned int *n);
-/* A figure's name in the CSV files: its `name`, its key, or jobs_per_min. */
+/* A figure's name in the CSV files: its `name`, or its key. */
 const char *figure_name(const struct column *col);
 
 /* ---- histograms (histcmp.c) ---- */

@@ -1,94 +1,125 @@
-/* resultfile.c — see resultfile.h: a run's keys, and the run-directory
- * loader.  The readers of each file kind are in resultfile_*.c, their shared
- * helpers in resultfile_parse.h.  Formats: results/README.md. */
+/* resultfile.c — see resultfile.h: the run-directory loader, over the
+ * table of a run's files and their readers (resultfile_*.c, one per file
+ * kind), and result_check_hist, which checks the files against each other.
+ * Below the readers: resultfile_run.c (a run's keys) and resultfile_parse.c
+ * (lines and fields).  Formats: results/README.md. */
 #include <errno.h>
-#include <math.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "resultfile_parse.h"
 
-const char *result_get(const struct result_run *run, const char *key)
-{
-	for (size_t i = 0; i < run->nkv; i++)
-		if (strcmp(run->kv[i].key, key) == 0)
-			return run->kv[i].value;
-	return NULL;
-}
+/* The files of a run directory, in the order they are read, each with its
+ * reader.  OPTIONAL: a file that is not there loads as nothing (runs
+ * written before it existed, or, for the kernel files, without
+ * --kernel-locks, have none; the checks below then ask whether it should
+ * have been there). */
+static const struct result_file {
+	const char *name;
+	bool optional;
+	int (*parse)(struct result_run *run, const char *buf, size_t len, const char *what, char *err, size_t errlen);
+} result_files[] = {
+	{ "summary.csv", false, result_parse_summary },
+	{ "hist.csv", false, result_parse_hist },
+	{ "hist_contended.csv", true, result_parse_hist_contended },
+	{ "kernel-hist.csv", true, result_parse_kernel_hist },
+	{ "kernel-locks.csv", true, result_parse_kernel_locks },
+	{ "meta.csv", true, result_parse_meta },
+	{ "checks.csv", true, result_parse_checks },
+};
 
-int result_number(const struct result_run *run, const char *key, double *out, char *err, size_t errlen)
-{
-	const char *v = result_get(run, key);
-	char *end;
-
-	if (!v) {
-		snprintf(err, errlen, "%s/summary.csv: no '%s'", run->dir, key);
-		return -1;
-	}
-	errno = 0;
-	*out = strtod(v, &end);
-	if (v[0] == '\0' || *end != '\0' || errno || !isfinite(*out)) {
-		snprintf(err, errlen, "%s/summary.csv: '%s' is not a number: '%s'", run->dir, key, v);
-		return -1;
-	}
-	return 0;
-}
-
-/* The first summary.csv key starting with `prefix`, or NULL. */
-const char *rf_key_with_prefix(const struct result_run *run, const char *prefix)
-{
-	for (size_t i = 0; i < run->nkv; i++)
-		if (strncmp(run->kv[i].key, prefix, strlen(prefix)) == 0)
-			return run->kv[i].key;
-	return NULL;
-}
-
-/* What a histogram's total must equal: its timed count where the run wrote
- * one (--timing sample:N or off time some or none of the acquisitions), else,
- * for runs written before --timing existed, the exact count. */
-const char *rf_timed_key(const struct result_run *run, const char *timed, const char *exact)
-{
-	return result_get(run, timed) ? timed : exact;
-}
-
-/* Loads DIR/NAME with PARSE.  OPTIONAL: a file that is not there loads as
- * nothing (runs written before it existed, or, for the kernel files,
- * without --kernel-locks, have none; result_check_hist then asks whether it
- * should have been there).  Read through safefile.h: a link, a FIFO or a
- * file over RESULT_FILE_MAX is refused, never followed or waited on. */
-static int load_file(struct result_run *run, const struct sf_dir *dir, const char *name, bool optional,
-		     int (*parse)(struct result_run *, const char *, size_t, const char *, char *, size_t),
-		     char *err, size_t errlen)
+/* Loads DIR's file F with its reader.  Read through safefile.h: a link, a
+ * FIFO or a file over RESULT_FILE_MAX is refused, never followed or waited on. */
+static int load_file(struct result_run *run, const struct sf_dir *dir, const struct result_file *f, char *err,
+		     size_t errlen)
 {
 	char path[sizeof(run->dir) + 32];
 	size_t len;
 	char *buf;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s", run->dir, name);
-	buf = sf_read_all(dir, name, RESULT_FILE_MAX, &len, err, errlen);
+	snprintf(path, sizeof(path), "%s/%s", run->dir, f->name);
+	buf = sf_read_all(dir, f->name, RESULT_FILE_MAX, &len, err, errlen);
 	if (!buf)
-		return optional && errno == ENOENT ? 0 : -1;
-	rc = parse(run, buf, len, path, err, errlen);
+		return f->optional && errno == ENOENT ? 0 : -1;
+	rc = f->parse(run, buf, len, path, err, errlen);
 	free(buf);
 	return rc;
 }
 
+/* hist_contended.csv and summary.csv's contended_* keys are written together
+ * (a run from before either has neither); its total is `contentions`, and
+ * each contended acquisition is also counted, in the same bin, in hist.csv. */
+static int check_contended(const struct result_run *run, char *err, size_t errlen)
+{
+	const char *count_key = rf_timed_key(run, "timed_contentions", "contentions");
+	const char *key = rf_key_with_prefix(run, "contended_"), *cont = result_get(run, count_key);
+	uint64_t contentions;
+
+	if (!run->has_contended) {
+		if (key)
+			snprintf(err, errlen, "%s: summary.csv has %s but there is no hist_contended.csv", run->dir, key);
+		return key ? -1 : 0;
+	}
+	if (!result_get(run, "contended_acq_cycles_mean")) {
+		snprintf(err, errlen, "%s: hist_contended.csv, but summary.csv has no contended_acq_cycles_mean",
+			 run->dir);
+		return -1;
+	}
+	if (!cont || !rf_parse_u64_span(cont, strlen(cont), &contentions) || contentions != run->hist_contended_total) {
+		snprintf(err, errlen, "%s: hist_contended.csv holds %" PRIu64 " acquisitions, summary.csv's %s is %s",
+			 run->dir, run->hist_contended_total, count_key, cont ? cont : "missing");
+		return -1;
+	}
+	for (unsigned int b = 0; b < RESULT_BINS; b++)
+		if (run->hist_contended[b] > run->hist[b]) {
+			snprintf(err, errlen, "%s: hist_contended.csv holds %" PRIu64 " in bin %u, hist.csv only %" PRIu64
+				 " (every contended acquisition is in both)", run->dir, run->hist_contended[b], b,
+				 run->hist[b]);
+			return -1;
+		}
+	return rf_check_quantiles(run, "contended_acq_bin_", run->hist_contended, run->hist_contended_total,
+			       "hist_contended.csv", err, errlen);
+}
+
+int result_check_hist(const struct result_run *run, char *err, size_t errlen)
+{
+	const char *count_key = rf_timed_key(run, "timed_acquisitions", "acquisitions");
+	const char *acq = result_get(run, count_key);
+	uint64_t acquisitions;
+
+	if (!acq || !rf_parse_u64_span(acq, strlen(acq), &acquisitions)) {
+		snprintf(err, errlen, "%s/summary.csv: no '%s' count", run->dir, count_key);
+		return -1;
+	}
+	if (acquisitions != run->hist_total) {
+		snprintf(err, errlen, "%s: hist.csv holds %" PRIu64 " acquisitions, summary.csv's %s is %s",
+			 run->dir, run->hist_total, count_key, acq);
+		return -1;
+	}
+	if (rf_check_quantiles(run, "acq_bin_", run->hist, run->hist_total, "hist.csv", err, errlen))
+		return -1;
+	return check_contended(run, err, errlen) || rf_check_kernel(run, err, errlen) ? -1 : 0;
+}
+
 int result_load(struct result_run *run, const struct sf_dir *dir, char *err, size_t errlen)
 {
-	memset(run, 0, sizeof(*run));
+	memset(run, 0, sizeof(*run));  /* result_free()d, or never loaded */
 	if (strlen(dir->path) >= sizeof(run->dir)) {
 		snprintf(err, errlen, "%.64s...: path too long", dir->path);
 		return -1;
 	}
 	strcpy(run->dir, dir->path);
-	if (load_file(run, dir, "summary.csv", false, result_parse_summary, err, errlen) ||
-	    load_file(run, dir, "hist.csv", false, result_parse_hist, err, errlen) ||
-	    load_file(run, dir, "hist_contended.csv", true, result_parse_hist_contended, err, errlen) ||
-	    load_file(run, dir, "kernel-hist.csv", true, result_parse_kernel_hist, err, errlen) ||
-	    load_file(run, dir, "kernel-locks.csv", true, result_parse_kernel_locks, err, errlen) ||
-	    load_file(run, dir, "meta.csv", true, result_parse_meta, err, errlen))
+	for (size_t i = 0; i < sizeof(result_files) / sizeof(result_files[0]); i++)
+		if (load_file(run, dir, &result_files[i], err, errlen) != 0) {
+			result_free(run);
+			return -1;
+		}
+	if (result_check_hist(run, err, errlen) != 0) {
+		result_free(run);
 		return -1;
-	return result_check_hist(run, err, errlen);
+	}
+	return 0;
 }

@@ -54,6 +54,18 @@ struct result_kernel_env {
 	char spin_on_owner[16], preempt[16], vcpu_preempted[16];
 };
 
+/* A file's lines as written, each "key,value" split at its first comma
+ * (pointers into text, which it owns): meta.csv's every key, checks.csv's
+ * rows (key the check, value "status,detail"), for the report to show. */
+struct result_pair {
+	const char *key, *value;
+};
+struct result_lines {
+	char *text;
+	struct result_pair *pair;
+	size_t n;
+};
+
 /* One run directory: its summary.csv, hist.csv and, when it has one (runs
  * written before it existed have not), hist_contended.csv, and with
  * --kernel-locks, kernel-hist.csv and kernel-locks.csv, and its meta.csv's
@@ -79,6 +91,9 @@ struct result_run {
 	bool has_meta;                      /* meta.csv was read (runs without one: host unknown) */
 	struct result_host host;
 	struct result_kernel_env kernel_env;
+	struct result_lines meta;           /* meta.csv's lines (none without one) */
+	bool has_checks;                    /* checks.csv was read (runs without self-checks have none) */
+	struct result_lines checks;         /* its rows: check, "status,detail" */
 };
 
 /* Parse summary.csv / hist.csv contents (len bytes, need not be NUL-terminated).
@@ -103,10 +118,15 @@ int result_parse_kernel_locks(struct result_run *run, const char *buf, size_t le
 			      char *err, size_t errlen);
 
 /* meta.csv: every line a 'key,value' line, no key twice, and the host's
- * keys (struct result_host) present and well formed; fills run->host and
- * sets has_meta.  Its other keys are not kept. */
+ * keys (struct result_host) present and well formed; fills run->host, keeps
+ * every line in run->meta (the report's machine table) and sets has_meta. */
 int result_parse_meta(struct result_run *run, const char *buf, size_t len, const char *what,
 		      char *err, size_t errlen);
+
+/* checks.csv: the header `check,status,detail`, then rows of a check's
+ * name, a status word and a detail; kept in run->checks, has_checks set. */
+int result_parse_checks(struct result_run *run, const char *buf, size_t len, const char *what,
+			char *err, size_t errlen);
 
 /* With the files parsed: the histogram's total equals `acquisitions`, and
  * acq_bin_p50 / acq_bin_p99 name the bins its quantiles fall in; the
@@ -118,14 +138,19 @@ int result_parse_meta(struct result_run *run, const char *buf, size_t len, const
 int result_check_hist(const struct result_run *run, char *err, size_t errlen);
 
 /* Loads DIR/summary.csv, DIR/hist.csv and, where there are, DIR/hist_contended.csv,
- * DIR/kernel-hist.csv, DIR/kernel-locks.csv and DIR/meta.csv, each checked,
+ * DIR/kernel-hist.csv, DIR/kernel-locks.csv, DIR/meta.csv and DIR/checks.csv, each checked,
  * and checks they agree (result_check_hist).  Each file is read through
  * safefile.h: one that is a link, a FIFO or another non-regular file, or
  * larger than RESULT_FILE_MAX, is refused (a missing optional one is not). */
 int result_load(struct result_run *run, const struct sf_dir *dir, char *err, size_t errlen);
+/* What a loaded (or parsed) run holds besides itself: its files' kept
+ * lines.  A run is freed, or loaded again, only after this. */
+void result_free(struct result_run *run);
 
 /* The value of `key`, or NULL. */
 const char *result_get(const struct result_run *run, const char *key);
+/* The value of meta.csv's `key`, or NULL (no such key, or no meta.csv). */
+const char *result_meta_get(const struct result_run *run, const char *key);
 /* The value of `key` as a finite number: 0, or -1 with a message when it is
  * missing or not a number. */
 int result_number(const struct result_run *run, const char *key, double *out, char *err, size_t errlen);

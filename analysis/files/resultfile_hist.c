@@ -1,6 +1,5 @@
 /* resultfile_hist.c — the histogram files (hist.csv, hist_contended.csv,
- * kernel-hist.csv) and result_check_hist, which checks a run's files
- * against each other.  Formats: results/README.md. */
+ * kernel-hist.csv).  Formats: results/README.md. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -162,101 +161,4 @@ int result_parse_kernel_hist(struct result_run *run, const char *buf, size_t len
 	run->kernel_ntypes = cols.n;
 	run->has_kernel = true;
 	return 0;
-}
-
-/* The bin holding quantile q of a histogram, as the writer picks it
- * (bench/platform/hist.c hist_quantile_bin: the first bin where the running count
- * reaches q of the total; 0 for an empty histogram). */
-static unsigned int quantile_bin(const uint64_t *bins, uint64_t total, double q)
-{
-	uint64_t seen = 0;
-
-	for (unsigned int b = 0; b < RESULT_BINS; b++) {
-		seen += bins[b];
-		if (total && (double)seen >= q * (double)total)
-			return b;
-	}
-	return 0;
-}
-
-/* summary.csv's p50 and p99 keys (`stem`p50, `stem`p99: acq_bin_p50, ...)
- * name the bins where `file`'s quantiles fall, where the keys are present. */
-int rf_check_quantiles(const struct result_run *run, const char *stem, const uint64_t *bins,
-			   uint64_t total, const char *file, char *err, size_t errlen)
-{
-	static const struct {
-		const char *suffix, *name;
-		double q;
-	} quantiles[] = { { "p50", "50th", 0.5 }, { "p99", "99th", 0.99 } };
-	uint64_t bin;
-
-	for (size_t i = 0; i < sizeof(quantiles) / sizeof(quantiles[0]); i++) {
-		char key[RESULT_KEY_LEN];
-		const char *v;
-		unsigned int want = quantile_bin(bins, total, quantiles[i].q);
-
-		snprintf(key, sizeof(key), "%s%s", stem, quantiles[i].suffix);
-		v = result_get(run, key);
-		if (v && (!rf_parse_u64_span(v, strlen(v), &bin) || bin != want)) {
-			snprintf(err, errlen, "%s/summary.csv: %s is %s, but %s puts the %s percentile in bin %u",
-				 run->dir, key, v, file, quantiles[i].name, want);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* hist_contended.csv and summary.csv's contended_* keys are written together
- * (a run from before either has neither); its total is `contentions`, and
- * each contended acquisition is also counted, in the same bin, in hist.csv. */
-static int check_contended(const struct result_run *run, char *err, size_t errlen)
-{
-	const char *count_key = rf_timed_key(run, "timed_contentions", "contentions");
-	const char *key = rf_key_with_prefix(run, "contended_"), *cont = result_get(run, count_key);
-	uint64_t contentions;
-
-	if (!run->has_contended) {
-		if (key)
-			snprintf(err, errlen, "%s: summary.csv has %s but there is no hist_contended.csv", run->dir, key);
-		return key ? -1 : 0;
-	}
-	if (!result_get(run, "contended_acq_cycles_mean")) {
-		snprintf(err, errlen, "%s: hist_contended.csv, but summary.csv has no contended_acq_cycles_mean",
-			 run->dir);
-		return -1;
-	}
-	if (!cont || !rf_parse_u64_span(cont, strlen(cont), &contentions) || contentions != run->hist_contended_total) {
-		snprintf(err, errlen, "%s: hist_contended.csv holds %" PRIu64 " acquisitions, summary.csv's %s is %s",
-			 run->dir, run->hist_contended_total, count_key, cont ? cont : "missing");
-		return -1;
-	}
-	for (unsigned int b = 0; b < RESULT_BINS; b++)
-		if (run->hist_contended[b] > run->hist[b]) {
-			snprintf(err, errlen, "%s: hist_contended.csv holds %" PRIu64 " in bin %u, hist.csv only %" PRIu64
-				 " (every contended acquisition is in both)", run->dir, run->hist_contended[b], b,
-				 run->hist[b]);
-			return -1;
-		}
-	return rf_check_quantiles(run, "contended_acq_bin_", run->hist_contended, run->hist_contended_total,
-			       "hist_contended.csv", err, errlen);
-}
-
-int result_check_hist(const struct result_run *run, char *err, size_t errlen)
-{
-	const char *count_key = rf_timed_key(run, "timed_acquisitions", "acquisitions");
-	const char *acq = result_get(run, count_key);
-	uint64_t acquisitions;
-
-	if (!acq || !rf_parse_u64_span(acq, strlen(acq), &acquisitions)) {
-		snprintf(err, errlen, "%s/summary.csv: no '%s' count", run->dir, count_key);
-		return -1;
-	}
-	if (acquisitions != run->hist_total) {
-		snprintf(err, errlen, "%s: hist.csv holds %" PRIu64 " acquisitions, summary.csv's %s is %s",
-			 run->dir, run->hist_total, count_key, acq);
-		return -1;
-	}
-	if (rf_check_quantiles(run, "acq_bin_", run->hist, run->hist_total, "hist.csv", err, errlen))
-		return -1;
-	return check_contended(run, err, errlen) || rf_check_kernel(run, err, errlen) ? -1 : 0;
 }

@@ -5,7 +5,7 @@
 
 #include "resultfile_parse.h"
 
-/* ---- meta.csv: only who the host is ---- */
+/* ---- meta.csv: who the host is, and its lines as written ---- */
 
 #define META_FORMAT "lockbench-meta-1"
 
@@ -92,8 +92,8 @@ static int meta_kernel_env(struct result_kernel_env *k, const char *key, size_t 
 }
 
 /* Every line a 'key,value' line, no key twice; the host's keys present and
- * well formed.  The other keys' values are not read (a long --pin order or
- * command line may exceed RESULT_VALUE_LEN). */
+ * well formed.  The other keys' values are only kept, as written (a long
+ * --pin order or command line may exceed RESULT_VALUE_LEN). */
 int result_parse_meta(struct result_run *run, const char *buf, size_t len, const char *what, char *err,
 		      size_t errlen)
 {
@@ -140,6 +140,10 @@ int result_parse_meta(struct result_run *run, const char *buf, size_t len, const
 			snprintf(err, errlen, lineno ? "%s: no %s" : "%s: empty file", what, meta_key[f]);
 			return -1;
 		}
+	if (rf_keep_lines(&run->meta, buf, len, true) != 0) {
+		snprintf(err, errlen, "%s: out of memory", what);
+		return -1;
+	}
 	run->has_meta = true;
 	return 0;
 }

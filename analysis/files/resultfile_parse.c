@@ -156,3 +156,41 @@ bool rf_derived_fits(const struct figure *f, const struct figure *num, const str
 	}
 	return f->value + f->slack >= lo * (1 - eps) && f->value - f->slack <= hi * (1 + eps);
 }
+
+int rf_keep_lines(struct result_lines *l, const char *buf, size_t len, bool skip_header)
+{
+	size_t pos = 0, n, lines = 0;
+	const char *line;
+
+	rf_lines_free(l);
+	while (rf_next_line(buf, len, &pos, &line, &n))
+		lines++;
+	l->text = malloc(len + 1);
+	l->pair = calloc(lines + 1, sizeof(*l->pair));
+	if (!l->text || !l->pair) {
+		rf_lines_free(l);
+		return -1;
+	}
+	memcpy(l->text, buf, len);
+	l->text[len] = '\0';
+	for (pos = 0; rf_next_line(l->text, len, &pos, &line, &n);) {
+		char *key = (char *)line, *comma = memchr(key, ',', n);
+
+		key[n] = '\0';  /* its '\n', or the text's end */
+		if (skip_header) {
+			skip_header = false;
+			continue;
+		}
+		if (comma)
+			*comma = '\0';
+		l->pair[l->n++] = (struct result_pair){ key, comma ? comma + 1 : "" };
+	}
+	return 0;
+}
+
+void rf_lines_free(struct result_lines *l)
+{
+	free(l->text);
+	free(l->pair);
+	*l = (struct result_lines){ 0 };
+}

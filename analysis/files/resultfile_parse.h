@@ -28,7 +28,12 @@ bool rf_decimal(const char *s, struct figure *out);
 bool rf_derived_fits(const struct figure *f, const struct figure *num, const struct figure *den,
 		     double scale);
 
-/* A run's summary.csv keys (resultfile.c). */
+/* A file's lines kept as written, split at each line's first comma
+ * (resultfile_parse.c); SKIP: its header.  0, or -1 out of memory. */
+int rf_keep_lines(struct result_lines *l, const char *buf, size_t len, bool skip_header);
+void rf_lines_free(struct result_lines *l);
+
+/* A run's summary.csv keys (resultfile_run.c). */
 const char *rf_timed_key(const struct result_run *run, const char *timed, const char *exact);
 const char *rf_key_with_prefix(const struct result_run *run, const char *prefix);
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../common/summary.def"
 #include "../../locks/spin_exit.h"
 #include "resultfile_parse.h"
 
@@ -21,31 +22,23 @@ enum figure_kind {
 	FIG_AMOUNT,         /* a decimal >= 0: seconds, rates, means, percentages */
 };
 
+/* The contract's figures (common/summary.def) by their check, then the keys
+ * outside it: the settings, the conditional ones, the workloads' own and
+ * the kernel capture's. */
 static const struct {
 	const char *key;
 	enum figure_kind kind;
 } figure_kinds[] = {
-	{ "threads", FIG_POSITIVE }, { "tsc_hz", FIG_POSITIVE },
+#define FIGURE_KIND(key, format, value, check, sense, title) { #key, FIG_##check },
+	SUMMARY_FIGURES(FIGURE_KIND)
+#undef FIGURE_KIND
+	{ "threads", FIG_POSITIVE },
 	{ "cs_cycles", FIG_COUNT }, { "think_cycles", FIG_COUNT }, { "spin_budget_cycles", FIG_COUNT },
 	{ "spin_budget_effective_cycles", FIG_COUNT }, { "seed", FIG_COUNT },
-	{ "ops", FIG_COUNT }, { "ops_all", FIG_COUNT }, { "acquisitions", FIG_COUNT },
-	{ "timed_acquisitions", FIG_COUNT }, { "timed_contentions", FIG_COUNT },
-	{ "contentions", FIG_COUNT }, { "acq_cycles_sum", FIG_COUNT }, { "acq_cycles_min", FIG_COUNT },
-	{ "acq_cycles_max", FIG_COUNT }, { "acq_bin_p50", FIG_COUNT }, { "acq_bin_p99", FIG_COUNT },
-	{ "contended_acq_cycles_sum", FIG_COUNT }, { "contended_acq_cycles_min", FIG_COUNT },
-	{ "contended_acq_cycles_max", FIG_COUNT }, { "contended_acq_bin_p50", FIG_COUNT },
-	{ "contended_acq_bin_p99", FIG_COUNT }, { "contended_acq_cycles_mean", FIG_AMOUNT },
-	{ "ops_thread_min", FIG_COUNT }, { "ops_thread_max", FIG_COUNT },
-	{ "csw_voluntary", FIG_COUNT }, { "csw_involuntary", FIG_COUNT },
-	{ "timer_overhead_cycles", FIG_COUNT }, { "spin_cycles", FIG_COUNT }, { "futex_waits", FIG_COUNT },
-	{ "futex_wakes", FIG_COUNT }, { "handoffs", FIG_COUNT }, { "checks_warned", FIG_COUNT },
-	{ "unlock_slow", FIG_COUNT }, { "spin_cas_failed", FIG_COUNT },
-	{ "nosleep_unqueued", FIG_COUNT }, { "owner_preempted", FIG_COUNT },
-	{ "wait_lock_preempted", FIG_COUNT }, { "queue_preempted", FIG_COUNT },
+	{ "checks_warned", FIG_COUNT },
+	{ "owner_preempted", FIG_COUNT }, { "wait_lock_preempted", FIG_COUNT }, { "queue_preempted", FIG_COUNT },
 	{ "files_created", FIG_COUNT }, { "files_removed", FIG_COUNT }, { "names_per_job", FIG_COUNT },
 	{ "duration_s", FIG_AMOUNT }, { "warmup_s", FIG_AMOUNT }, { "measured_s", FIG_AMOUNT },
-	{ "ops_per_s", FIG_AMOUNT }, { "acq_cycles_mean", FIG_AMOUNT }, { "ops_thread_cv", FIG_AMOUNT },
-	{ "cpu_user_s", FIG_AMOUNT }, { "cpu_sys_s", FIG_AMOUNT }, { "cpu_us_per_op", FIG_AMOUNT },
 	{ "op_cost_us_mean", FIG_AMOUNT }, { "op_cost_us_max", FIG_AMOUNT },
 	{ "op_deviance_us_mean", FIG_AMOUNT }, { "cpu_utilisation_pct", FIG_AMOUNT },
 	{ "jobs_per_min", FIG_AMOUNT }, { "job_ms_mean", FIG_AMOUNT }, { "acq_per_job", FIG_AMOUNT },

@@ -37,8 +37,7 @@ static size_t split_lines(char *text, size_t len, char ***lines)
 	return v ? n : 0;
 }
 
-int kv_file_read(struct kv_file *f, const struct sf_dir *dir, const char *rel, char sep, bool skip_header,
-		 char *err, size_t errlen)
+int kv_file_read(struct kv_file *f, const struct sf_dir *dir, const char *rel, char sep, char *err, size_t errlen)
 {
 	char **lines;
 	size_t len, nlines;
@@ -52,7 +51,7 @@ int kv_file_read(struct kv_file *f, const struct sf_dir *dir, const char *rel, c
 		kv_file_free(f);
 		return set_err(err, errlen, rel, "out of memory");
 	}
-	for (size_t i = skip_header ? 1 : 0; i < nlines; i++) {
+	for (size_t i = 0; i < nlines; i++) {
 		char *s = strchr(lines[i], sep);
 		if (!s || s == lines[i]) {
 			snprintf(err, errlen, "%s/%s: line %zu is not KEY%cVALUE", dir->path, rel, i + 1, sep);
@@ -106,7 +105,7 @@ static int read_assignments(struct kv_file *f, const struct rundir *d, const cha
 			    char *err, size_t errlen)
 {
 	char path[sizeof(d->dir.path) + 32];
-	int rc = kv_file_read(f, &d->dir, name, '=', false, err, errlen);
+	int rc = kv_file_read(f, &d->dir, name, '=', err, errlen);
 
 	snprintf(path, sizeof(path), "%s/%s", d->dir.path, name);
 	if (rc == 1)
@@ -182,6 +181,7 @@ static void check_finished(const struct rundir *d, struct plan_run *r, struct re
 		r->finished = result_load(scratch, &run, err, sizeof(err)) == 0;
 		if (!r->finished)
 			r->why = strdup(err);
+		result_free(scratch);
 	}
 	sf_dir_close(&run);
 }
@@ -235,7 +235,7 @@ static bool run_of_variant(const char *run, const char *variant, size_t vlen)
 static int order_finished(struct rundir *d, char *err, size_t errlen)
 {
 	struct kv_file variants;
-	int rc = kv_file_read(&variants, &d->dir, "variants.txt", ' ', false, err, errlen);
+	int rc = kv_file_read(&variants, &d->dir, "variants.txt", ' ', err, errlen);
 
 	if (rc < 0)
 		return -1;
@@ -309,22 +309,6 @@ const char *rundir_env(const struct rundir *d, const char *key)
 {
 	const char *v = kv_get(&d->env, key);
 	return v ? v : "";
-}
-
-void rundir_file(const char *name, const char *file, char *out, size_t len)
-{
-	if (name)
-		snprintf(out, len, "runs/%s/%s", name, file);
-	else
-		snprintf(out, len, "%s", file);
-}
-
-int rundir_run_kv(const struct rundir *d, const char *name, const char *file, struct kv_file *f)
-{
-	char rel[512], err[256];
-
-	rundir_file(name, file, rel, sizeof(rel));
-	return kv_file_read(f, &d->dir, rel, ',', true, err, sizeof(err));
 }
 
 bool rundir_plans(const struct rundir *d, const char *kind, const char *workload, const char *word, bool finished)

@@ -1,8 +1,9 @@
 /*
  * rundir.h — a run-all directory as results/README.md ("run-all's
- * directory") documents it: settings, run-env, plan.txt, variants.txt and
- * runs/NAME/, read for `lbcompare --markdown`.  Only what the report needs is
- * checked; the runs' figures are resultfile.h's (and lbcompare's) business.
+ * directory") documents it: run-all's own files (settings, run-env,
+ * plan.txt, variants.txt), read for `lbcompare --markdown`, and which of
+ * the planned runs finished: their result files load through resultfile.h,
+ * the one reader of a run's files (the report loads them again there).
  */
 #ifndef LOCKBENCH_RUNDIR_H
 #define LOCKBENCH_RUNDIR_H
@@ -17,8 +18,8 @@
  * 20,000 threads about 2 MiB): a larger one is refused, not read. */
 #define RUNDIR_TEXT_MAX (16u << 20)
 
-/* A "KEY<sep>value" file (settings, run-env: '='; summary.csv, meta.csv,
- * checks.csv's first two columns: ','), pointers into its own text. */
+/* A "KEY<sep>value" file of run-all's (settings, run-env: '='; variants.txt:
+ * ' '), pointers into its own text. */
 struct kv_pair {
 	const char *key, *value;
 };
@@ -31,9 +32,8 @@ struct kv_file {
 /* REL under DIR (safefile.h: no link followed, only a regular file read):
  * 0; 1 when it does not exist (F empty); -1 with a one-line message when it
  * cannot be read, is refused, is over RUNDIR_TEXT_MAX, or a line has no
- * separator.  SKIP_HEADER drops the first line (the CSVs' "key,value"). */
-int kv_file_read(struct kv_file *f, const struct sf_dir *dir, const char *rel, char sep, bool skip_header,
-		 char *err, size_t errlen);
+ * separator. */
+int kv_file_read(struct kv_file *f, const struct sf_dir *dir, const char *rel, char sep, char *err, size_t errlen);
 /* KEY's value, or NULL. */
 const char *kv_get(const struct kv_file *f, const char *key);
 void kv_file_free(struct kv_file *f);
@@ -71,10 +71,6 @@ void rundir_free(struct rundir *d);
 /* settings' or run-env's KEY, "" when absent. */
 const char *rundir_setting(const struct rundir *d, const char *key);
 const char *rundir_env(const struct rundir *d, const char *key);
-/* The path of runs/NAME/FILE relative to the directory (FILE itself with NAME NULL). */
-void rundir_file(const char *name, const char *file, char *out, size_t len);
-/* Reads runs/NAME/FILE as a kv_file (see kv_file_read). */
-int rundir_run_kv(const struct rundir *d, const char *name, const char *file, struct kv_file *f);
 /* Whether the plan has a run of KIND ("patch", "sweep"; NULL: any) on
  * WORKLOAD (NULL: any) whose arguments hold WORD (NULL: any); with FINISHED,
  * a finished one. */

@@ -81,7 +81,9 @@ int runs_add_named(struct run_list *l, const struct sf_dir *root, const char *pa
 
 void runs_free(struct run_list *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
+		result_free(l->run[i]);
 		free(l->run[i]);
+	}
 	l->n = 0;
 }

@@ -96,9 +96,30 @@ static bool runs_mix_timing(const struct result_run *const *runs, size_t nruns)
 	return false;
 }
 
+/* The rate of a run's workload: summary.csv's rate_unit, "UNIT/s" or
+ * "UNIT/min" (runs written before it: per second). */
+static struct rate rate_of(const struct result_run *run, const char *unit)
+{
+	const char *rate_unit = result_get(run, "rate_unit"), *slash = rate_unit ? strchr(rate_unit, '/') : NULL;
+	bool per_min = slash && strcmp(slash, "/min") == 0;
+	struct rate r = { .scale = per_min ? 60 : 1 };
+	int len = slash ? (int)(slash - rate_unit) : (int)strlen(unit);
+	const char *what = slash ? rate_unit : unit;
+
+	snprintf(r.words, sizeof(r.words), "%.*s/%s", len, what, per_min ? "min" : "sec");
+	snprintf(r.title, sizeof(r.title), "%s", r.words);
+	if (r.title[0] >= 'a' && r.title[0] <= 'z')
+		r.title[0] = (char)(r.title[0] - 'a' + 'A');
+	if (per_min)
+		snprintf(r.name, sizeof(r.name), "%.*s_per_min", len, what);
+	else
+		snprintf(r.name, sizeof(r.name), "ops_per_s");
+	return r;
+}
+
 /* The run's group, a new one the first time it is met; NULL with the error set. */
-static struct group *group_for(struct builder *b, unsigned int host, const char *workload, const char *unit,
-			       unsigned int threads)
+static struct group *group_for(struct builder *b, unsigned int host, const struct result_run *run,
+			       const char *workload, const char *unit, unsigned int threads)
 {
 	struct comparison *c = b->c;
 	struct group *g;
@@ -112,7 +133,8 @@ static struct group *group_for(struct builder *b, unsigned int host, const char 
 		return NULL;
 	}
 	g = &c->groups[c->ngroups++];
-	*g = (struct group){ .host = host, .workload = workload, .unit = unit, .threads = threads };
+	*g = (struct group){ .host = host, .workload = workload, .unit = unit, .rate = rate_of(run, unit),
+			     .threads = threads };
 	return g;
 }
 
@@ -169,7 +191,7 @@ static int group_run(struct builder *b, const struct result_run *run)
 		return fail(b, "%s/summary.csv: lacks lock, workload or unit", run->dir);
 	if (result_number(run, "threads", &threads, b->err, b->errlen))
 		return -1;
-	if (!(g = group_for(b, (unsigned int)host, workload, unit, (unsigned int)threads)) ||
+	if (!(g = group_for(b, (unsigned int)host, run, workload, unit, (unsigned int)threads)) ||
 	    !(v = variant_for(b, g, run, lock)))
 		return -1;
 	if (v->nreps >= MAX_REPS)
@@ -242,24 +264,33 @@ static const char *top_kernel_type(const struct result_run *run)
 	return best;
 }
 
+/* Whether every repetition says KEY is VALUE in its summary.csv. */
+static bool reps_say(const struct variant *v, const char *key, const char *value)
+{
+	for (unsigned int r = 0; r < v->nreps; r++) {
+		const char *got = result_get(v->reps[r], key);
+		if (!got || strcmp(got, value) != 0)
+			return false;
+	}
+	return v->nreps > 0;
+}
+
 /*
- * The real kernel's row: the `none` lock, which excludes nothing, on a
- * workload whose threads meet in the kernel (creat and fserver on a
- * directory's lock, fpos on a file's f_pos_lock), with kernel capture.
- * Named for the kernel and the lock type it waited on most, "kernel 6.18
- * rwsem_write" (kernel_release's first two numbers).
+ * The real kernel's row: a lock that excludes nothing (summary.csv's
+ * lock_excludes 0: `none`) on a workload whose threads meet in the kernel
+ * (meets_in_kernel 1: creat and fserver on a directory's lock, fpos on a
+ * file's f_pos_lock), with kernel capture.  Named for the kernel and the
+ * lock type it waited on most, "kernel 6.18 rwsem_write" (kernel_release's
+ * first two numbers).
  */
 static void name_kernel_rows(struct group *g)
 {
-	bool files = strcmp(g->workload, "creat") == 0 || strcmp(g->workload, "fserver") == 0 ||
-		     strcmp(g->workload, "fpos") == 0;
-
 	for (unsigned int i = 0; i < g->nv; i++) {
 		struct variant *v = &g->v[i];
 		const char *release = result_get(v->reps[0], "kernel_release"), *type;
 		int major = 0, minor = 0;
 
-		if (!files || strcmp(v->lock, "none") != 0 || !v->kernel_ok)
+		if (!reps_say(v, "meets_in_kernel", "1") || !reps_say(v, "lock_excludes", "0") || !v->kernel_ok)
 			continue;
 		v->kernel_row = true;
 		type = top_kernel_type(v->reps[0]);

@@ -27,7 +27,8 @@ struct variant {
 	const char *sched;       /* --sched of its runs: other ("other" before --sched), fifo */
 	char series[128];        /* its name in the sweep and phase CSVs: lock, lock@timing (mixed_timing), +@host */
 	char label[48];          /* what its rows are called: the lock, or the kernel row's name */
-	bool kernel_row;         /* `none` with kernel capture on creat/fserver/fpos: the real kernel */
+	bool kernel_row;         /* a lock that excludes nothing, with kernel capture, on a workload
+				  * whose threads meet in the kernel (summary.csv): the real kernel */
 	bool kernel_ok;          /* every repetition has kernel-hist.csv */
 	uint64_t kernel_hist[RESULT_BINS];
 	uint64_t kernel_total;
@@ -40,10 +41,21 @@ struct variant {
 	uint64_t hist_contended_total;
 };
 
+/* How the workload counts its throughput, from its runs' summary.csv
+ * (`unit`, `rate_unit`: ops per second, jobs per minute): the analysis
+ * names no workload. */
+struct rate {
+	double scale;            /* ops_per_s times this: 1, or 60 for a rate per minute */
+	char title[32];          /* its column's title: Ops/sec, Jobs/min */
+	char words[32];          /* in a sentence: ops/sec, jobs/min */
+	char name[48];           /* its name in the CSV files: ops_per_s, jobs_per_min */
+};
+
 struct group {
 	unsigned int host;       /* the comparison's hosts[]: a group never mixes machines */
 	const char *workload;
 	const char *unit;
+	struct rate rate;
 	unsigned int threads;
 	struct variant v[MAX_VARIANTS];
 	unsigned int nv;

@@ -303,19 +303,63 @@ static int csv_histcmp(struct csv *t, const struct group *g)
 	return csv_close(t, &o);
 }
 
+/* The column (1 the first) of the kernel's row in the group's contended
+ * histogram CSV, or 0 (csv_hist's columns: bin, lower_cycles, lower_ns,
+ * then each variant that has the histogram). */
+static unsigned int kernel_column(const struct group *g)
+{
+	unsigned int col = 3;
+
+	for (unsigned int i = 0; i < g->nv; i++)
+		if (hist_of(&g->v[i], true).ok) {
+			col++;
+			if (g->v[i].kernel_row)
+				return col;
+		}
+	return 0;
+}
+
+/* charts.csv's rows of a group: where its histogram makes a chart, the
+ * histogram chart (of its contended acquisitions where every variant has
+ * them, as the patch counted; else of all) and the phases chart, with what
+ * the gnuplot scripts are told: the TSC rate of the runs (summary.csv's
+ * tsc_hz, their median) and the kernel's column. */
+static void chart_rows(struct csv *t, FILE *f, const struct group *g)
+{
+	char hist[256], phases[256];
+	bool contended = hist_charted(g, true);
+
+	if (!hist_charted(g, false))
+		return;
+	group_file(t, hist, sizeof(hist), contended ? "hist-contended" : "hist", g);
+	group_file(t, phases, sizeof(phases), "phases", g);
+	fprintf(f, "hist.gp,%.*s,%s,%s,%u,%.6f,%d,%u\n", (int)(strlen(hist) - 4), hist, hist, g->workload, g->threads,
+		group_tsc_hz(g) / 1e9, contended, contended ? kernel_column(g) : 0);
+	fprintf(f, "phases.gp,%.*s,%s,%s,%u,,,\n", (int)(strlen(phases) - 4), phases, phases, g->workload, g->threads);
+}
+
 int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, size_t errlen)
 {
 	struct csv csv = { c, dir, err, errlen }, *t = &csv;
+	struct sf_out o;
+	FILE *charts = csv_open(t, "charts.csv", &o);
 
+	if (!charts)
+		return -1;
+	fprintf(charts, "script,chart,csv,workload,threads,tsc_ghz,contended,kernel_col\n");
 	for (unsigned int i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 
+		chart_rows(t, charts, g);
 		if (csv_hist(t, g, false) || csv_hist(t, g, true) || csv_phases(t, g) || csv_stats(t, g) ||
 		    csv_kernel(t, g) || csv_histcmp(t, g))
-			return -1;
+			goto fail;
 		for (int ci = 0; first_of_workload(c, g) && ci <= 1; ci++)
 			if (csv_sweep(t, g->workload, "ops_per_s", ci) || csv_sweep(t, g->workload, "cpu_us_per_op", ci))
-				return -1;
+				goto fail;
 	}
-	return 0;
+	return csv_close(t, &o);
+fail:
+	sf_out_abort(&o);
+	return -1;
 }

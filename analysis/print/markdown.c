@@ -8,18 +8,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "markdown_int.h"
 #include "../figures/figures.h"
+#include "markdown_int.h"
 #include "../files/rundir.h"
 
 /* ---- the header ---- */
 
 static void print_machine_line(struct md *m)
 {
-	const char *host = m->meta.n ? kv_get(&m->meta, "hostname") : NULL;
-	const char *cpu = m->meta.n ? kv_get(&m->meta, "cpu_brand") : NULL;
+	const struct result_run *first = md_first_run(m);
+	const char *host = first ? result_meta_get(first, "hostname") : NULL;
+	const char *cpu = first ? result_meta_get(first, "cpu_brand") : NULL;
 	int cpulen = cpu ? (int)strlen(cpu) : 0;
 
 	while (cpulen > 0 && cpu[cpulen - 1] == ' ')  /* cpu_brand's padding */
@@ -58,12 +58,8 @@ static void print_timing_line(struct md *m)
 	bool all = true;
 
 	for (size_t i = 0; i < m->d->ndone; i++) {
-		struct kv_file s;
-		const char *mode = NULL;
-		if (rundir_run_kv(m->d, m->d->plan[m->d->done[i]].name, "summary.csv", &s) == 0)
-			mode = kv_get(&s, "timing");
+		const char *mode = result_get(m->run[i], "timing");
 		tally_add(&t, mode ? mode : "all");
-		kv_file_free(&s);
 	}
 	tally_sort(&t, false);
 	for (size_t i = 0; i < t.n; i++) {
@@ -75,18 +71,6 @@ static void print_timing_line(struct md *m)
 		fprintf(m->out, "%s.\n\n", all ? ": every acquisition timed, as the patch-shaped tables need"
 					     : "; cycle figures and histograms of other modes cover only the acquisitions timed");
 	tally_free(&t);
-}
-
-char **md_names(const struct md *m, const char *sub, const char *pattern)
-{
-	struct sf_dir dir;
-	char err[256], **names;
-
-	if (sf_dir_at(&dir, &m->top, sub, err, sizeof(err)) != 0)
-		return NULL;
-	names = sf_names(&dir, pattern);
-	sf_dir_close(&dir);
-	return names;
 }
 
 static bool any_plot(const struct md *m)
@@ -120,21 +104,17 @@ static void print_oracle_lines(struct md *m)
 	struct tally t = { 0 };
 
 	for (size_t i = 0; i < m->d->ndone; i++) {
-		const struct plan_run *r = &m->d->plan[m->d->done[i]];
-		struct kv_file s;
-		const char *oracle, *budget, *fallback;
+		const struct result_run *run = m->run[i];
+		const char *oracle = result_get(run, "oracle"), *budget = result_get(run, "spin_budget_effective_cycles");
+		const char *fallback = result_get(run, "oracle_fallback");
 		char key[512];
-		if (strcmp(r->kind, "patch") != 0 || rundir_run_kv(m->d, r->name, "summary.csv", &s) != 0)
+		if (strcmp(m->d->plan[m->d->done[i]].kind, "patch") != 0)
 			continue;
-		oracle = kv_get(&s, "oracle");
-		budget = kv_get(&s, "spin_budget_effective_cycles");
-		fallback = kv_get(&s, "oracle_fallback");
 		if (oracle && strcmp(oracle, "none") != 0) {
 			snprintf(key, sizeof(key), "%.60s\t%.30s\t%.400s", oracle, budget ? budget : "",
 				 fallback ? fallback : "");
 			tally_add(&t, key);
 		}
-		kv_file_free(&s);
 	}
 	tally_sort(&t, false);
 	for (size_t i = 0; i < t.n; i++) {
@@ -169,72 +149,42 @@ static void print_kernel_line(struct md *m)
 	}
 }
 
-/* DIR/plots/NAME.png's link, where gnuplot drew it. */
-void md_print_plot(struct md *m, const char *alt, const char *name)
+static bool hist_chart(const struct group *g)
 {
-	char path[MD_PATH];
-
-	snprintf(path, sizeof(path), "plots/%s.png", name);
-	if (sf_is_file(&m->top, path))
-		fprintf(m->out, "![%s](plots/%s.png)\n\n", alt, name);
+	return hist_charted(g, false);
 }
 
-/* The histogram and phase charts of workload W, one pair per thread count:
- * the contended histogram where every run recorded one (as the patch
- * counted), else all acquisitions'. */
-static void print_patch_plots(struct md *m, const char *w)
+/* The histogram and phase charts of workload W, one pair per thread count
+ * (each group whose histograms make a chart: hist_charted): the contended
+ * histogram where every run recorded one (as the patch counted), else all
+ * acquisitions'. */
+static void print_patch_plots(struct md *m, const struct comparison *c, const char *w)
 {
-	char pattern[MD_PATH], path[MD_PATH], alt[192], name[160];
-	size_t skip = strlen("hist--t") + strlen(w);
-	char **names;
+	static const struct group *g[MAX_GROUPS];
+	size_t n = md_groups_of(c, w, hist_chart, g);
+	char alt[192], name[160];
 
-	snprintf(pattern, sizeof(pattern), "hist-%s-t*.csv", w);
-	if (!(names = md_names(m, "data", pattern)))
-		return;
-	for (size_t i = 0; names[i]; i++) {
-		const char *t = names[i] + skip;
-		int tlen = (int)(strlen(t) - strlen(".csv"));
-		bool contended;
-		snprintf(path, sizeof(path), "data/hist-contended-%s-t%.*s.csv", w, tlen, t);
-		contended = sf_is_file(&m->top, path);
-		snprintf(alt, sizeof(alt), "%sacquisition-time histogram, %s, %.*s threads", contended ? "contended " : "",
-			 w, tlen, t);
-		snprintf(name, sizeof(name), "hist-%s%s-t%.*s", contended ? "contended-" : "", w, tlen, t);
+	for (size_t i = 0; i < n; i++) {
+		bool contended = hist_charted(g[i], true);
+
+		snprintf(alt, sizeof(alt), "%sacquisition-time histogram, %s, %u threads", contended ? "contended " : "",
+			 w, g[i]->threads);
+		snprintf(name, sizeof(name), "hist-%s%s-t%u", contended ? "contended-" : "", w, g[i]->threads);
 		md_print_plot(m, alt, name);
-		snprintf(alt, sizeof(alt), "how acquisitions were obtained, %s, %.*s threads", w, tlen, t);
-		snprintf(name, sizeof(name), "phases-%s-t%.*s", w, tlen, t);
+		snprintf(alt, sizeof(alt), "how acquisitions were obtained, %s, %u threads", w, g[i]->threads);
+		snprintf(name, sizeof(name), "phases-%s-t%u", w, g[i]->threads);
 		md_print_plot(m, alt, name);
 	}
-	sf_names_free(names);
 }
 
-/* Whether data/KIND-W.txt (REL), lbcompare's text of KIND's runs of W, is
- * its one-line error: then that line stands in the section, and the failed
- * section counts it. */
-bool md_failed_comparison(struct md *m, const char *rel)
+/* The patch experiment's comparison of W: lbcompare's text, fenced, and
+ * the charts; or why it failed. */
+static void print_patch_workload(struct md *m, const struct md_part *part, const char *w)
 {
-	char line[1024], key[MD_PATH + sizeof(line)];
-
-	if (!md_comparison_failed(&m->top, rel, line, sizeof(line)))
-		return false;
-	md_print_failed_comparison(m->out, rel, line);
-	snprintf(key, sizeof(key), "%s\t%s", rel, line);
-	tally_add(&m->failed, key);
-	return true;
-}
-
-/* lbcompare's text of KIND's runs of W (data/KIND-W.txt, run-all's), fenced. */
-static void print_text_of(struct md *m, const char *kind, const char *w)
-{
-	char rel[MD_PATH];
-
-	struct stat st;
-
-	snprintf(rel, sizeof(rel), "data/%s-%s.txt", kind, w);
-	if (sf_stat(&m->top, rel, &st) != 0)
-		fprintf(m->out, "- `%s` is missing: `./run-all --report DIR` derives it.\n\n", rel);
-	else if (!md_failed_comparison(m, rel))
-		md_fenced_text(m->out, &m->top, rel, false);  /* or why it is not read */
+	if (!part || md_failed_comparison(m, part))
+		return;
+	md_fenced(m->out, part->text);
+	print_patch_plots(m, part->c, w);
 }
 
 static void print_patch(struct md *m)
@@ -256,8 +206,7 @@ static void print_patch(struct md *m)
 			continue;
 		}
 		fprintf(m->out, "### %s\n\n", w);
-		print_text_of(m, "patch", w);
-		print_patch_plots(m, w);
+		print_patch_workload(m, md_part(m, "patch", w), w);
 	}
 	for (const char *lock = "kmutex-spin"; lock; lock = strcmp(lock, "kmutex-fix") ? "kmutex-fix" : NULL)
 		if (!word_in(lock, rundir_env(m->d, "ALL_LOCKS")))
@@ -266,46 +215,45 @@ static void print_patch(struct md *m)
 
 /* ---- sweeps ---- */
 
-/* The sweep's median ops/s, a row per thread count (data/sweep-W-ops_per_s.csv). */
-static void print_sweep_table(struct md *m, const char *w)
+/* The sweep's median ops/s, a row per thread count, a column per lock
+ * (the sweep's series: sweep_of). */
+static void print_sweep_table(struct md *m, const struct comparison *c, const char *w)
 {
-	char path[MD_PATH];
-	struct md_csv csv;
+	static struct sweep sw;
+	char err[ERR_LEN];
 
-	snprintf(path, sizeof(path), "data/sweep-%s-ops_per_s.csv", w);
-	if (md_csv_read(&csv, &m->top, path) != 0)
-		return;
-	fprintf(m->out, "Operations per second (median over repetitions):\n\n|");
-	for (size_t c = 0; c < csv.ncols; c++)
-		fprintf(m->out, " %s |", csv.cell[c]);
-	fprintf(m->out, "\n|");
-	for (size_t c = 0; c < csv.ncols; c++)
+	sweep_of(c, w, &sw);
+	fprintf(m->out, "Operations per second (median over repetitions):\n\n| threads |");
+	for (unsigned int k = 0; k < sw.nseries; k++)
+		fprintf(m->out, " %s |", sw.series[k]);
+	fprintf(m->out, "\n|---|");
+	for (unsigned int k = 0; k < sw.nseries; k++)
 		fprintf(m->out, "---|");
 	fprintf(m->out, "\n");
-	for (size_t r = 1; r < csv.nrows; r++) {
-		fprintf(m->out, "| %s |", csv.cell[r * csv.ncols]);
-		for (size_t c = 1; c < csv.ncols; c++) {
-			const char *v = csv.cell[r * csv.ncols + c];
-			if (*v)
-				fprintf(m->out, " %.0f |", strtod(v, NULL));
+	for (unsigned int r = 0; r < sw.nrows; r++) {
+		fprintf(m->out, "| %u |", sw.rows[r]->threads);
+		for (unsigned int k = 0; k < sw.nseries; k++) {
+			const struct variant *v = sweep_variant(c, w, sw.rows[r]->threads, sw.series[k]);
+			struct stat3 s;
+
+			if (v && figure(v, "ops_per_s", 1, &s, err, sizeof(err)) == 0)
+				fprintf(m->out, " %.0f |", s.median);
 			else
 				fprintf(m->out, " - |");
 		}
 		fprintf(m->out, "\n");
 	}
 	fprintf(m->out, "\n");
-	md_csv_free(&csv);
 }
 
 static void print_sweep(struct md *m, const char *w)
 {
-	char rel[MD_PATH];
+	const struct md_part *part = md_part(m, "sweep", w);
 
 	fprintf(m->out, "## %c%s sweep\n\n", *w >= 'a' && *w <= 'z' ? *w - 'a' + 'A' : *w, w + 1);
-	/* Its tables and charts come from what the comparison derived: none
-	 * when it failed, and then its line says why. */
-	snprintf(rel, sizeof(rel), "data/sweep-%s.txt", w);
-	if (md_failed_comparison(m, rel))
+	/* Its tables and charts come from the comparison: none when it
+	 * failed, and then its line says why. */
+	if (!part || md_failed_comparison(m, part))
 		return;
 	/* The cohort lock only keeps the lock within a node: run-all sweeps it
 	 * where there are two or more, or where --locks names it. */
@@ -313,8 +261,8 @@ static void print_sweep(struct md *m, const char *w)
 	    !rundir_plans(m->d, "sweep", w, "-l ck-cohort ", false))
 		fprintf(m->out, "`ck-cohort` was skipped: this machine has %s NUMA node(s), and the cohort lock only keeps the lock within a node where there are two or more (name it in `--locks` to run it anyway).\n\n",
 			rundir_env(m->d, "NUMA_NODES"));
-	print_sweep_table(m, w);
-	md_sweep_verdicts(m, w);
+	print_sweep_table(m, part->c, w);
+	md_sweep_verdicts(m, part->c, w);
 	char alt[64], name[128];
 	snprintf(name, sizeof(name), "sweep-%s-ops_per_s", w);
 	md_print_plot(m, "throughput against threads", name);
@@ -359,17 +307,16 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 	struct rundir d;
 	char err[1024];
 
-	if (rundir_load(&d, dir, err, sizeof(err)) != 0) {
+	memset(&m, 0, sizeof(m));
+	m.d = &d;
+	if (rundir_load(&d, dir, err, sizeof(err)) != 0 || md_parts_build(&m, err, sizeof(err)) != 0) {
 		fprintf(stderr, "lbcompare: --markdown: %s\n", err);
+		md_parts_free(&m);
 		rundir_free(&d);
 		return 2;
 	}
-	memset(&m, 0, sizeof(m));
-	m.d = &d;
 	m.out = out;
 	m.top.fd = d.dir.fd;
-	if (d.ndone)
-		rundir_run_kv(&d, d.plan[d.done[0]].name, "meta.csv", &m.meta);
 	print_header(&m);
 	print_patch(&m);
 	md_kernel_section(&m);
@@ -379,7 +326,7 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 	md_checks_section(&m);
 	md_warnings_section(&m);
 	print_produced(&m);
-	kv_file_free(&m.meta);
+	md_parts_free(&m);
 	tally_free(&m.failed);
 	rundir_free(&d);
 	return 0;

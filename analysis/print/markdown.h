@@ -2,13 +2,14 @@
  * markdown.h — `lbcompare --markdown DIR`: run-all's report.md, on stdout,
  * from a run-all directory (results/README.md, "run-all's directory").
  *
- * It assembles; it measures and compares nothing itself.  The tables are
- * lbcompare's own text and CSV files, which run-all has written into
- * DIR/data (data/<kind>-<workload>.txt for every workload of the plan, and
- * lbcompare --csv's files) before it calls this, and the charts are the
- * gnuplot output in DIR/plots (a chart is linked only where its file is).
- * The rest comes from the runs' own files: summary.csv (timing, oracle),
- * meta.csv (machine, noise), checks.csv, and logs/NAME.err and .status.
+ * It prints; it reads nothing lbcompare printed.  Every finished run is
+ * loaded through the one validated reader (files/resultfile.h), each
+ * experiment's runs of each workload compared (model/comparison.h) as
+ * run-all's `lbcompare --csv` compares them for data/ (which is for people
+ * and gnuplot), and every section printed from those comparisons and the
+ * runs: their summary.csv (timing, oracle), meta.csv (machine, noise),
+ * checks.csv, and logs/NAME.err and .status (quoted).  The charts are
+ * gnuplot's in DIR/plots, linked only where their file is.
  */
 #ifndef LOCKBENCH_MARKDOWN_H
 #define LOCKBENCH_MARKDOWN_H
@@ -25,8 +26,9 @@
 int markdown_report(const struct sf_dir *dir, FILE *out);
 
 /* `lbcompare --markdown-hosts OUTDIR DIR...`: the report of several run-all
- * directories side by side (markdown_hosts.c), from OUTDIR/data/KIND-W.txt,
- * lbcompare's text of every directory's runs of each workload together. */
+ * directories side by side (markdown_hosts.c), each workload's runs of
+ * every directory compared together, as run-all compares them into
+ * OUTDIR/data/KIND-W.txt for people (which it never reads). */
 int markdown_hosts_report(const struct sf_dir *out_dir, char *const *dirs, int ndirs, FILE *out);
 
 #endif

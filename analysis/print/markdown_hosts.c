@@ -1,10 +1,11 @@
 /*
  * markdown_hosts.c — `lbcompare --markdown-hosts OUTDIR DIR...`: the report
- * of several run-all directories side by side (markdown.h).  lbcompare keys
- * its groups by meta.csv's host, so run-all's comparison of every
- * directory's runs of a workload (OUTDIR/data/KIND-W.txt) keeps each host's
- * tables and baseline apart and adds the "across hosts" tables; this puts
- * those in order under a header naming the directories.
+ * of several run-all directories side by side (markdown.h).  Each
+ * workload's runs from every directory are compared together, as run-all
+ * compares them for OUTDIR/data/KIND-W.txt: lbcompare keys its groups by
+ * meta.csv's host, so each host keeps its tables and baseline apart and the
+ * "across hosts" tables are added; this prints them in order under a header
+ * naming the directories.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,61 +16,6 @@
 #include "markdown_int.h"
 
 #define HOSTS_MAX 64
-
-/* Only the hosts and the across-hosts tables of lbcompare's text: every
- * block that opens with "Hosts" or "== across hosts", up to its blank line. */
-static void copy_text(FILE *out, FILE *f, bool across_only)
-{
-	char line[4096];
-	bool on = !across_only;
-
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "Hosts", 5) == 0 || strncmp(line, "== across hosts", 15) == 0)
-			on = true;
-		if (on)
-			fputs(line, out);
-		if (across_only && on && line[0] == '\n')
-			on = false;
-	}
-}
-
-void md_fenced_text(FILE *out, const struct sf_dir *dir, const char *rel, bool across_only)
-{
-	char err[1024];
-	FILE *f = sf_fopen_read(dir, rel, RUNDIR_TEXT_MAX, err, sizeof(err));
-
-	if (!f) {
-		fprintf(out, "- `%s` could not be read: %s\n\n", rel, err);
-		return;
-	}
-	fprintf(out, "```text\n");
-	copy_text(out, f, across_only);
-	fclose(f);
-	fprintf(out, "```\n\n");
-}
-
-/* lbcompare --output FILE writes its one-line error as FILE's whole text
- * when the comparison fails, as run-all's `2>&1` into FILE did before. */
-bool md_comparison_failed(const struct sf_dir *dir, const char *rel, char *line, size_t len)
-{
-	static const char prefix[] = "lbcompare: ";
-	char err[256];
-	size_t n;
-	char *text = sf_read_all(dir, rel, RUNDIR_TEXT_MAX, &n, err, sizeof(err));
-	char *nl = text ? memchr(text, '\n', n) : NULL;
-	bool failed = text && strncmp(text, prefix, sizeof(prefix) - 1) == 0 && (!nl || nl == text + n - 1);
-
-	if (failed)
-		snprintf(line, len, "%.*s", (int)(nl ? nl - text : (ptrdiff_t)n), text);
-	free(text);
-	return failed;
-}
-
-void md_print_failed_comparison(FILE *out, const char *rel, const char *line)
-{
-	fprintf(out, "**The comparison of these runs failed** (`%s`), so this section has no tables:\n\n```text\n%s\n```\n\n",
-		rel, line);
-}
 
 /* Every workload some directory ran as KIND, in its registry's order. */
 static size_t workloads_of(const struct rundir *dirs, size_t ndirs, const char *kind, char (*w)[64], size_t max)
@@ -89,10 +35,85 @@ static size_t workloads_of(const struct rundir *dirs, size_t ndirs, const char *
 	return n;
 }
 
-static void print_kind(FILE *out, const struct sf_dir *out_dir, const struct rundir *dirs, size_t ndirs,
-		       const char *kind)
+/* KIND's runs of W in every directory, in the order given, each
+ * directory's in its own order: loaded as run-all names them in the hosts'
+ * comparison, by their absolute paths.  False out of memory, or when one no
+ * longer loads (then P->failed says why). */
+static bool load_part(struct md_part *p, const struct rundir *dirs, size_t ndirs)
 {
-	char w[32][64], rel[MD_PATH], line[1024];
+	static struct sf_dir dir;  /* static: a path of PATH_MAX, not on the stack */
+	size_t total = 0;
+	char rel[MD_PATH], err[1024];
+
+	for (size_t i = 0; i < ndirs; i++)
+		total += dirs[i].ndone;
+	if (!(p->runs = calloc(total + 1, sizeof(*p->runs))))
+		return false;
+	for (size_t i = 0; i < ndirs; i++)
+		for (size_t k = 0; k < dirs[i].ndone; k++) {
+			const char *name = dirs[i].plan[dirs[i].done[k]].name;
+			struct result_run *run;
+
+			if (!md_run_of(name, p->kind, p->workload))
+				continue;
+			snprintf(rel, sizeof(rel), "runs/%s", name);
+			if (!(run = malloc(sizeof(*run))))
+				return false;
+			if (sf_dir_at(&dir, &dirs[i].dir, rel, err, sizeof(err)) != 0 ||
+			    result_load(run, &dir, err, sizeof(err)) != 0) {
+				snprintf(p->failed, sizeof(p->failed), "lbcompare: %s", err);
+				sf_dir_close(&dir);
+				free(run);
+				return true;
+			}
+			sf_dir_close(&dir);
+			p->runs[p->nruns++] = run;
+		}
+	return true;
+}
+
+static void free_part(struct md_part *p)
+{
+	comparison_free(p->c);
+	free(p->text);
+	for (size_t r = 0; r < p->nruns; r++) {
+		result_free((struct result_run *)p->runs[r]);
+		free((struct result_run *)p->runs[r]);
+	}
+	free(p->runs);
+}
+
+/* KIND's comparison of W across the directories, as run-all makes it for
+ * OUTDIR/data/KIND-W.txt: in full, or (the sweeps) only its hosts and
+ * across-hosts tables; 0, or -1 out of memory. */
+static int print_workload(FILE *out, const struct rundir *dirs, size_t ndirs, const char *kind, const char *w)
+{
+	static struct md_part p;
+	bool sweep = strcmp(kind, "sweep") == 0;
+	char rel[MD_PATH], err[256];
+	int rc = 0;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.kind, sizeof(p.kind), "%s", kind);
+	snprintf(p.workload, sizeof(p.workload), "%.63s", w);
+	snprintf(rel, sizeof(rel), "data/%s-%.63s.txt", kind, w);
+	if (!load_part(&p, dirs, ndirs) || (!p.failed[0] && md_part_compare(&p, sweep, err, sizeof(err)) != 0))
+		rc = -1;
+	else if (p.failed[0])
+		md_print_failed_comparison(out, rel, p.failed);
+	else {
+		md_fenced(out, p.text);
+		if (sweep)
+			fprintf(out, "Each host's tables, thread count by thread count: `%s`; the figures as CSV: `data/`.\n\n",
+				rel);
+	}
+	free_part(&p);
+	return rc;
+}
+
+static int print_kind(FILE *out, const struct rundir *dirs, size_t ndirs, const char *kind)
+{
+	char w[32][64];
 	size_t n = workloads_of(dirs, ndirs, kind, w, 32);
 	bool sweep = strcmp(kind, "sweep") == 0;
 
@@ -105,38 +126,29 @@ static void print_kind(FILE *out, const struct sf_dir *out_dir, const struct run
 				w[i] + 1);
 		else
 			fprintf(out, "### %s\n\n", w[i]);
-		snprintf(rel, sizeof(rel), "data/%s-%.63s.txt", kind, w[i]);
-		if (!sf_is_file(out_dir, rel)) {
-			fprintf(out, "- `%s` is missing: `./run-all --report DIR...` derives it.\n\n", rel);
-			continue;
-		}
-		if (md_comparison_failed(out_dir, rel, line, sizeof(line))) {
-			md_print_failed_comparison(out, rel, line);
-			continue;
-		}
-		md_fenced_text(out, out_dir, rel, sweep);
-		if (sweep)
-			fprintf(out, "Each host's tables, thread count by thread count: `%s`; the figures as CSV: `data/`.\n\n",
-				rel);
+		if (print_workload(out, dirs, ndirs, kind, w[i]) != 0)
+			return -1;
 	}
+	return 0;
 }
 
-static void print_hosts_report(FILE *out, const struct sf_dir *out_dir, const struct rundir *dirs, size_t ndirs)
+static int print_hosts_report(FILE *out, const struct rundir *dirs, size_t ndirs)
 {
 	fprintf(out, "# lockbench report: hosts side by side\n\nRun directories, each with its own full report (machine, noise, checks, failed runs):\n\n");
 	for (size_t i = 0; i < ndirs; i++)
 		fprintf(out, "- `%s` (its `report.md`)\n", dirs[i].dir.path);
 	fprintf(out, "\nEach host's runs are grouped apart: its own tables, against its own first variant, with its own confidence intervals and verdicts; the \"across hosts\" tables put each host's figure and ratio side by side (each at the largest thread count it ran). The header names each host's CPU, cores, NUMA nodes and kernel (meta.csv).\n\n");
-	print_kind(out, out_dir, dirs, ndirs, "patch");
-	print_kind(out, out_dir, dirs, ndirs, "kernel");
-	print_kind(out, out_dir, dirs, ndirs, "sweep");
+	if (print_kind(out, dirs, ndirs, "patch") || print_kind(out, dirs, ndirs, "kernel") ||
+	    print_kind(out, dirs, ndirs, "sweep"))
+		return -1;
 	fprintf(out, "No plots here: each directory's own report has its hosts' plots.\n");
+	return 0;
 }
 
 int markdown_hosts_report(const struct sf_dir *out_dir, char *const *paths, int npaths, FILE *out)
 {
 	struct rundir *dirs = calloc((size_t)npaths + 1, sizeof(*dirs));
-	static struct sf_dir top, named;  /* static: paths of PATH_MAX, not on the stack */
+	static struct sf_dir named;  /* static: a path of PATH_MAX, not on the stack */
 	char err[1024];
 	int rc = 0, loaded = 0;
 
@@ -163,10 +175,13 @@ int markdown_hosts_report(const struct sf_dir *out_dir, char *const *paths, int 
 		if (rc)
 			fprintf(stderr, "lbcompare: --markdown-hosts: %s\n", err);
 	}
-	/* OUTDIR's files named relative to it in the report. */
-	top.fd = out_dir->fd;
-	if (rc == 0)
-		print_hosts_report(out, &top, dirs, (size_t)npaths);
+	/* OUTDIR holds run-all's data/ for people and gnuplot: named in the
+	 * report, never read (the comparisons are made here, from the runs). */
+	(void)out_dir;
+	if (rc == 0 && print_hosts_report(out, dirs, (size_t)npaths) != 0) {
+		fprintf(stderr, "lbcompare: --markdown-hosts: out of memory\n");
+		rc = 2;
+	}
 	for (int i = 0; i < loaded; i++)
 		rundir_free(&dirs[i]);
 	free(dirs);

@@ -1,7 +1,9 @@
 /*
- * markdown_int.h — internal to `lbcompare --markdown` (markdown.c,
- * markdown_runs.c): the report being written, and the small readers and
- * counters its sections share.
+ * markdown_int.h — internal to `lbcompare --markdown` and --markdown-hosts:
+ * the report being written — the run-all directory and the comparisons of
+ * its runs, built once (markdown_parts.c) and read by every section — and
+ * the small helpers the sections share (markdown_util.c, below every
+ * section's file).
  */
 #ifndef LOCKBENCH_MARKDOWN_INT_H
 #define LOCKBENCH_MARKDOWN_INT_H
@@ -11,8 +13,9 @@
 #include <stdio.h>
 
 #include "../files/rundir.h"
+#include "../model/comparison.h"
 
-/* A path relative to the run-all directory (runs/NAME/FILE, data/FILE...). */
+/* A path relative to the run-all directory (runs/NAME/FILE, plots/FILE...). */
 #define MD_PATH 512
 
 /* Distinct lines with how often each was met, in the order first met. */
@@ -29,52 +32,73 @@ void tally_add(struct tally *t, const char *key);
 void tally_sort(struct tally *t, bool by_count);
 void tally_free(struct tally *t);
 
+/* One experiment's runs of one workload (run-all's KIND-W-* runs: patch,
+ * kernel, sweep), compared as lbcompare compares them: its text is what
+ * run-all keeps in data/KIND-W.txt for people, built here from the runs. */
+struct md_part {
+	char kind[16], workload[64];
+	const struct result_run **runs;  /* its finished runs (struct md's), in the directory's order */
+	size_t nruns;
+	struct comparison *c;          /* NULL: the comparison failed, `failed` says why */
+	char *text;                    /* lbcompare's text of the runs (text_print) */
+	char failed[ERR_LEN + 16];     /* "lbcompare: ..." where it failed */
+};
+
 struct md {
 	const struct rundir *d;
 	struct sf_dir top;       /* the directory again, its files named relative to it in the report */
 	FILE *out;
-	struct kv_file meta;     /* the first finished run's meta.csv: the machine (empty: none) */
-	struct tally failed;     /* the comparisons (data/KIND-W.txt) that failed: "file\tline" */
+	struct result_run **run;         /* the finished runs, loaded: d->done's order (rundir.h) */
+	struct md_part *part;
+	size_t nparts;
+	struct tally failed;     /* the comparisons that failed: "file\tline" */
 };
 
-/* A whole CSV file as cells, row-major; every row as wide as the header. */
-struct md_csv {
-	char *text;
-	char **cell;
-	size_t nrows, ncols;
-};
-int md_csv_read(struct md_csv *csv, const struct sf_dir *dir, const char *rel);
-/* Column NAME of the header, or -1. */
-int md_csv_col(const struct md_csv *csv, const char *name);
-void md_csv_free(struct md_csv *csv);
+/* ---- the comparisons (markdown_parts.c) ---- */
 
-/* The names in the directory's SUB (data, plots, logs) matching the
- * fnmatch() PATTERN, sorted (sf_names_free); NULL when SUB cannot be opened
- * (a link there is never followed). */
+/* M's finished runs, loaded, and every KIND-W's part of them; 0, or -1
+ * with one line in err (out of memory; a run that no longer loads). */
+int md_parts_build(struct md *m, char *err, size_t errlen);
+void md_parts_free(struct md *m);
+/* KIND's part of W, or NULL (no finished run of it). */
+const struct md_part *md_part(const struct md *m, const char *kind, const char *w);
+/* The groups of W in comparison C, fewest threads first, into g (at most
+ * MAX_GROUPS); with WANT, only those it accepts.  Returns how many. */
+size_t md_groups_of(const struct comparison *c, const char *w, bool (*want)(const struct group *g),
+		    const struct group **g);
+/* Whether plan run NAME is KIND's of W: named KIND-W-... (run-all's names). */
+bool md_run_of(const char *name, const char *kind, const char *w);
+/* P's comparison of its runs and its text (HOSTS_ONLY: only the hosts and
+ * across-hosts tables, text_print_hosts), or in p->failed the line saying
+ * why there is none; 0, or -1 out of memory (said in err). */
+int md_part_compare(struct md_part *p, bool hosts_only, char *err, size_t errlen);
+/* The first finished run, whose meta.csv tells the machine (NULL: none). */
+const struct result_run *md_first_run(const struct md *m);
+
+/* ---- shared helpers (markdown_util.c) ---- */
+
+/* The names in the directory's SUB (plots, logs) matching the fnmatch()
+ * PATTERN, sorted (sf_names_free); NULL when SUB cannot be opened (a link
+ * there is never followed). */
 char **md_names(const struct md *m, const char *sub, const char *pattern);
 /* The next blank-separated word of *P into W (false at the end). */
 bool md_next_word(const char **p, char *w, size_t len);
-/* lbcompare's text at REL under DIR fenced as code; ACROSS_ONLY: only its
- * hosts and across-hosts tables.  A text that cannot be read says so in one
- * line instead. */
-void md_fenced_text(FILE *out, const struct sf_dir *dir, const char *rel, bool across_only);
-/* Whether lbcompare's text at REL under DIR is its one-line error (the
- * comparison failed: docs/run-all.md, "lbcompare"); then the line is in LINE. */
-bool md_comparison_failed(const struct sf_dir *dir, const char *rel, char *line, size_t len);
-/* The failed comparison at REL, said in place of its tables. */
-void md_print_failed_comparison(FILE *out, const char *rel, const char *line);
-
-/* Whether data/KIND-W.txt (REL) is lbcompare's one-line error: then the line
- * stands in the section, and the failed section counts it. */
-bool md_failed_comparison(struct md *m, const char *rel);
 /* plots/NAME.png's link, where gnuplot drew it. */
 void md_print_plot(struct md *m, const char *alt, const char *name);
-/* qsort's order of data/STEM-W-tN.csv names by N. */
-int md_cmp_threads(const void *a, const void *b);
+/* Whether PART's comparison failed: then its line stands in the section
+ * (naming data/KIND-W.txt, where run-all keeps it), and the failed section
+ * counts it. */
+bool md_failed_comparison(struct md *m, const struct md_part *part);
+/* A failed comparison, said in place of its tables. */
+void md_print_failed_comparison(FILE *out, const char *rel, const char *line);
+/* TEXT fenced as code. */
+void md_fenced(FILE *out, const char *text);
+
+/* ---- the sections ---- */
 
 void md_kernel_section(struct md *m);
 void md_noise_section(struct md *m);
-void md_sweep_verdicts(struct md *m, const char *workload);
+void md_sweep_verdicts(struct md *m, const struct comparison *c, const char *workload);
 void md_machine_section(struct md *m);
 void md_failed_section(struct md *m);
 void md_checks_section(struct md *m);

@@ -1,11 +1,11 @@
 /*
  * markdown_kernel.c — the report's "Models against the running kernel's
  * mutex" (markdown.h): per workload of run-all's kernel experiment and
- * thread count, a table built from lbcompare's derived files —
- * data/kernel-W-tN.csv (each figure of kernel_columns(), the same table
- * that names them in lbcompare's text) and data/histcmp-W-tN.csv (the
- * earth mover's distance of each model's contended histogram from the
- * kernel's) — the kernel's settings from its runs' meta.csv, and the chart.
+ * thread count, a table over the comparison of its runs — each figure of
+ * kernel_columns() (the same table that names them in lbcompare's text and
+ * data/kernel-W-tN.csv) and the earth mover's distance of each model's
+ * contended histogram from the kernel's — the kernel's settings from its
+ * runs' meta.csv, and the chart.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,117 +13,87 @@
 #include "../figures/figures.h"
 #include "markdown_int.h"
 
-/* The row of csv whose first cells are VARIANT and FIGURE (-1: none). */
-static long csv_row(const struct md_csv *csv, int fig_col, const char *variant, const char *figure)
+/* One figure's cell of variant i: median [CI], and off the kernel's row
+ * its ratio and verdict against the kernel's ("n/a": no such figure). */
+static void print_figure_cell(struct md *m, const struct group *g, unsigned int i, const struct column *col)
 {
-	for (size_t r = 1; r < csv->nrows; r++)
-		if (strcmp(csv->cell[r * csv->ncols], variant) == 0 &&
-		    strcmp(csv->cell[r * csv->ncols + (size_t)fig_col], figure) == 0)
-			return (long)r;
-	return -1;
-}
+	struct stat3 s, base;
+	struct verdict vd;
+	bool base_ok;
+	char err[ERR_LEN];
 
-static const char *cell(const struct md_csv *csv, long row, const char *col)
-{
-	int c = md_csv_col(csv, col);
-
-	return row > 0 && c >= 0 ? csv->cell[(size_t)row * csv->ncols + (size_t)c] : "";
-}
-
-/* A number of the CSV in the column's format ("" stays ""). */
-static void number(char *buf, size_t len, const char *fmt, const char *text)
-{
-	if (*text)
-		snprintf(buf, len, fmt, strtod(text, NULL));
-	else
-		snprintf(buf, len, "-");
-}
-
-/* One figure's cell: median [CI], and off the baseline's row its ratio and
- * verdict against the kernel's. */
-static void print_figure_cell(struct md *m, const struct md_csv *csv, long row, const struct column *col)
-{
-	char med[32], lo[32], hi[32];
-	const char *verdict = cell(csv, row, "verdict"), *ratio = cell(csv, row, "ratio");
-
-	if (row < 0) {
+	if (figure_missing(&g->v[i], col) != FIGURE_OK ||
+	    figure_pair(g, i, col, &s, &base, &base_ok, err, sizeof(err)) != 0) {
 		fprintf(m->out, " n/a |");
 		return;
 	}
-	number(med, sizeof(med), col->fmt, cell(csv, row, "median"));
-	fprintf(m->out, " %s", med);
-	if (strtol(cell(csv, row, "runs"), NULL, 10) >= 2) {
-		number(lo, sizeof(lo), col->fmt, cell(csv, row, "ci_lo"));
-		number(hi, sizeof(hi), col->fmt, cell(csv, row, "ci_hi"));
-		fprintf(m->out, " [%s–%s]", lo, hi);
+	fprintf(m->out, " ");
+	fprintf(m->out, col->fmt, s.median);
+	if (s.n >= 2) {
+		fprintf(m->out, " [");
+		fprintf(m->out, col->fmt, s.ci.lo);
+		fprintf(m->out, "–");
+		fprintf(m->out, col->fmt, s.ci.hi);
+		fprintf(m->out, "]");
 	}
-	if (strcmp(verdict, "baseline") != 0 && *ratio)
-		fprintf(m->out, " %.2fx", strtod(ratio, NULL));
-	if (strcmp(verdict, "baseline") != 0 && strcmp(verdict, "-") != 0)
-		fprintf(m->out, " %s", verdict);
+	if (i > 0 && base_ok) {
+		judge(&s, &base, &vd);
+		if (base.median != 0)
+			fprintf(m->out, " %.2fx", s.median / base.median);
+		if (strcmp(verdict_word(&vd, column_sense(col)), "-") != 0)
+			fprintf(m->out, " %s", verdict_word(&vd, column_sense(col)));
+	}
 	fprintf(m->out, " |");
 }
 
-/* The distance of VARIANT's contended histogram from the kernel's (the
- * group's baseline), from histcmp (NULL: none written). */
-static void print_emd_cell(struct md *m, const struct md_csv *hist, const char *variant, bool baseline)
+/* The distance of variant i's contended histogram from the kernel's (the
+ * group's baseline), where some variant has two runs or more. */
+static void print_emd_cell(struct md *m, const struct group *g, unsigned int i)
 {
-	int var = hist ? md_csv_col(hist, "variant") : -1;
+	static struct hist_comparison hc;
 
-	for (size_t r = 1; hist && var >= 0 && !baseline && r < hist->nrows; r++)
-		if (strcmp(hist->cell[r * hist->ncols], "contended") == 0 &&
-		    strcmp(hist->cell[r * hist->ncols + (size_t)var], variant) == 0) {
-			fprintf(m->out, " %.2f, %s |", strtod(cell(hist, (long)r, "emd_bins"), NULL),
-				cell(hist, (long)r, "verdict"));
-			return;
-		}
-	fprintf(m->out, " %s |", baseline ? "" : "n/a");
+	if (i == 0)
+		fprintf(m->out, "  |");
+	else if (group_max_reps(g) >= 2 && compare_hists(g, i, true, &hc))
+		fprintf(m->out, " %.2f, %s |", hc.test.emd, hist_verdict(&hc));
+	else
+		fprintf(m->out, " n/a |");
 }
 
-/* data/kernel-W-tN.csv (NAME) as a table, a row per variant in its order
- * (the kernel's first), a column per kernel_columns() figure, then the
- * distance of the histograms. */
-static void print_kernel_table(struct md *m, const char *name)
+/* Whether variant i has any of the table's figures (a row of its own). */
+static bool has_row(const struct group *g, unsigned int i, const struct column *cols, unsigned int ncols)
 {
-	char path[MD_PATH], threads[16];
-	struct md_csv csv, hist;
+	for (unsigned int c = 0; c < ncols; c++)
+		if (figure_missing(&g->v[i], &cols[c]) == FIGURE_OK)
+			return true;
+	return false;
+}
+
+/* The group as a table, a row per variant in its order (the kernel's
+ * first), a column per kernel_columns() figure, then the distance of the
+ * histograms. */
+static void print_kernel_table(struct md *m, const struct group *g)
+{
 	unsigned int ncols;
 	const struct column *cols = kernel_columns(&ncols);
-	int fig;
-	bool have_hist;
 
-	snprintf(path, sizeof(path), "data/%s", name);
-	if (md_csv_read(&csv, &m->top, path) != 0)
-		return;
-	fig = md_csv_col(&csv, "figure");
-	snprintf(threads, sizeof(threads), "%s", strrchr(name, 't') + 1);
-	threads[strcspn(threads, ".")] = '\0';
-	snprintf(path, sizeof(path), "data/histcmp-%s", name + strlen("kernel-"));
-	have_hist = md_csv_read(&hist, &m->top, path) == 0;
-	fprintf(m->out, "#### %s threads\n\n| variant |", threads);
+	fprintf(m->out, "#### %u threads\n\n| variant |", g->threads);
 	for (unsigned int c = 0; c < ncols; c++)
 		fprintf(m->out, " %s |", cols[c].title);
 	fprintf(m->out, " EMD from the kernel's contended histogram, bins |\n|---|");
 	for (unsigned int c = 0; c <= ncols; c++)
 		fprintf(m->out, "---|");
 	fprintf(m->out, "\n");
-	/* The rows go variant by variant (csv_figures): a line at each one's first. */
-	for (size_t r = 1; fig >= 0 && r < csv.nrows; r++) {
-		const char *v = csv.cell[r * csv.ncols];
-		bool first = r == 1 || strcmp(v, csv.cell[csv.ncols]) == 0;
-
-		if (r > 1 && strcmp(v, csv.cell[(r - 1) * csv.ncols]) == 0)
+	for (unsigned int i = 0; i < g->nv; i++) {
+		if (!has_row(g, i, cols, ncols))
 			continue;
-		fprintf(m->out, "| %s%s |", first ? "the kernel's mutex: " : "", v);
+		fprintf(m->out, "| %s%s |", i == 0 ? "the kernel's mutex: " : "", g->v[i].series);
 		for (unsigned int c = 0; c < ncols; c++)
-			print_figure_cell(m, &csv, csv_row(&csv, fig, v, figure_name(&cols[c])), &cols[c]);
-		print_emd_cell(m, have_hist ? &hist : NULL, v, first);
+			print_figure_cell(m, g, i, &cols[c]);
+		print_emd_cell(m, g, i);
 		fprintf(m->out, "\n");
 	}
 	fprintf(m->out, "\n");
-	md_csv_free(&csv);
-	if (have_hist)
-		md_csv_free(&hist);
 }
 
 /* What decides the kernel mutex's behaviour, from the meta.csv of the
@@ -140,15 +110,12 @@ static void print_kernel_settings(struct md *m, const char *w)
 
 	for (size_t i = 0; i < m->d->ndone; i++) {
 		const struct plan_run *r = &m->d->plan[m->d->done[i]];
-		struct kv_file meta;
 		unsigned int shown = 0;
 
 		if (strcmp(r->kind, "kernel") != 0 || strcmp(r->workload, w) != 0 || !strstr(r->args, "-l none "))
 			continue;
-		if (rundir_run_kv(m->d, r->name, "meta.csv", &meta) != 0)
-			return;
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-			const char *v = kv_get(&meta, keys[k][0]);
+			const char *v = result_meta_get(m->run[i], keys[k][0]);
 
 			if (!v || !*v)
 				continue;
@@ -159,47 +126,39 @@ static void print_kernel_settings(struct md *m, const char *w)
 		}
 		if (shown)
 			fprintf(m->out, ".\n\n");
-		kv_file_free(&meta);
 		return;
 	}
 }
 
 static void print_workload(struct md *m, const char *w)
 {
-	char rel[MD_PATH], pattern[MD_PATH], **names;
-	size_t n = 0;
+	static const struct group *g[MAX_GROUPS];
+	const struct md_part *part = md_part(m, "kernel", w);
+	size_t n;
 
 	fprintf(m->out, "### %s\n\n", w);
 	if (!rundir_plans(m->d, "kernel", w, NULL, true)) {
 		fprintf(m->out, "- No `%s` runs finished (see [Failed runs](#failed-runs)).\n\n", w);
 		return;
 	}
-	snprintf(rel, sizeof(rel), "data/kernel-%s.txt", w);
-	if (md_failed_comparison(m, rel))
+	if (!part || md_failed_comparison(m, part))
 		return;
 	print_kernel_settings(m, w);
-	snprintf(pattern, sizeof(pattern), "kernel-%s-t*.csv", w);
-	if (!(names = md_names(m, "data", pattern)) || !names[0]) {
-		fprintf(m->out, "- `data/kernel-%s-t*.csv` are missing (the first variant is not the kernel's `none`, or `./run-all --report DIR` derives them).\n\n", w);
-		sf_names_free(names);
+	if ((n = md_groups_of(part->c, w, kernel_baseline, g)) == 0) {
+		fprintf(m->out, "- No table: the first variant of `%s` is not the kernel's `none` with `--kernel-locks`.\n\n", w);
 		return;
 	}
-	while (names[n])
-		n++;
-	qsort(names, n, sizeof(*names), md_cmp_threads);
 	for (size_t i = 0; i < n; i++) {
-		char alt[128], name[128];
-		const char *t = strrchr(names[i], 't');
+		char alt[192], name[128];
 
-		print_kernel_table(m, names[i]);
-		snprintf(name, sizeof(name), "hist-contended-%s-%.*s", w, (int)strcspn(t, "."), t);
-		snprintf(alt, sizeof(alt), "contended acquisition times of the models and the kernel's mutex waits, %s, %.*s threads",
-			 w, (int)strcspn(t + 1, "."), t + 1);
+		print_kernel_table(m, g[i]);
+		snprintf(name, sizeof(name), "hist-contended-%s-t%u", w, g[i]->threads);
+		snprintf(alt, sizeof(alt), "contended acquisition times of the models and the kernel's mutex waits, %s, %u threads",
+			 w, g[i]->threads);
 		md_print_plot(m, alt, name);
 	}
-	sf_names_free(names);
-	fprintf(m->out, "Every figure of these runs (phases, spin exits, the kernel's waits by class, the histograms bin by bin): `%s`; these tables' figures as CSV: `data/kernel-%s-t*.csv`.\n\n",
-		rel, w);
+	fprintf(m->out, "Every figure of these runs (phases, spin exits, the kernel's waits by class, the histograms bin by bin): `data/kernel-%s.txt`; these tables' figures as CSV: `data/kernel-%s-t*.csv`.\n\n",
+		w, w);
 }
 
 /* Whether the section has W to show: its runs, or why it has none (no

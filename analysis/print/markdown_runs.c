@@ -1,8 +1,8 @@
 /*
  * markdown_runs.c — the report's account of the runs themselves: the noise
  * they met, the sweep's verdicts, the machine, the runs that failed, their
- * self-checks and warnings (markdown.h); and the small readers the sections
- * share (markdown_int.h).
+ * self-checks and warnings (markdown.h), from the runs as the validated
+ * reader loaded them (resultfile.h) and the logs run-all kept.
  */
 #define _GNU_SOURCE  /* strcasestr */
 #include <errno.h>
@@ -11,115 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../figures/figures.h"
 #include "markdown_int.h"
-
-/* ---- shared helpers ---- */
-
-void tally_add(struct tally *t, const char *key)
-{
-	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->item[i].key, key) == 0) {
-			t->item[i].count++;
-			return;
-		}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		struct tally_item *item = realloc(t->item, cap * sizeof(*item));
-		if (!item)
-			return;  /* out of memory: the line goes uncounted, the report goes on */
-		t->item = item;
-		t->cap = cap;
-	}
-	if ((t->item[t->n].key = strdup(key)) != NULL)
-		t->item[t->n++].count = 1;
-}
-
-static bool by_count;
-static int cmp_items(const void *a, const void *b)
-{
-	const struct tally_item *x = a, *y = b;
-
-	if (by_count && x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return strcmp(x->key, y->key);
-}
-
-void tally_sort(struct tally *t, bool most_first)
-{
-	by_count = most_first;
-	if (t->n > 1)
-		qsort(t->item, t->n, sizeof(*t->item), cmp_items);
-}
-
-void tally_free(struct tally *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->item[i].key);
-	free(t->item);
-	*t = (struct tally){ 0 };
-}
-
-bool md_next_word(const char **p, char *w, size_t len)
-{
-	size_t n;
-
-	*p += strspn(*p, " ");
-	n = strcspn(*p, " ");
-	if (n == 0)
-		return false;
-	snprintf(w, len, "%.*s", (int)n, *p);
-	*p += n;
-	return true;
-}
-
-int md_csv_read(struct md_csv *csv, const struct sf_dir *dir, const char *rel)
-{
-	struct kv_file f;  /* its reader gives the lines; the cells are split here */
-	char err[256];
-	size_t ncells = 0;
-
-	memset(csv, 0, sizeof(*csv));
-	if (kv_file_read(&f, dir, rel, ',', false, err, sizeof(err)) != 0)
-		return -1;
-	csv->ncols = 2;  /* the key and its value, and one more cell per comma in the value */
-	for (const char *p = f.n ? f.pair[0].value : ""; (p = strchr(p, ',')) != NULL; p++)
-		csv->ncols++;
-	csv->nrows = f.n;
-	csv->cell = calloc(csv->nrows * csv->ncols + 1, sizeof(*csv->cell));
-	for (size_t r = 0; csv->cell && r < f.n; r++) {
-		char *v = (char *)f.pair[r].value;
-		csv->cell[ncells++] = (char *)f.pair[r].key;
-		for (size_t c = 1; c < csv->ncols; c++) {
-			char *comma = v ? strchr(v, ',') : NULL;
-			if (comma)
-				*comma = '\0';
-			csv->cell[ncells++] = v ? v : "";
-			v = comma ? comma + 1 : NULL;
-		}
-	}
-	csv->text = f.text;
-	free(f.pair);
-	if (!csv->cell || f.n == 0) {
-		md_csv_free(csv);
-		return -1;
-	}
-	return 0;
-}
-
-int md_csv_col(const struct md_csv *csv, const char *name)
-{
-	for (size_t c = 0; c < csv->ncols; c++)
-		if (strcmp(csv->cell[c], name) == 0)
-			return (int)c;
-	return -1;
-}
-
-void md_csv_free(struct md_csv *csv)
-{
-	free(csv->text);
-	free(csv->cell);
-	memset(csv, 0, sizeof(*csv));
-}
 
 static const char *run_name(const struct md *m, size_t i)
 {
@@ -168,10 +61,10 @@ static const char *code_text(const char *v, char *buf, size_t len)
 
 /* "`tmpfs` (`tmpfs` on `/dev/shm`)" from meta.csv's workload_dir_* keys, or
  * "" for a run without a directory (or from before the keys). */
-static void dir_fs(const struct kv_file *meta, char *out, size_t len)
+static void dir_fs(const struct result_run *run, char *out, size_t len)
 {
-	const char *fs = kv_get(meta, "workload_dir_fs"), *src = kv_get(meta, "workload_dir_mount_source");
-	const char *mnt = kv_get(meta, "workload_dir_mount_point");
+	const char *fs = result_meta_get(run, "workload_dir_fs"), *src = result_meta_get(run, "workload_dir_mount_source");
+	const char *mnt = result_meta_get(run, "workload_dir_mount_point");
 	char b[3][160];
 
 	out[0] = '\0';
@@ -185,22 +78,20 @@ static size_t noise_rows(const struct md *m, struct noise_row *rows)
 	size_t n = 0;
 
 	for (size_t i = 0; i < m->d->ndone; i++) {
-		struct kv_file meta;
-		const char *busy;
-		if (rundir_run_kv(m->d, run_name(m, i), "meta.csv", &meta) != 0)
+		const struct result_run *run = m->run[i];
+		const char *busy = result_meta_get(run, "noise_busy");
+
+		if (!busy)
 			continue;
-		if ((busy = kv_get(&meta, "noise_busy")) != NULL) {
-			rows[n] = (struct noise_row){ .run = run_name(m, i),
-						      .other = number_or_nan(kv_get(&meta, "noise_other_cpu_pct")),
-						      .steal = number_or_nan(kv_get(&meta, "noise_steal_pct")),
-						      .load = number_or_nan(kv_get(&meta, "noise_loadavg_1m")),
-						      .throttle = number_or_nan(kv_get(&meta, "noise_thermal_throttle")),
-						      .io = number_or_nan(kv_get(&meta, "noise_io_pressure_pct")),
-						      .memory = number_or_nan(kv_get(&meta, "noise_memory_pressure_pct")) };
-			snprintf(rows[n].busy, sizeof(rows[0].busy), "%s", busy);
-			dir_fs(&meta, rows[n++].dir, sizeof(rows[0].dir));
-		}
-		kv_file_free(&meta);
+		rows[n] = (struct noise_row){ .run = run_name(m, i),
+					      .other = number_or_nan(result_meta_get(run, "noise_other_cpu_pct")),
+					      .steal = number_or_nan(result_meta_get(run, "noise_steal_pct")),
+					      .load = number_or_nan(result_meta_get(run, "noise_loadavg_1m")),
+					      .throttle = number_or_nan(result_meta_get(run, "noise_thermal_throttle")),
+					      .io = number_or_nan(result_meta_get(run, "noise_io_pressure_pct")),
+					      .memory = number_or_nan(result_meta_get(run, "noise_memory_pressure_pct")) };
+		snprintf(rows[n].busy, sizeof(rows[0].busy), "%s", busy);
+		dir_fs(run, rows[n++].dir, sizeof(rows[0].dir));
 	}
 	qsort(rows, n, sizeof(*rows), cmp_noise);
 	return n;
@@ -318,89 +209,71 @@ void md_noise_section(struct md *m)
 
 /* ---- the sweep's verdicts ---- */
 
-static long threads_of(const char *path)
+/* One thread count's row: each lock's throughput verdict against the
+ * first's (the group's first column: ratio_columns). */
+static void print_verdict_row(struct md *m, const struct group *g)
 {
-	const char *t = strrchr(path, 't');
-	return t ? strtol(t + 1, NULL, 10) : 0;
-}
-
-int md_cmp_threads(const void *a, const void *b)
-{
-	long x = threads_of(*(char *const *)a), y = threads_of(*(char *const *)b);
-	return (x > y) - (x < y);
-}
-
-/* One thread count's row: each lock's Ops/sec verdict against the first's. */
-static void print_verdict_row(struct md *m, const char *name)
-{
-	struct md_csv csv;
-	int var, fig, ratio, verdict;
-	const char *base = "-";
-	char list[2][4096] = { "", "" }, path[MD_PATH];
+	struct column cols[6];
+	char list[2][4096] = { "", "" }, err[ERR_LEN];
 	unsigned int same = 0;
 
-	snprintf(path, sizeof(path), "data/%s", name);
-	if (md_csv_read(&csv, &m->top, path) != 0)
-		return;
-	var = md_csv_col(&csv, "variant"), fig = md_csv_col(&csv, "figure");
-	ratio = md_csv_col(&csv, "ratio"), verdict = md_csv_col(&csv, "verdict");
-	for (size_t r = 1; var >= 0 && fig >= 0 && ratio >= 0 && verdict >= 0 && r < csv.nrows; r++) {
-		char **row = csv.cell + r * csv.ncols;
-		bool faster = strcmp(row[verdict], "faster") == 0;
-		if (strcmp(row[fig], "ops_per_s") != 0)
+	ratio_columns(g, cols);
+	for (unsigned int i = 1; i < g->nv; i++) {
+		struct stat3 s, base;
+		struct verdict vd;
+		bool base_ok, faster;
+		const char *word;
+
+		if (figure_missing(&g->v[i], &cols[0]) != FIGURE_OK ||
+		    figure_pair(g, i, &cols[0], &s, &base, &base_ok, err, sizeof(err)) != 0 || !base_ok)
 			continue;
-		if (strcmp(row[verdict], "baseline") == 0)
-			base = row[var];
-		else if (faster || strcmp(row[verdict], "slower") == 0) {
+		judge(&s, &base, &vd);
+		word = verdict_word(&vd, column_sense(&cols[0]));
+		faster = strcmp(word, "faster") == 0;
+		if (faster || strcmp(word, "slower") == 0) {
 			size_t len = strlen(list[!faster]);
-			snprintf(list[!faster] + len, sizeof(list[0]) - len, "%s`%s` %.3gx", len ? ", " : "", row[var],
-				 strtod(row[ratio], NULL));
-		} else if (strcmp(row[verdict], "no difference") == 0)
+			snprintf(list[!faster] + len, sizeof(list[0]) - len, "%s`%s` %.3gx", len ? ", " : "",
+				 g->v[i].series, base.median != 0 ? s.median / base.median : 0);
+		} else if (strcmp(word, "no difference") == 0) {
 			same++;
+		}
 	}
-	fprintf(m->out, "| %ld | %s | %s | %s | %u |\n", threads_of(name), base, *list[0] ? list[0] : "-",
-		*list[1] ? list[1] : "-", same);
-	md_csv_free(&csv);
+	fprintf(m->out, "| %u | %s | %s | %s | %u |\n", g->threads, g->nv ? g->v[0].series : "-",
+		*list[0] ? list[0] : "-", *list[1] ? list[1] : "-", same);
 }
 
-/* The sweep's verdicts on Ops/sec, thread count by thread count
- * (data/stats-W-t*.csv; nothing with one repetition). */
-void md_sweep_verdicts(struct md *m, const char *w)
+/* The sweep's verdicts on throughput, thread count by thread count (nothing
+ * with one repetition). */
+void md_sweep_verdicts(struct md *m, const struct comparison *c, const char *w)
 {
-	char pattern[MD_PATH], **names;
-	size_t n = 0;
+	static const struct group *g[MAX_GROUPS];
+	size_t n = md_groups_of(c, w, NULL, g);
 
-	snprintf(pattern, sizeof(pattern), "stats-%s-t*.csv", w);
-	if (m->d->reps < 2 || !(names = md_names(m, "data", pattern)))
+	if (m->d->reps < 2 || n == 0)
 		return;
-	while (names[n])
-		n++;
-	if (n == 0) {
-		sf_names_free(names);
-		return;
-	}
-	qsort(names, n, sizeof(*names), md_cmp_threads);
 	fprintf(m->out, "Verdicts on operations per second, each thread count's locks against its first (Mann-Whitney U over the repetitions, 95%%):\n\n");
 	fprintf(m->out, "| threads | against | faster | slower | no difference shown |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < n; i++)
-		print_verdict_row(m, names[i]);
+		print_verdict_row(m, g[i]);
 	fprintf(m->out, "\n");
-	sf_names_free(names);
 }
 
 /* ---- the machine, failed runs, checks, warnings ---- */
 
 void md_machine_section(struct md *m)
 {
+	const struct result_run *first = md_first_run(m);
+	const struct result_lines *meta = first ? &first->meta : NULL;
+
 	fprintf(m->out, "## Machine\n\n");
-	if (m->meta.n == 0) {
+	if (!meta || meta->n == 0) {
 		fprintf(m->out, "This build writes no machine metadata (meta.csv) with its results.\n\n");
 		return;
 	}
 	fprintf(m->out, "| key | value |\n|---|---|\n");
-	for (size_t i = 0; i < m->meta.n; i++) {
-		fprintf(m->out, "| %s | ", m->meta.pair[i].key);
-		for (const char *v = m->meta.pair[i].value; *v; v++)
+	for (size_t i = 0; i < meta->n; i++) {
+		fprintf(m->out, "| %s | ", meta->pair[i].key);
+		for (const char *v = meta->pair[i].value; *v; v++)
 			fprintf(m->out, *v == '|' ? "\\|" : "%c", *v);
 		fprintf(m->out, " |\n");
 	}
@@ -472,32 +345,31 @@ struct check_counts {
 
 static void tally_checks(const struct md *m, size_t i, struct check_counts *c)
 {
-	struct kv_file checks;
+	const struct result_lines *checks = &m->run[i]->checks;
 	bool warned = false;
 	char line[1024];
 
-	if (rundir_run_kv(m->d, run_name(m, i), "checks.csv", &checks) != 0) {
+	if (!m->run[i]->has_checks) {
 		c->missing++;
 		return;
 	}
-	for (size_t k = 0; k < checks.n; k++) {
-		const char *status = checks.pair[k].value, *detail = strchr(status, ',');
+	for (size_t k = 0; k < checks->n; k++) {
+		const char *status = checks->pair[k].value, *detail = strchr(status, ',');
 		int slen = detail ? (int)(detail - status) : (int)strlen(status);
 		detail = detail ? detail + 1 : "";
 		if (strncmp(status, "ok", 2) == 0 && slen == 2)
 			continue;
 		if (strncmp(status, "skipped", 7) == 0 && slen == 7) {
-			snprintf(line, sizeof(line), "`%s`: %s", checks.pair[k].key, detail);
+			snprintf(line, sizeof(line), "`%s`: %s", checks->pair[k].key, detail);
 			tally_add(&c->skip, line);
 			continue;
 		}
 		snprintf(line, sizeof(line), "- `%s`: **%.*s** `%s`: %s", run_name(m, i), slen, status,
-			 checks.pair[k].key, detail);
+			 checks->pair[k].key, detail);
 		tally_add(&c->warn, line);
 		warned = true;
 	}
 	c->warned_runs += warned;
-	kv_file_free(&checks);
 }
 
 /* Every check that warned, run by run; the skipped ones grouped by check

@@ -19,14 +19,6 @@ struct unavailable {
 	bool spread;             /* some interval reaches beyond +-10% of its median */
 };
 
-void print_ratio(struct text *t, double value, double base)
-{
-	if (base != 0)  /* whole numbers from 1000x on, to keep the column's width */
-		fprintf(t->out, " %6.*fx", value / base >= 999.995 ? 0 : 2, value / base);
-	else
-		fprintf(t->out, " %7s", "-");
-}
-
 /* The median's interval, "!" after it when it is wide (STATS_SPREAD). */
 static void print_interval(struct text *t, const struct stat3 *s, const char *fmt, struct unavailable *na)
 {
@@ -103,16 +95,6 @@ static int print_cell(struct text *t, const struct group *g, unsigned int i, uns
 		return -1;
 	print_stat(t, &s, base_ok ? &base : NULL, i == 0, nreps, col, na);
 	return 0;
-}
-
-/* The width of the variants' name column: their longest label, at least 18. */
-int label_width(const struct group *g)
-{
-	size_t w = 18;
-
-	for (unsigned int i = 0; i < g->nv; i++)
-		w = strlen(g->v[i].label) > w ? strlen(g->v[i].label) : w;
-	return (int)w;
 }
 
 /* Which variants a table has rows for. */
@@ -239,15 +221,6 @@ static const char *difference_title(const struct column *col)
 	if (strcmp(col->key, "acq_cycles_mean") == 0)
 		return "mean cycles, all";
 	return col->title;
-}
-
-/* A p-value in three decimals, "<0.001" below. */
-void p_text(double p, char *buf, size_t len)
-{
-	if (p < 0.001)
-		snprintf(buf, len, "<0.001");
-	else
-		snprintf(buf, len, "%.3f", p);
 }
 
 /* One line of the differences table: variant i's figure against the baseline's. */

@@ -87,7 +87,8 @@ int print_across_hosts(struct text *t)
 		const struct group *per_host[MAX_HOSTS];
 		const char *locks[MAX_VARIANTS];
 		unsigned int nlocks, present = 0;
-		bool jobs = strcmp(t->c->groups[i].unit, "jobs") == 0, first = true;
+		const struct rate *rate = &t->c->groups[i].rate;
+		bool first = true;
 
 		for (unsigned int j = 0; j < i; j++)
 			first &= strcmp(t->c->groups[j].workload, t->c->groups[i].workload) != 0;
@@ -96,7 +97,7 @@ int print_across_hosts(struct text *t)
 		if (!first || present < 2)
 			continue;
 		fprintf(t->out, "== across hosts: workload %s, each host at its most threads; %s, ratio and verdict against that "
-		       "host's baseline ==\n", t->c->groups[i].workload, jobs ? "jobs/min" : "ops/sec");
+		       "host's baseline ==\n", t->c->groups[i].workload, rate->words);
 		fprintf(t->out, "%-18s", "");
 		for (unsigned int h = 0; h < t->c->nhosts; h++) {
 			char head[64];
@@ -112,7 +113,7 @@ int print_across_hosts(struct text *t)
 		for (unsigned int k = 0; k < nlocks; k++) {
 			fprintf(t->out, "%-18s", locks[k]);
 			for (unsigned int h = 0; h < t->c->nhosts; h++)
-				if (print_across_cell(t, per_host[h], locks[k], jobs ? 60 : 1))
+				if (print_across_cell(t, per_host[h], locks[k], rate->scale))
 					return -1;
 			fprintf(t->out, "\n");
 		}

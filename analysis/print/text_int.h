@@ -2,6 +2,7 @@
  * text_int.h — internal to the text printer (text*.c): what its files share.
  *
  *   text.c        every table of one group, and the whole text (print.h)
+ *   text_cells.c  the cells the tables share (ratio, p-value, column width)
  *   text_hist.c   the histograms and how each variant's differs
  *   text_seed.c   the seed patch's published figures beside ours
  *   text_hosts.c  runs from several hosts, side by side
@@ -22,7 +23,8 @@ struct text {
 	size_t errlen;
 };
 
-/* " 1.23x": value / base in the ratio column (" -" where base is 0). */
+/* The cells every table shares (text_cells.c): " 1.23x", value / base in
+ * the ratio column (" -" where base is 0). */
 void print_ratio(struct text *t, double value, double base);
 /* The width of the variants' name column. */
 int label_width(const struct group *g);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "meta.h"
+#include "../../common/summary.def"
 #include "report.h"
 #include "report_kernel.h"
 #include "../platform/schedmode.h"
@@ -19,14 +20,14 @@
 
 #define HIST_BAR_WIDTH 52
 
-static double safe_div(double a, double b)
+static double summary_div(double a, double b)
 {
 	return b != 0 ? a / b : 0;
 }
 
 static double cpu_us_per_op(const struct bench_result *res)
 {
-	return safe_div((res->usage.user_s + res->usage.sys_s) * 1e6, (double)res->ops);
+	return summary_div((res->usage.user_s + res->usage.sys_s) * 1e6, (double)res->ops);
 }
 
 /* bpftrace's hist() labels: powers of two with K/M/G/T suffixes (base 1024). */
@@ -154,14 +155,14 @@ static void print_events(const struct bench_result *res, FILE *out)
 	fprintf(out, "  acquired via    fast %" PRIu64 ", spin %" PRIu64 ", without sleeping %" PRIu64
 		" (%" PRIu64 " before queueing), sleep %" PRIu64 "; %.4f futex waits per acquisition\n",
 		ev->acq_fast, ev->acq_spin, ev->acq_nosleep, ev->nosleep_unqueued, ev->acq_sleep,
-		safe_div((double)ev->futex_waits, (double)acquisitions));
+		summary_div((double)ev->futex_waits, (double)acquisitions));
 	fprintf(out, "  spin exits     ");
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
 		fprintf(out, " %s %" PRIu64 "%s", spin_exit_name[r], ev->spin_exit[r],
 			r + 1 < SPIN_EXIT_NR ? "," : "\n");
 	fprintf(out, "  spinning        %" PRIu64 " cycles (%.1f per op); futex waits %" PRIu64
 		", wakes %" PRIu64 "; handoffs %" PRIu64 "\n",
-		ev->spin_cycles, safe_div((double)ev->spin_cycles, (double)res->ops),
+		ev->spin_cycles, summary_div((double)ev->spin_cycles, (double)res->ops),
 		ev->futex_waits, ev->futex_wakes, ev->handoffs);
 	fprintf(out, "  slow paths      %" PRIu64 " unlocks; %" PRIu64 " failed compare-and-swaps spinning\n",
 		ev->unlock_slow, ev->spin_cas_failed);
@@ -204,7 +205,7 @@ static void print_kernel_types(const struct kernel_locks *k, FILE *out)
 	for (int t = 0; t < KLOCK_TYPES; t++)
 		if (k->type[t].count) {
 			fprintf(out, "%s %s %" PRIu64 " (mean %.0f, max %" PRIu64 ")", sep, klock_type_name[t],
-				k->type[t].count, safe_div((double)k->type[t].sum, (double)k->type[t].count),
+				k->type[t].count, summary_div((double)k->type[t].sum, (double)k->type[t].count),
 				k->type[t].max);
 			sep = ",";
 		}
@@ -221,8 +222,8 @@ static void print_kernel(const struct kernel_locks *k, double tsc_hz, FILE *out)
 	else
 		fprintf(out, "  kernel locks    %" PRIu64 " contentions of this run's threads (Linux %s), wait cycles mean %.0f"
 			" (%.1f us), max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n", h->count, k->release,
-			safe_div((double)h->sum, (double)h->count),
-			safe_div(safe_div((double)h->sum, (double)h->count) * 1e6, tsc_hz), h->max,
+			summary_div((double)h->sum, (double)h->count),
+			summary_div(summary_div((double)h->sum, (double)h->count) * 1e6, tsc_hz), h->max,
 			hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
 	if (k->untimed || k->unpaired)
 		fprintf(out, "  kernel missed   %" PRIu64 " waits not timed (nested too deep, task table full), %" PRIu64
@@ -259,7 +260,7 @@ static void print_timing(const struct bench_result *res, FILE *out)
 		fprintf(out, "  timing          %s: %" PRIu64 " of %" PRIu64 " acquisitions timed (1 in %.1f), %"
 			PRIu64 " of them contended; cycle figures and histograms cover these, counts as sampled"
 			" (not scaled)\n", mode, h->count, res->acquisitions,
-			safe_div((double)res->acquisitions, (double)h->count), h->contended);
+			summary_div((double)res->acquisitions, (double)h->count), h->contended);
 }
 
 /* What the maximum covers, where it looks impossible: an acquisition that
@@ -291,13 +292,13 @@ void report_print(const struct bench_result *res, FILE *out)
 	fprintf(out, "  %-14s %" PRIu64 " (%.1f %s/s); %" PRIu64 " abandoned at the stop\n", unit,
 		res->ops, res->ops_per_s, unit, res->ops_abandoned);
 	fprintf(out, "  acquisitions    %" PRIu64 ", contentions %" PRIu64 " (%.1f%%)\n", res->acquisitions,
-		res->contentions, 100.0 * safe_div((double)res->contentions, (double)res->acquisitions));
+		res->contentions, 100.0 * summary_div((double)res->contentions, (double)res->acquisitions));
 	print_timing(res, out);
 	if (cfg->sched == SCHED_MODE_FIFO)
 		fprintf(out, "  sched           fifo: every worker SCHED_FIFO at one priority (none preempts another)\n");
 	if (timed) {
 		fprintf(out, "  acq cycles      mean %.0f, min %" PRIu64 ", max %" PRIu64 ", median bin 2^%u, p99 bin 2^%u\n",
-			safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max,
+			summary_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max,
 			hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
 		print_max_note(h, res, out);
 		print_contended(&res->acq_contended, out);
@@ -372,16 +373,8 @@ static void write_settings(const struct bench_result *res, FILE *f)
 		res->cfg->workload->settings_figures(&res->cfg->wl_settings, write_setting, f);
 }
 
-/* The contended acquisitions' figures (their count is `contentions`). */
-static void write_contended(const struct hist *hc, FILE *f)
-{
-	fprintf(f, "contended_acq_cycles_sum,%" PRIu64 "\ncontended_acq_cycles_mean,%.3f\n", hc->sum,
-		safe_div((double)hc->sum, (double)hc->count));
-	fprintf(f, "contended_acq_cycles_min,%" PRIu64 "\ncontended_acq_cycles_max,%" PRIu64 "\n",
-		hc->count ? hc->min : 0, hc->max);
-	fprintf(f, "contended_acq_bin_p50,%u\ncontended_acq_bin_p99,%u\n", hist_quantile_bin(hc, 0.5),
-		hist_quantile_bin(hc, 0.99));
-}
+/* Figures of the contract (common/summary.def), each "key,value". */
+#define WRITE_FIGURE(key, format, value, check, sense, title) fprintf(f, #key "," format "\n", value);
 
 /* --kernel-locks: the totals, then per lock type (results/README.md). */
 static void write_kernel_keys(const struct kernel_locks *k, FILE *f)
@@ -393,7 +386,7 @@ static void write_kernel_keys(const struct kernel_locks *k, FILE *f)
 	fprintf(f, "kernel_release,%s\nkernel_contentions,%" PRIu64 "\nkernel_wait_cycles_sum,%" PRIu64 "\n",
 		k->release, h->count, h->sum);
 	fprintf(f, "kernel_wait_cycles_mean,%.3f\nkernel_wait_cycles_min,%" PRIu64 "\nkernel_wait_cycles_max,%" PRIu64 "\n",
-		safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max);
+		summary_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max);
 	fprintf(f, "kernel_wait_bin_p50,%u\nkernel_wait_bin_p99,%u\n", hist_quantile_bin(h, 0.5),
 		hist_quantile_bin(h, 0.99));
 	fprintf(f, "kernel_untimed,%" PRIu64 "\nkernel_unpaired,%" PRIu64 "\nkernel_lock_pairs,%" PRIu64 "\n",
@@ -408,8 +401,8 @@ static void write_kernel_keys(const struct kernel_locks *k, FILE *f)
 
 static void write_summary(const struct bench_result *res, FILE *f)
 {
+	const struct bench_result *r = res;  /* the contract's name for it */
 	const struct bench_config *cfg = res->cfg;
-	const struct hist *h = &res->acq;
 	const struct lock_events *ev = &res->ev;
 	char mode[32];
 
@@ -429,29 +422,13 @@ static void write_summary(const struct bench_result *res, FILE *f)
 	fprintf(f, "timing,%s\n", report_timing_name(cfg, mode, sizeof(mode)));
 	fprintf(f, "sched,%s\n", sched_mode_name[cfg->sched]);
 	write_settings(res, f);
-	fprintf(f, "ops,%" PRIu64 "\nops_all,%" PRIu64 "\nops_per_s,%.3f\n", res->ops, res->ops_all, res->ops_per_s);
-	fprintf(f, "ops_abandoned,%" PRIu64 "\n", res->ops_abandoned);
-	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\n", res->acquisitions, res->contentions);
-	fprintf(f, "timed_acquisitions,%" PRIu64 "\ntimed_contentions,%" PRIu64 "\nacq_cycles_sum,%" PRIu64 "\n",
-		h->count, h->contended, h->sum);
-	fprintf(f, "acq_cycles_mean,%.3f\nacq_cycles_min,%" PRIu64 "\nacq_cycles_max,%" PRIu64 "\n",
-		safe_div((double)h->sum, (double)h->count), h->count ? h->min : 0, h->max);
-	fprintf(f, "acq_bin_p50,%u\nacq_bin_p99,%u\n", hist_quantile_bin(h, 0.5), hist_quantile_bin(h, 0.99));
-	write_contended(&res->acq_contended, f);
-	fprintf(f, "ops_thread_min,%" PRIu64 "\nops_thread_max,%" PRIu64 "\nops_thread_cv,%.6f\n",
-		res->ops_min, res->ops_max, res->ops_cv);
-	fprintf(f, "cpu_user_s,%.6f\ncpu_sys_s,%.6f\ncpu_us_per_op,%.6f\n",
-		res->usage.user_s, res->usage.sys_s, cpu_us_per_op(res));
-	fprintf(f, "csw_voluntary,%" PRIu64 "\ncsw_involuntary,%" PRIu64 "\n", res->usage.vol_csw, res->usage.invol_csw);
-	fprintf(f, "timer_overhead_cycles,%" PRIu64 "\ntsc_hz,%.0f\n", res->timer_overhead, res->tsc_hz);
-	fprintf(f, "acq_fast,%" PRIu64 "\nacq_spin,%" PRIu64 "\nacq_nosleep,%" PRIu64 "\nacq_sleep,%" PRIu64 "\n",
-		ev->acq_fast, ev->acq_spin, ev->acq_nosleep, ev->acq_sleep);
-	for (int r = 0; r < SPIN_EXIT_NR; r++)
-		fprintf(f, SPIN_EXIT_KEY_PREFIX "%s,%" PRIu64 "\n", spin_exit_name[r], ev->spin_exit[r]);
-	fprintf(f, "spin_cycles,%" PRIu64 "\nfutex_waits,%" PRIu64 "\nfutex_wakes,%" PRIu64 "\nhandoffs,%" PRIu64 "\n",
-		ev->spin_cycles, ev->futex_waits, ev->futex_wakes, ev->handoffs);
-	fprintf(f, "unlock_slow,%" PRIu64 "\nspin_cas_failed,%" PRIu64 "\n", ev->unlock_slow, ev->spin_cas_failed);
-	fprintf(f, "nosleep_unqueued,%" PRIu64 "\n", ev->nosleep_unqueued);
+	SUMMARY_RUN_FIGURES(WRITE_FIGURE)
+	SUMMARY_CONTENDED_FIGURES(WRITE_FIGURE)
+	SUMMARY_THREAD_FIGURES(WRITE_FIGURE)
+	SUMMARY_LOCK_FIGURES(WRITE_FIGURE)
+	for (int s = 0; s < SPIN_EXIT_NR; s++)
+		fprintf(f, SPIN_EXIT_KEY_PREFIX "%s,%" PRIu64 "\n", spin_exit_name[s], ev->spin_exit[s]);
+	SUMMARY_EVENT_FIGURES(WRITE_FIGURE)
 	if (ev->preempt_seen)
 		fprintf(f, "owner_preempted,%" PRIu64 "\nwait_lock_preempted,%" PRIu64 "\nqueue_preempted,%" PRIu64 "\n",
 			ev->owner_preempted, ev->wait_lock_preempted, ev->queue_preempted);
@@ -467,7 +444,7 @@ static void write_hist_of(const struct hist *h, FILE *f)
 	fprintf(f, "bin,lower_cycles,count,percent\n");
 	for (unsigned int b = 0; b < HIST_BINS; b++)
 		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%.4f\n", b, hist_bin_lower(b), h->bins[b],
-			100.0 * safe_div((double)h->bins[b], (double)h->count));
+			100.0 * summary_div((double)h->bins[b], (double)h->count));
 }
 
 static void write_hist(const struct bench_result *res, FILE *f)
@@ -491,7 +468,7 @@ static void write_kernel_hist(const struct bench_result *res, FILE *f)
 	fprintf(f, "\n");
 	for (unsigned int b = 0; b < HIST_BINS; b++) {
 		fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%.4f", b, hist_bin_lower(b), k->all.bins[b],
-			100.0 * safe_div((double)k->all.bins[b], (double)k->all.count));
+			100.0 * summary_div((double)k->all.bins[b], (double)k->all.count));
 		for (int t = 0; t < KLOCK_TYPES; t++)
 			fprintf(f, ",%" PRIu64, k->type[t].bins[b]);
 		fprintf(f, "\n");

@@ -1,12 +1,14 @@
 /*
  * fuzz_results.c — libFuzzer target for the result-file readers that
  * analysis/lbcompare and run-all --resume rely on.  The first input byte
- * picks what is read: bit 1 clear, one file (bit 3 set: meta.csv; else bit
+ * picks what is read: bit 1 clear, one file (bit 3 set: bit 0 set
+ * checks.csv, else meta.csv; else bit
  * 2 clear: bit 0 set hist.csv, else summary.csv; bit 2 set: bit 0 set
  * kernel-locks.csv, else kernel-hist.csv); bit 1 set, all of a run,
  * summary.csv then hist.csv after the first NUL byte, hist_contended.csv
- * after a second one, kernel-hist.csv, kernel-locks.csv and meta.csv after a
- * third, fourth and fifth, and then the check that they agree.  Every rejection must be a one-line message.
+ * after a second one, kernel-hist.csv, kernel-locks.csv, meta.csv and
+ * checks.csv after a third, fourth, fifth and sixth, and then the check that
+ * they agree.  Every rejection must be a one-line message.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@ static const struct {
 	{ result_parse_kernel_hist, "kernel-hist.csv" },
 	{ result_parse_kernel_locks, "kernel-locks.csv" },
 	{ result_parse_meta, "meta.csv" },
+	{ result_parse_checks, "checks.csv" },
 };
 
 /* Parses the NUL-separated files, and with summary.csv and hist.csv at least
@@ -70,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 2)
 		rc = both(&run, text, size - 1, err, sizeof(err));
 	else if (data[0] & 8)
-		rc = result_parse_meta(&run, text, size - 1, "meta.csv", err, sizeof(err));
+		rc = files[5 + (data[0] & 1)].parse(&run, text, size - 1, files[5 + (data[0] & 1)].name, err, sizeof(err));
 	else if (data[0] & 4)
 		rc = files[3 + (data[0] & 1)].parse(&run, text, size - 1, files[3 + (data[0] & 1)].name, err, sizeof(err));
 	else if (data[0] & 1)
@@ -79,10 +82,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = result_parse_summary(&run, text, size - 1, "summary.csv", err, sizeof(err));
 	if (rc != 0) {
 		one_line(err);
+		result_free(&run);
 		return 0;
 	}
 	err[0] = '\0';
 	if (result_number(&run, "ops_per_s", &v, err, sizeof(err)) != 0)
 		one_line(err);
+	result_free(&run);
 	return 0;
 }

@@ -1,0 +1,185 @@
+/*
+ * markdown_parts.c — the comparisons the report prints (markdown_int.h):
+ * the directory's finished runs loaded once through the one validated
+ * reader (resultfile.h), and for each experiment (patch, kernel, sweep) and
+ * workload the plan ran, its runs in the directory's order, compared
+ * (model/comparison.h) and put in words (print.h) once, in memory.  The
+ * report reads nothing lbcompare printed.
+ */
+#define _GNU_SOURCE  /* open_memstream */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "markdown_int.h"
+#include "print.h"
+
+static const char *const kinds[] = { "patch", "kernel", "sweep" };
+
+bool md_run_of(const char *name, const char *kind, const char *w)
+{
+	size_t k = strlen(kind), n = strlen(w);
+
+	return strncmp(name, kind, k) == 0 && name[k] == '-' && strncmp(name + k + 1, w, n) == 0 &&
+	       name[k + 1 + n] == '-';
+}
+
+/* Finished run I of the directory, loaded as run-all names it: runs/NAME. */
+static int load_run(const struct md *m, size_t i, struct result_run *run, char *err, size_t errlen)
+{
+	static struct sf_dir top, dir;  /* static: two paths of PATH_MAX, not on the stack */
+	char rel[MD_PATH];
+	int rc;
+
+	top.fd = m->d->dir.fd;
+	snprintf(rel, sizeof(rel), "runs/%s", m->d->plan[m->d->done[i]].name);
+	if (sf_dir_at(&dir, &top, rel, err, errlen) != 0)
+		return -1;
+	rc = result_load(run, &dir, err, errlen);
+	sf_dir_close(&dir);
+	return rc;
+}
+
+/* Every finished run (each loaded a moment ago, in rundir_load: one that no
+ * longer does was changed under us, and the report stops). */
+static int load_runs(struct md *m, char *err, size_t errlen)
+{
+	if (!(m->run = calloc(m->d->ndone + 1, sizeof(*m->run)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < m->d->ndone; i++) {
+		if (!(m->run[i] = malloc(sizeof(*m->run[i])))) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		if (load_run(m, i, m->run[i], err, errlen) != 0) {
+			free(m->run[i]);
+			m->run[i] = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct result_run *md_first_run(const struct md *m)
+{
+	return m->d->ndone ? m->run[0] : NULL;
+}
+
+/* The part's runs: the finished ones named KIND-W-. */
+static bool part_runs(struct md *m, struct md_part *p)
+{
+	if (!(p->runs = calloc(m->d->ndone + 1, sizeof(*p->runs))))
+		return false;
+	for (size_t i = 0; i < m->d->ndone; i++)
+		if (md_run_of(m->d->plan[m->d->done[i]].name, p->kind, p->workload))
+			p->runs[p->nruns++] = m->run[i];
+	return true;
+}
+
+/* MSG as one line, as lbcompare says it (paths come from the directory). */
+static void one_line(char *msg)
+{
+	for (char *c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+int md_part_compare(struct md_part *p, bool hosts_only, char *err, size_t errlen)
+{
+	char why[ERR_LEN];
+	size_t len;
+	FILE *f;
+
+	if (!(f = open_memstream(&p->text, &len))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	p->c = comparison_build(p->runs, p->nruns, why, sizeof(why));
+	if (!p->c || (hosts_only ? text_print_hosts : text_print)(p->c, f, why, sizeof(why)) != 0) {
+		one_line(why);
+		snprintf(p->failed, sizeof(p->failed), "lbcompare: %s", why);
+		comparison_free(p->c);
+		p->c = NULL;
+	}
+	if (fclose(f) != 0 || !p->text) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int md_parts_build(struct md *m, char *err, size_t errlen)
+{
+	if (load_runs(m, err, errlen) != 0)
+		return -1;
+	if (!(m->part = calloc(m->d->ndone + 1, sizeof(*m->part)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (size_t i = 0; i < m->d->ndone; i++) {
+			const struct plan_run *r = &m->d->plan[m->d->done[i]];
+			struct md_part *p = &m->part[m->nparts];
+
+			if (strcmp(r->kind, kinds[k]) != 0 || !md_run_of(r->name, kinds[k], r->workload) ||
+			    md_part(m, kinds[k], r->workload))
+				continue;
+			snprintf(p->kind, sizeof(p->kind), "%s", kinds[k]);
+			snprintf(p->workload, sizeof(p->workload), "%s", r->workload);
+			m->nparts++;
+			if (!part_runs(m, p)) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			if (md_part_compare(p, false, err, errlen) != 0)
+				return -1;
+		}
+	return 0;
+}
+
+void md_parts_free(struct md *m)
+{
+	for (size_t i = 0; i < m->nparts; i++) {
+		comparison_free(m->part[i].c);
+		free(m->part[i].text);
+		free(m->part[i].runs);
+	}
+	for (size_t i = 0; m->run && i < m->d->ndone && m->run[i]; i++) {
+		result_free(m->run[i]);
+		free(m->run[i]);
+	}
+	free(m->run);
+	free(m->part);
+	m->run = NULL;
+	m->part = NULL;
+	m->nparts = 0;
+}
+
+const struct md_part *md_part(const struct md *m, const char *kind, const char *w)
+{
+	for (size_t i = 0; i < m->nparts; i++)
+		if (strcmp(m->part[i].kind, kind) == 0 && strcmp(m->part[i].workload, w) == 0)
+			return &m->part[i];
+	return NULL;
+}
+
+static int cmp_threads(const void *a, const void *b)
+{
+	const struct group *x = *(const struct group *const *)a, *y = *(const struct group *const *)b;
+
+	return (x->threads > y->threads) - (x->threads < y->threads);
+}
+
+size_t md_groups_of(const struct comparison *c, const char *w, bool (*want)(const struct group *g),
+		    const struct group **g)
+{
+	size_t n = 0;
+
+	for (unsigned int i = 0; c && i < c->ngroups; i++)
+		if (strcmp(c->groups[i].workload, w) == 0 && (!want || want(&c->groups[i])))
+			g[n++] = &c->groups[i];
+	qsort(g, n, sizeof(*g), cmp_threads);
+	return n;
+}

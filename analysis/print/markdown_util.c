@@ -1,0 +1,114 @@
+/*
+ * markdown_util.c — what the report's sections share (markdown_int.h): the
+ * tally of lines, the directory's file names, a chart's link, a failed
+ * comparison said in place of its tables.  Below every section's file
+ * (markdown.c, markdown_runs.c, markdown_kernel.c, markdown_hosts.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "markdown_int.h"
+
+char **md_names(const struct md *m, const char *sub, const char *pattern)
+{
+	struct sf_dir dir;
+	char err[256], **names;
+
+	if (sf_dir_at(&dir, &m->top, sub, err, sizeof(err)) != 0)
+		return NULL;
+	names = sf_names(&dir, pattern);
+	sf_dir_close(&dir);
+	return names;
+}
+
+/* DIR/plots/NAME.png's link, where gnuplot drew it. */
+void md_print_plot(struct md *m, const char *alt, const char *name)
+{
+	char path[MD_PATH];
+
+	snprintf(path, sizeof(path), "plots/%s.png", name);
+	if (sf_is_file(&m->top, path))
+		fprintf(m->out, "![%s](plots/%s.png)\n\n", alt, name);
+}
+
+bool md_failed_comparison(struct md *m, const struct md_part *part)
+{
+	char rel[MD_PATH], key[MD_PATH + sizeof(part->failed)];
+
+	if (!part->failed[0])
+		return false;
+	snprintf(rel, sizeof(rel), "data/%s-%s.txt", part->kind, part->workload);
+	md_print_failed_comparison(m->out, rel, part->failed);
+	snprintf(key, sizeof(key), "%s\t%s", rel, part->failed);
+	tally_add(&m->failed, key);
+	return true;
+}
+
+void md_fenced(FILE *out, const char *text)
+{
+	fprintf(out, "```text\n%s```\n\n", text);
+}
+
+void tally_add(struct tally *t, const char *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->item[i].key, key) == 0) {
+			t->item[i].count++;
+			return;
+		}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		struct tally_item *item = realloc(t->item, cap * sizeof(*item));
+		if (!item)
+			return;  /* out of memory: the line goes uncounted, the report goes on */
+		t->item = item;
+		t->cap = cap;
+	}
+	if ((t->item[t->n].key = strdup(key)) != NULL)
+		t->item[t->n++].count = 1;
+}
+
+static bool by_count;
+static int cmp_items(const void *a, const void *b)
+{
+	const struct tally_item *x = a, *y = b;
+
+	if (by_count && x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+void tally_sort(struct tally *t, bool most_first)
+{
+	by_count = most_first;
+	if (t->n > 1)
+		qsort(t->item, t->n, sizeof(*t->item), cmp_items);
+}
+
+void tally_free(struct tally *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->item[i].key);
+	free(t->item);
+	*t = (struct tally){ 0 };
+}
+
+bool md_next_word(const char **p, char *w, size_t len)
+{
+	size_t n;
+
+	*p += strspn(*p, " ");
+	n = strcspn(*p, " ");
+	if (n == 0)
+		return false;
+	snprintf(w, len, "%.*s", (int)n, *p);
+	*p += n;
+	return true;
+}
+
+void md_print_failed_comparison(FILE *out, const char *rel, const char *line)
+{
+	fprintf(out, "**The comparison of these runs failed** (`%s`), so this section has no tables:\n\n```text\n%s\n```\n\n",
+		rel, line);
+}

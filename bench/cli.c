@@ -165,7 +165,7 @@ void cli_usage(FILE *out)
 		"                          SCHED_FIFO at one priority: none preempts another; a lock that\n"
 		"                          sleeps only; needs root or CAP_SYS_NICE)\n"
 		"  -o, --out DIR           write result files to DIR (a new DIR-2, -3... if it holds results)\n"
-		"      --quiet             no summary on stdout\n"
+		"      --quiet             no summary on stdout (with -o DIR only)\n"
 		"      --list              list locks and workloads\n"
 		"      --topology          print the machine and each placement policy's CPU order\n"
 		"  -h, --help              this text\n",

@@ -6,6 +6,7 @@
  * registry, handed to the workload chosen once every argument is read.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -164,7 +165,7 @@ void cli_usage(FILE *out)
 		"                          SCHED_FIFO at one priority: none preempts another; a lock that\n"
 		"                          sleeps only; needs root or CAP_SYS_NICE)\n"
 		"  -o, --out DIR           write result files to DIR (a new DIR-2, -3... if it holds results)\n"
-		"      --quiet             no summary on stdout\n"
+		"      --quiet             no summary on stdout (with -o DIR only)\n"
 		"      --list              list locks and workloads\n"
 		"      --topology          print the machine and each placement policy's CPU order\n"
 		"  -h, --help              this text\n",
@@ -587,6 +588,20 @@ static void one_line(char *msg)
 
 static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen);
 
+/* getopt took the next argument as an option's value, and that argument is
+ * itself an option (`-t -d 0.2`): the value was left out.  Only a separate
+ * argument: `-t-d` and `--threads=-d` are values as typed.  No value of
+ * lockbench's starts with `--` and a letter, or with `-` and a short
+ * option's letter (a negative number does not). */
+static bool value_is_an_option(int argc, char **argv, const char *value)
+{
+	if (!value || optind < 2 || optind > argc || value != argv[optind - 1] || value[0] != '-')
+		return false;
+	if (value[1] == '-')
+		return isalpha((unsigned char)value[2]);
+	return value[1] != '\0' && strchr("lwtdoh", value[1]) != NULL;
+}
+
 int cli_parse(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen)
 {
 	int action = cli_parse_args(argc, argv, cfg, err, errlen);
@@ -626,11 +641,19 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 			action = CLI_LIST;
 		else if (opt == OPT_TOPOLOGY)
 			action = CLI_TOPOLOGY;
+		else if (value_is_an_option(argc, argv, optarg))
+			return fail(err, errlen, "option '%s' needs a value (the next argument, '%s', is an option)",
+				    argv[optind - 2], optarg);
 		else if (parse_one(opt, optarg, cfg, err, errlen))
 			return -1;
 	}
 	if (optind < argc)
 		return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+	/* A run that shows nothing and keeps nothing is a mistake, not a probe:
+	 * a script that wants the exit status alone sends stdout to /dev/null. */
+	if (action == CLI_RUN && cfg->quiet && !cfg->out_dir)
+		return fail(err, errlen, "--quiet without -o DIR: the run would print nothing and keep nothing "
+			    "(give -o DIR, or leave --quiet out)");
 	if (action == CLI_RUN && (apply_lock_opts(cfg, err, errlen) || apply_workload_opts(cfg, err, errlen)))
 		return -1;
 	/* A waiter that spins without end never lets a SCHED_FIFO holder that

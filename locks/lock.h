@@ -178,7 +178,8 @@ int option_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out, char
 
 /*
  * Every name parser's refusal, one spelling: "WHAT 'NAME' (valid: a b c)" in
- * err, where the valid names are name_at(0) .. name_at(count - 1).  WHAT is
+ * err, where the valid names are name_at(0) .. name_at(count - 1); with
+ * ": did you mean 'b'?" after NAME where one is within two edits of it.  WHAT is
  * e.g. "--lock: unknown lock".  Returns -1, for `return lock_unknown_name(...)`.
  */
 int lock_unknown_name(char *err, size_t errlen, const char *what, const char *name, size_t count,

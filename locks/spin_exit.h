@@ -19,12 +19,12 @@
  *   BUDGET             the explicit (or userspace default) spin budget ran out
  *   QUEUE_GAVE_UP      left the MCS/OSQ spinner queue before reaching its head
  */
-#define SPIN_EXIT_REASONS(X)                                     \
-	X(ACQUIRED, "acquired", "acquired")                      \
-	X(OWNER_CHANGED, "owner_changed", "owner changed")       \
-	X(OWNER_NOT_RUNNING, "owner_not_running", "owner asleep") \
-	X(NEED_RESCHED, "need_resched", "need resched")          \
-	X(BUDGET, "budget", "budget spent")                      \
+#define SPIN_EXIT_REASONS(X)                                           \
+	X(ACQUIRED, "acquired", "acquired")                            \
+	X(OWNER_CHANGED, "owner_changed", "owner changed")             \
+	X(OWNER_NOT_RUNNING, "owner_not_running", "owner not running") \
+	X(NEED_RESCHED, "need_resched", "need resched")                \
+	X(BUDGET, "budget", "budget spent")                            \
 	X(QUEUE_GAVE_UP, "queue_gave_up", "left queue")
 
 enum spin_exit {

@@ -8,7 +8,12 @@
 # contended=1 for a hist-contended file (the title and axis say so), and
 # kernel_col=N for the column of the real kernel's row (lbcompare's "kernel
 # 6.18 ..." from --kernel-locks): its waits are drawn black and dashed over
-# the models'.
+# the models'.  The seed's pair, `highlight` (plot-common.gp: its first word
+# the baseline, its second the fix), is drawn bold in red and blue and the
+# other locks thin and grey: the chart exists to tell the two apart.  A
+# zero bin between a lock's first and last non-empty bin is drawn on the
+# chart's floor, labelled 0, so a line runs through it instead of breaking
+# into isolated points (a log axis has no 0).
 load (exists("gpdir") ? gpdir : "scripts") . "/plot-common.gp"
 stats in using 1 skip 1 nooutput
 ncols = STATS_columns
@@ -17,19 +22,31 @@ ncols = STATS_columns
 # contended histogram can have, is no special case).
 stats in using ((sum [c = 4:ncols] column(c)) > 0 ? $1 : 1/0) skip 1 nooutput
 first = STATS_min; last = STATS_max
+# Each column's first and last non-empty bin (-1 where it has none): two
+# passes of stats (before any range is set, which stats would apply) whose every value is defined, so an empty column is no error.
+array nz_first[ncols]
+array nz_last[ncols]
+do for [c = 4:ncols] {
+	stats in using (column(c) > 0 ? $1 : -1) skip 1 nooutput
+	nz_last[c] = STATS_max
+	stats in using (column(c) > 0 ? -$1 : -1e9) skip 1 nooutput
+	nz_first[c] = -STATS_max
+}
 subset = (exists("contended") && contended) ? "contended acquisitions only, as the patch counted" : "all acquisitions"
 kcol = exists("kernel_col") ? kernel_col : 0
 set title sprintf("Lock acquisition time (%s), %s, %s threads\n%s%s", subset, workload, threads, machine, \
 	kcol ? "; dashed: the kernel's own lock waits" : "") noenhanced
 set xlabel "acquisition time, 2^{bin} TSC cycles"
-set ylabel sprintf("%% of %s acquisitions (log scale: the tails carry the story)", \
+set ylabel sprintf("%% of %s acquisitions (log scale; 0: an empty bin)", \
 	(exists("contended") && contended) ? "contended" : "all")
 set xrange [first - 0.5 : last + 0.5]
 set xtics 1
 # Logarithmic, so a 0.1% tail of 2^26-cycle waits shows beside a 90% peak;
-# empty bins are left out rather than drawn at the floor.
+# an empty bin inside a lock's range sits on the floor, labelled 0.
+floor = 1e-4
 set logscale y 10
-set yrange [0.001:100]
+set yrange [floor:100]
+set ytics ("0" floor, "0.001" 0.001, "0.01" 0.01, "0.1" 0.1, "1" 1, "10" 10, "100" 100)
 set x2range [first - 0.5 : last + 0.5]
 set x2label "lower bound of the bin, ns" offset 0,-0.5
 set tmargin 8
@@ -43,8 +60,24 @@ set style data linespoints
 series_first = 4
 series_step = 1
 @series_styles
-# The models, then the kernel's column alone (an empty range without one).
-plot for [c = 4:ncols] in using 1:(c != kcol && column(c) > 0 ? column(c) : 1/0) \
-	title (c == kcol ? "" : columnhead(c)) ls c noenhanced, \
-	for [c = (kcol ? kcol : 1) : (kcol ? kcol : 0)] in using 1:(column(c) > 0 ? column(c) : 1/0) \
-	title columnhead(c) lw 3 dt 2 lt -1 pt 5 ps 0.8 noenhanced
+y_of(c) = column(c) > 0 ? column(c) : ($1 >= nz_first[c] && $1 <= nz_last[c] ? floor : 1/0)
+# The pair bold, the rest thin and grey (their own dash and point kept, so
+# each is still told apart in the key); the rest drawn first, under the pair.
+is_pair(c) = c != kcol && strstrt(highlight, " " . series_name(c) . " ") > 0
+is_base(c) = series_name(c) eq word(highlight, 1)
+do for [c = 4:ncols] {
+	if (is_pair(c)) {
+		set style line c lc rgb (is_base(c) ? "#b2182b" : "#2166ac") lw 3.5 dt 1 pt (is_base(c) ? 7 : 5) ps 1
+	} else {
+		set style line c lc rgb (c % 2 ? "#a0a0a0" : "#c4c4c4") lw 1
+	}
+}
+pair_title(c) = columnhead(c) . (is_base(c) ? " (baseline)" : " (the fix)")
+# The others, the pair over them, then the kernel's column alone, where
+# there is one (a macro of numbers only: no name or path in it).
+kernel_plot = kcol ? sprintf(", in using 1:(y_of(%d)) title columnhead(%d) lw 3 dt 2 lt -1 pt 5 ps 0.8 noenhanced", \
+	kcol, kcol) : ""
+plot for [c = 4:ncols] in using 1:(c != kcol && !is_pair(c) ? y_of(c) : 1/0) \
+	title (c == kcol || is_pair(c) ? "" : columnhead(c)) ls c noenhanced, \
+	for [c = 4:ncols] in using 1:(is_pair(c) ? y_of(c) : 1/0) \
+	title (is_pair(c) ? pair_title(c) : "") ls c noenhanced @kernel_plot

@@ -33,7 +33,7 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-why=$("$LB" --kernel-locks -l none -w counter -t 1 -d 0.01 --warmup 0 --quiet 2>&1 >/dev/null)
+why=$("$LB" --kernel-locks -l none -w counter -t 1 -d 0.01 --warmup 0 2>&1 >/dev/null)
 if [ $? -ne 0 ]; then
 	echo "kernel lock capture overhead: not measured (${why#lockbench: })"
 	exit 0

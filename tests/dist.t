@@ -88,7 +88,7 @@ check "the static lockbench looks for no hwloc plugin" \
 # The BPF parts: where the tree's lockbench loads the sched oracle, the
 # static one does too (the same CO-RE skeletons).
 LB=${LOCKBENCH:-$top/bench/lockbench}
-if "$LB" -l kmutex-fix -t 1 -d 0.01 --warmup 0 --oracle sched --quiet >/dev/null 2>&1; then
+if "$LB" -l kmutex-fix -t 1 -d 0.01 --warmup 0 --oracle sched >/dev/null 2>&1; then
 	check "the static lockbench loads the sched oracle (BPF) as the tree's does" \
 		'"$dist/bench/lockbench" -l kmutex-fix -t 1 -d 0.01 --warmup 0 --oracle sched --quiet -o "$tmp/o" &&
 		 grep -q "^oracle,sched$" "$tmp/o/summary.csv"'

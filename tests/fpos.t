@@ -67,7 +67,7 @@ capture "lbcompare names the none row 'kernel X.Y mutex'" \
 	'[ "$crc" -eq 0 ] && grep -q "^kernel [0-9]*\.[0-9]* mutex  *[0-9]" "$tmp/table"'
 
 # --- a model of the kernel mutex on the same work, with the sched oracle ---
-why=$("$LB" -l kmutex-handoff --lock-opt oracle=sched -t 1 -d 0.01 --warmup 0 --quiet 2>&1 >/dev/null)
+why=$("$LB" -l kmutex-handoff --lock-opt oracle=sched -t 1 -d 0.01 --warmup 0 2>&1 >/dev/null)
 if [ $? -eq 0 ]; then
 	"$LB" -l kmutex-handoff -w fpos -t 8 -d 1 --dir "$tmp/d" --quiet -o "$tmp/km" 2>"$tmp/km.err"
 	check "-l kmutex-handoff -w fpos -t 8 runs with the sched oracle" \

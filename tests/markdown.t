@@ -24,6 +24,7 @@ WORKLOADS=counter
 THREADS=2
 DEFAULT_OUT=0
 STARTED=2026-12-05T07:00:00Z
+DURATION=counter=0.5
 EOF
 cat >"$d/run-env" <<EOF
 NCPU=2
@@ -93,7 +94,7 @@ check "stderr warnings counted across the runs, most frequent first" \
 	'grep -A2 "^## Warnings raised" "$tmp/r.md" | grep -q "^\`\`\`text" &&
 	 grep -q "^      2 lockbench: warning: something odd$" "$tmp/r.md"'
 check "how it was produced: run-all's command from settings, and the plan's size" \
-	'grep -q "^\`./run-all --quick --reps 2 --order-seed 7 --locks tas,ticket --workloads counter --threads 2\` — 4 runs" "$tmp/r.md"'
+	'grep -q "^\`./run-all --quick --reps 2 --order-seed 7 --locks tas,ticket --workloads counter --threads 2 --duration counter=0.5\` — 4 runs" "$tmp/r.md"'
 check "the machine table is the first run's meta.csv" \
 	'[ "$(grep -c "^| [a-z_0-9]* | " "$tmp/r.md")" -ge "$(($(wc -l <"$d/runs/sweep-counter-t2-tas-r1/meta.csv") - 1))" ]'
 

@@ -32,7 +32,7 @@ val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/summary.csv"; }
 # empty; else it is a TAP skip directive saying why, and $why the message.
 # Then capture NAME CONDITION is a check that needs the capture.  Needs $LB.
 capture_probe() {
-	if why=$("$LB" --kernel-locks -l none -w counter -t 1 -d 0.01 --warmup 0 --quiet 2>&1 >/dev/null); then
+	if why=$("$LB" --kernel-locks -l none -w counter -t 1 -d 0.01 --warmup 0 2>&1 >/dev/null); then
 		skip=""
 	else
 		skip="# skip kernel lock capture unavailable here: ${why#lockbench: }"

@@ -1,11 +1,16 @@
-/* test_hist.c — log2 bin edges, recording, merging and quantiles. */
+/* test_hist.c — log2 bin edges, recording, merging, quantiles, and the
+ * summary's terminal histogram (report_print_hist). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "../bench/platform/hist.h"
+#include "../bench/output/report.h"
 
 static void bin_edges(void **state)
 {
@@ -97,6 +102,42 @@ static void quantile_bins(void **state)
 	assert_int_equal(hist_quantile_bin(&h, 1.0), 20);
 }
 
+/* The bars are whole characters of the peak's 52, rounded down: a bin of 1
+ * beside 3,130,432 (and 29,622: under 1/52 of it) draws no `@`; one of
+ * 1/52 of the peak draws one. */
+static int bar_length(const char *text, const char *count)
+{
+	const char *line = strstr(text, count), *bar;
+
+	assert_non_null(line);
+	bar = strchr(line, '|');
+	assert_non_null(bar);
+	return (int)strspn(bar + 1, "@");
+}
+
+static void bars_round_down(void **state)
+{
+	struct hist h;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(out);
+	hist_reset(&h);
+	h.bins[5] = 3130432;
+	h.bins[6] = 29622;
+	h.bins[7] = 1;
+	h.bins[8] = 3130432 / 52 + 1;
+	report_print_hist(&h, "acq_cycles", out);
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(bar_length(text, " 3130432 |"), 52);
+	assert_int_equal(bar_length(text, " 29622 |"), 0);
+	assert_int_equal(bar_length(text, " 1 |"), 0);
+	assert_int_equal(bar_length(text, " 60201 |"), 1);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +146,7 @@ int main(void)
 		cmocka_unit_test(record_counts_everything),
 		cmocka_unit_test(merge_adds_and_keeps_extremes),
 		cmocka_unit_test(quantile_bins),
+		cmocka_unit_test(bars_round_down),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);

@@ -288,7 +288,7 @@ static void print_produced(struct md *m)
 {
 	static const char *const opts[][2] = {
 		{ "ORDER_SEED", "--order-seed" }, { "BUDGET", "--budget" },       { "LOCKS", "--locks" },
-		{ "WORKLOADS", "--workloads" },   { "THREADS", "--threads" },
+		{ "WORKLOADS", "--workloads" },   { "THREADS", "--threads" },     { "DURATION", "--duration" },
 	};
 
 	fprintf(m->out, "## How this was produced\n\n`./run-all%s --reps %u", m->d->quick ? " --quick" : "", m->d->reps);

@@ -95,7 +95,11 @@ static void print_hist(const struct hist *h, const char *name, double tsc_hz, FI
 		fprintf(out, "@%s:\n", name);
 	for (int b = first; first >= 0 && b <= last; b++) {
 		char lo[24], hi[24], range[56], bar[HIST_BAR_WIDTH + 1], time_range[40];
-		int width = (int)((h->bins[b] * HIST_BAR_WIDTH + peak - 1) / peak);
+		/* Whole characters only, rounded down: a bin under 1/52 of the
+		 * peak draws none, so one acquisition does not look like 30,000
+		 * (the count beside it says it is there).  In double: no
+		 * overflow of count x width. */
+		int width = (int)((double)h->bins[b] * HIST_BAR_WIDTH / (double)peak);
 
 		bin_label(hist_bin_lower((unsigned int)b), lo, sizeof(lo));
 		if (b == HIST_BINS - 1)

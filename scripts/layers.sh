@@ -20,7 +20,7 @@ export LC_ALL
 
 # Bottom to top.  A folder not listed is not looked at (analysis/ has its own
 # layers, beside these: it shares only common/ and locks/spin_exit.h).
-LAYERS="common locks bench/platform bench/kernel bench/core bench/workloads bench/run bench/output bench"
+LAYERS="common locks bench/platform bench/kernel bench/core bench/exec bench/workloads bench/run bench/output bench"
 
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 2
@@ -64,10 +64,13 @@ check() {
 
 # The calls: each object's defined and undefined symbols (one nm for all:
 # `nm -A` names the object on each line), joined.
+# $build/pic/ holds the PIC copies the --exec library is linked from
+# (bench/exec/'s only there): the same file's edges.
 for d in $LAYERS; do
-	for o in "$build/$d"/*.o; do
+	for o in "$build/$d"/*.o "$build/pic/$d"/*.o; do
 		# An object whose source is gone is an older build's (files moved).
 		src=${o#"$build/"}
+		src=${src#pic/}
 		[ -f "$o" ] && [ -f "${src%.o}.c" ] && echo "$o"
 	done
 done >"$tmp/objects"
@@ -77,11 +80,14 @@ if [ -s "$tmp/objects" ]; then
 	# shellcheck disable=SC2046 # object paths: the build's, without spaces
 	nm -A --defined-only $(cat "$tmp/objects") |
 		awk -v b="$build/" '$2 ~ /^[TDBRGSVW]$/ { f = $1; sub(/:[^:]*$/, "", f); f = substr(f, length(b) + 1)
-			sub(/\.o$/, ".c", f); print $3, f }' >"$tmp/def"
+			sub(/^pic\//, "", f); sub(/\.o$/, ".c", f)
+			# bench/exec/ interposes glibc'\''s pthread_* calls: a call to
+			# one of those elsewhere is a call to glibc, not to it.
+			if (!(f ~ /^bench\/exec\// && $3 ~ /^pthread_/)) print $3, f }' >"$tmp/def"
 	# shellcheck disable=SC2046
 	nm -A --undefined-only $(cat "$tmp/objects") |
 		awk -v b="$build/" '{ f = $1; sub(/:[^:]*$/, "", f); f = substr(f, length(b) + 1)
-			sub(/\.o$/, ".c", f); print $NF, f }' >"$tmp/use"
+			sub(/^pic\//, "", f); sub(/\.o$/, ".c", f); print $NF, f }' >"$tmp/use"
 fi
 [ -s "$tmp/def" ] || { echo "layers.sh: no objects under $build (run make first)" >&2; exit 2; }
 sort -u "$tmp/def" >"$tmp/def.s"

@@ -130,6 +130,8 @@ $(BUILD)/pic/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/
 	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 $(BUILD)/pic/locks/pthread.o: CFLAGS += $(EXEC_GLIBC_MUTEX)
 $(BUILD)/pic/locks/oracle_sched.o: $(filter %/sched_oracle.skel.h,$(BPF_SKEL))
+# The launcher finds the library where this build put it ($LOCKBENCH_EXEC_SO overrides).
+$(BUILD)/bench/exec_run.o: CFLAGS += -DLOCKBENCH_EXEC_SO='"$(abspath $(EXEC_SO))"'
 $(EXEC_SO): $(EXEC_OBJ)
 	$(CC) -shared $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS) -ldl
 

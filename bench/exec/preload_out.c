@@ -79,6 +79,12 @@ static void px_write_main(FILE *f)
 #undef EXEC_COUNT
 	if (px_cfg.ops->settings_figures)
 		px_cfg.ops->settings_figures(&px_cfg.params.settings, px_setting, f);
+	/* The settled settings' bytes, for the launcher's summary.csv, which
+	 * the lock's settings_figures() writes from them. */
+	fputs("settings_hex,", f);
+	for (size_t i = 0; i < sizeof(px_cfg.params.settings.bytes); i++)
+		fprintf(f, "%02x", px_cfg.params.settings.bytes[i]);
+	fputc('\n', f);
 	if (px_cfg.prepare_note[0])
 		fprintf(f, "prepare_note,%s\n", px_cfg.prepare_note);
 }

@@ -75,12 +75,13 @@ COMPARE   ?= analysis/lbcompare
 # copies of the locks, common/, the histograms and the timed acquisition,
 # with the interposer, built -fvisibility=hidden so that only the
 # interposed pthread calls are exported.  Its copy of locks/pthread.c calls
-# glibc's own mutex (__pthread_mutex_*), never the interposed one.
+# glibc's own mutex (px_glibc_mutex_*, bench/exec/preload.c), never the
+# interposed one.
 EXEC_SO   := $(BUILD)/liblockbench-exec.so
 EXEC_SRC  := $(sort $(wildcard bench/exec/*.c))
 EXEC_OBJ  := $(patsubst %.c,$(BUILD)/pic/%.o,$(LOCK_SRC) $(COMMON_SRC) bench/platform/hist.c \
 	bench/core/harness.c $(EXEC_SRC))
-EXEC_GLIBC_MUTEX := $(foreach f,init destroy lock trylock unlock,-Dpthread_mutex_$(f)=__pthread_mutex_$(f))
+EXEC_GLIBC_MUTEX := $(foreach f,init destroy lock trylock unlock,-Dpthread_mutex_$(f)=px_glibc_mutex_$(f))
 
 .PHONY: all test bench deps clean tsan asan fuzz
 all: $(BIN) $(COMPARE) $(EXEC_SO)
@@ -173,6 +174,10 @@ $(BUILD)/tests/exec_prog: tests/exec_prog.c
 $(BUILD)/tests/test_stats: TEST_EXTRA = analysis/figures/stats.c
 $(BUILD)/tests/test_stats: analysis/figures/stats.c analysis/figures/stats.h
 
+$(BUILD)/scripts/exec_cost: scripts/exec_cost.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 $(BENCH_BIN): scripts/uncontended.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
@@ -239,9 +244,10 @@ test: deps
 		EXEC_PROG=$(BUILD)/tests/exec_prog CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BENCH_BIN)
+	@$(MAKE) --no-print-directory all $(BENCH_BIN) $(BUILD)/scripts/exec_cost
 	$(BENCH_BIN)
 	scripts/kernel-locks-overhead.sh $(BIN)
+	scripts/exec-bench.sh $(BIN) $(BUILD)/scripts/exec_cost $(EXEC_SO)
 
 # The whole test suite under ThreadSanitizer, and under AddressSanitizer +
 # UndefinedBehaviorSanitizer, each in its own build directory.

@@ -54,6 +54,37 @@ static void px_real_ready(void)
 		px_real_resolve();
 }
 
+/* glibc's own mutex, for the `pthread` locks' copy in this library (the
+ * Makefile renames their pthread_mutex_* calls to these): through the
+ * pointers dlsym found next after this library, never the interposed
+ * calls, nor a sanitizer's interceptor of glibc's internal names. */
+int px_glibc_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+{
+	px_real_ready();
+	return px_real.init(m, attr);
+}
+
+int px_glibc_mutex_destroy(pthread_mutex_t *m)
+{
+	px_real_ready();
+	return px_real.destroy(m);
+}
+
+int px_glibc_mutex_lock(pthread_mutex_t *m)
+{
+	return px_real.lock(m);
+}
+
+int px_glibc_mutex_trylock(pthread_mutex_t *m)
+{
+	return px_real.trylock(m);
+}
+
+int px_glibc_mutex_unlock(pthread_mutex_t *m)
+{
+	return px_real.unlock(m);
+}
+
 /* ---- lock and unlock ---- */
 
 /* The node this lock() uses: the thread's own, or a spare of its own. */

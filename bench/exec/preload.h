@@ -46,6 +46,8 @@ struct px_mutex {
 /* A lock_thread with a link, for locks whose node is held lock to unlock. */
 struct px_node {
 	struct px_node *next;         /* a thread's spare nodes, or the pool's */
+	struct px_node *all_next;     /* every node made: none is ever unreachable (a fork's child
+	                               * loses the threads that held some) */
 	bool inited;                  /* thread_init() done for its current thread */
 	struct lock_thread lt;
 };
@@ -189,6 +191,13 @@ void px_thread_fork_parent(void);
 void px_thread_fork_child(void);
 
 /* ---- preload.c ---- */
+
+/* glibc's mutex calls, for the library's copy of locks/pthread.c. */
+int px_glibc_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
+int px_glibc_mutex_destroy(pthread_mutex_t *m);
+int px_glibc_mutex_lock(pthread_mutex_t *m);
+int px_glibc_mutex_trylock(pthread_mutex_t *m);
+int px_glibc_mutex_unlock(pthread_mutex_t *m);
 
 /* lock() of x by t, timed by bench_lock(), figures to x. */
 void px_acquire(struct px_thread *t, struct px_mutex *x, const void *site);

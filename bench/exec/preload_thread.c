@@ -27,6 +27,7 @@ static int px_global_lock;
 static struct px_thread *px_live;          /* every live record */
 static struct px_thread *px_pool_threads;  /* recycled records (live_next links) */
 static struct px_node *px_pool_nodes;      /* recycled nodes */
+static struct px_node *px_all_nodes;       /* every node made (all_next links) */
 static struct bench_thread px_exited;      /* merged figures of exited threads */
 static struct lock_events px_exited_ev;
 static struct px_counts px_exited_c;
@@ -59,13 +60,22 @@ struct px_node *px_node_new(void)
 	if (n)
 		px_pool_nodes = n->next;
 	px_spin_unlock(&px_global_lock);
-	if (!n) {
-		n = aligned_alloc(CACHELINE, px_cfg.node_size);
-		if (!n)
-			return NULL;
+	if (n) {
+		struct px_node *all = n->all_next;
+
+		/* Zeroed as a benchmark's lock_thread is; the id says which thread. */
+		memset(n, 0, px_cfg.node_size);
+		n->all_next = all;
+		return n;
 	}
-	/* Zeroed as a benchmark's lock_thread is; the id says which thread. */
+	n = aligned_alloc(CACHELINE, px_cfg.node_size);
+	if (!n)
+		return NULL;
 	memset(n, 0, px_cfg.node_size);
+	px_spin_lock(&px_global_lock);
+	n->all_next = px_all_nodes;
+	px_all_nodes = n;
+	px_spin_unlock(&px_global_lock);
 	return n;
 }
 

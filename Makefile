@@ -174,11 +174,11 @@ $(BUILD)/tests/exec_prog: tests/exec_prog.c
 $(BUILD)/tests/test_stats: TEST_EXTRA = analysis/figures/stats.c
 $(BUILD)/tests/test_stats: analysis/figures/stats.c analysis/figures/stats.h
 
-$(BUILD)/scripts/exec_cost: scripts/exec_cost.c $(LIB)
+$(BUILD)/scripts/exec_cost: scripts/exec_cost.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(BENCH_BIN): scripts/uncontended.c $(LIB)
+$(BENCH_BIN): scripts/uncontended.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 

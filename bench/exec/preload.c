@@ -133,7 +133,8 @@ static inline void px_acquired(struct px_thread *t, struct px_mutex *x, const vo
 	x->site = site;
 }
 
-void px_acquire(struct px_thread *t, struct px_mutex *x, const void *site)
+/* lock() of x by t, timed by bench_lock(), figures to x. */
+static inline void px_acquire(struct px_thread *t, struct px_mutex *x, const void *site)
 {
 	struct px_node *n;
 
@@ -146,7 +147,8 @@ void px_acquire(struct px_thread *t, struct px_mutex *x, const void *site)
 	px_acquired(t, x, site);
 }
 
-void px_release(struct px_thread *t, struct px_mutex *x)
+/* unlock() of x by t. */
+static inline void px_release(struct px_thread *t, struct px_mutex *x)
 {
 	struct lock_thread *lt = px_cfg.holds_thread ? x->owner_lt : &t->node->lt;
 

@@ -175,8 +175,19 @@ void px_mutex_fork_parent(void);
 
 /* ---- preload_thread.c ---- */
 
+/* This thread's record: initial-exec TLS, so the lookup is one %fs load
+ * (a preloaded library gets static TLS). */
+extern __thread struct px_thread *px_me __attribute__((tls_model("initial-exec")));
+/* The record made on the thread's first lock; NULL when out of memory. */
+struct px_thread *px_self_slow(void);
+
 /* This thread's record, made on first use; NULL when out of memory. */
-struct px_thread *px_self(void);
+static inline struct px_thread *px_self(void)
+{
+	struct px_thread *t = px_me;
+
+	return __builtin_expect(t != NULL, 1) ? t : px_self_slow();
+}
 /* A zeroed node, from the pool or new; NULL when out of memory. */
 struct px_node *px_node_new(void);
 /* The constructor's part (the exit key): 0, or -1. */
@@ -199,10 +210,6 @@ int px_glibc_mutex_lock(pthread_mutex_t *m);
 int px_glibc_mutex_trylock(pthread_mutex_t *m);
 int px_glibc_mutex_unlock(pthread_mutex_t *m);
 
-/* lock() of x by t, timed by bench_lock(), figures to x. */
-void px_acquire(struct px_thread *t, struct px_mutex *x, const void *site);
-/* unlock() of x by t. */
-void px_release(struct px_thread *t, struct px_mutex *x);
 /* The interposed lock/unlock of any mutex (ours or passed through), for
  * the condition variables; site: their caller's. */
 int px_lock_any(pthread_mutex_t *m, const void *site);

@@ -20,7 +20,7 @@ struct px_config px_cfg;
 
 /* This thread's record: initial-exec, so the lookup is one %fs load (a
  * preloaded library gets static TLS). */
-static __thread struct px_thread *px_me __attribute__((tls_model("initial-exec")));
+__thread struct px_thread *px_me __attribute__((tls_model("initial-exec")));
 
 /* Guards the live list, the pools and the merged figures of exited threads. */
 static int px_global_lock;
@@ -204,7 +204,7 @@ static struct px_thread *px_thread_new(void)
 	return t;
 }
 
-static struct px_thread *px_self_slow(void)
+struct px_thread *px_self_slow(void)
 {
 	struct px_thread *t = px_thread_new();
 
@@ -233,12 +233,6 @@ static struct px_thread *px_self_slow(void)
 	return t;
 }
 
-struct px_thread *px_self(void)
-{
-	struct px_thread *t = px_me;
-
-	return __builtin_expect(t != NULL, 1) ? t : px_self_slow();
-}
 
 /* The constructor's part: the exit key, the empty totals.  0 or -1. */
 int px_thread_setup(void)

@@ -70,10 +70,7 @@ check() {
 for d in $LAYERS; do
 	for o in "$build/$d"/*.o "$build/pic/$d"/*.o; do
 		case $o in "$build/pic/"*) [ "$d" = bench/exec ] || continue ;; esac
-		# An object whose source is gone is an older build's (files moved).
-		src=${o#"$build/"}
-		src=${src#pic/}
-		[ -f "$o" ] && [ -f "${src%.o}.c" ] && echo "$o"
+		[ -f "$o" ] && echo "$o"
 	done
 done >"$tmp/objects"
 : >"$tmp/def"

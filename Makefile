@@ -122,8 +122,8 @@ FORCE:
 # it the ck adapters are built uninstrumented and annotate their acquire and
 # release instead (locks/ck.h).
 ifneq ($(filter -fsanitize=thread,$(SANFLAGS)),)
-$(BUILD)/locks/ck_%.o: override SANFLAGS :=
-$(BUILD)/locks/ck_%.o: CFLAGS += -DLOCKBENCH_TSAN_ANNOTATE
+$(BUILD)/locks/ck_%.o $(BUILD)/pic/locks/ck_%.o: override SANFLAGS :=
+$(BUILD)/locks/ck_%.o $(BUILD)/pic/locks/ck_%.o: CFLAGS += -DLOCKBENCH_TSAN_ANNOTATE
 endif
 
 $(BUILD)/pic/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/*.h locks/*.def bench/exec/*.h) $(BENCH_HDR)

@@ -16,9 +16,16 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LIMIT_S=120
 
+# ThreadSanitizer's interceptors reach glibc's condvars by symbol version
+# (dlvsym), past any preloaded library, and glibc's condvar then unlocks our
+# mutex bytes as its own: a wait never returns.  Not testable under it.
+if ldd "$SO" 2>/dev/null | grep -q libtsan; then
+	echo "1..0 # skip ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"
+	exit 0
+fi
 # A sanitizer build's library needs its runtime loaded first.
 preload=$(readlink -f "$SO")
-asan=$(ldd "$SO" 2>/dev/null | awk '/libasan|libtsan/ { print $3; exit }')
+asan=$(ldd "$SO" 2>/dev/null | awk '/libasan/ { print $3; exit }')
 [ -n "$asan" ] && preload="$asan $preload"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 

@@ -74,8 +74,20 @@ ANALYSIS_H   := $(wildcard analysis/*/*.h common/*.h common/*.def) locks/spin_ex
 RESULTFILE_SRC := $(sort $(wildcard analysis/files/resultfile*.c))
 COMPARE   ?= analysis/lbcompare
 
+# `lockbench --exec`'s preloaded library (bench/exec/, docs/exec.md): PIC
+# copies of the locks, common/, the histograms and the timed acquisition,
+# with the interposer, built -fvisibility=hidden so that only the
+# interposed pthread calls are exported.  Its copy of locks/pthread.c calls
+# glibc's own mutex (px_glibc_mutex_*, bench/exec/preload.c), never the
+# interposed one.
+EXEC_SO   := $(BUILD)/liblockbench-exec.so
+EXEC_SRC  := $(sort $(wildcard bench/exec/*.c))
+EXEC_OBJ  := $(patsubst %.c,$(BUILD)/pic/%.o,$(LOCK_SRC) $(COMMON_SRC) bench/platform/hist.c \
+	bench/core/harness.c $(EXEC_SRC))
+EXEC_GLIBC_MUTEX := $(foreach f,init destroy lock trylock unlock,-Dpthread_mutex_$(f)=px_glibc_mutex_$(f))
+
 .PHONY: all test bench deps clean tsan asan fuzz
-all: $(BIN) $(COMPARE)
+all: $(BIN) $(COMPARE) $(EXEC_SO)
 
 $(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/*.h common/*.def locks/*.def tests/locks/*.def) $(BENCH_HDR)
 	@mkdir -p $(dir $@)
@@ -113,9 +125,19 @@ FORCE:
 # it the ck adapters are built uninstrumented and annotate their acquire and
 # release instead (locks/ck.h).
 ifneq ($(filter -fsanitize=thread,$(SANFLAGS)),)
-$(BUILD)/locks/ck_%.o: override SANFLAGS :=
-$(BUILD)/locks/ck_%.o: CFLAGS += -DLOCKBENCH_TSAN_ANNOTATE
+$(BUILD)/locks/ck_%.o $(BUILD)/pic/locks/ck_%.o: override SANFLAGS :=
+$(BUILD)/locks/ck_%.o $(BUILD)/pic/locks/ck_%.o: CFLAGS += -DLOCKBENCH_TSAN_ANNOTATE
 endif
+
+$(BUILD)/pic/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/*.h locks/*.def bench/exec/*.h) $(BENCH_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+$(BUILD)/pic/locks/pthread.o: CFLAGS += $(EXEC_GLIBC_MUTEX)
+$(BUILD)/pic/locks/oracle_sched.o: $(filter %/sched_oracle.skel.h,$(BPF_SKEL))
+# The launcher finds the library where this build put it ($LOCKBENCH_EXEC_SO overrides).
+$(BUILD)/bench/exec_run.o: CFLAGS += -DLOCKBENCH_EXEC_SO='"$(abspath $(EXEC_SO))"'
+$(EXEC_SO): $(EXEC_OBJ)
+	$(CC) -shared $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS) -ldl
 
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -145,11 +167,21 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TESTPKG)) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) \
 		$(shell pkg-config --libs $(TESTPKG)) $(LDLIBS)
 
+# tests/exec_prog.c: a plain pthread program, linked with nothing of
+# lockbench's, that tests/exec.t runs under the preloaded library.
+$(BUILD)/tests/exec_prog: tests/exec_prog.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+
 # tests/test_stats.c tests analysis/figures/stats.c, which only lbcompare links otherwise.
 $(BUILD)/tests/test_stats: TEST_EXTRA = analysis/figures/stats.c
 $(BUILD)/tests/test_stats: analysis/figures/stats.c analysis/figures/stats.h
 
-$(BENCH_BIN): scripts/uncontended.c $(LIB)
+$(BUILD)/scripts/exec_cost: scripts/exec_cost.c scripts/trials.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(BENCH_BIN): scripts/uncontended.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
@@ -214,16 +246,18 @@ deps:
 	@scripts/deps.sh
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN)
-	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
+	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog
+	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) LOCKBENCH_EXEC_SO=$(EXEC_SO) \
+		EXEC_PROG=$(BUILD)/tests/exec_prog CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 
 # Each ratio printed with docs/measurement.md's beside it, flagged where far off
 # (scripts/bench-docs.sh); the figures themselves stay the program's.
 bench: deps
-	@$(MAKE) --no-print-directory all $(BENCH_BIN) $(COVERAGE_BIN)
+	@$(MAKE) --no-print-directory all $(BENCH_BIN) $(COVERAGE_BIN) $(BUILD)/scripts/exec_cost
 	$(BENCH_BIN) >$(BUILD)/bench.out; rc=$$?; scripts/bench-docs.sh docs/measurement.md <$(BUILD)/bench.out; exit $$rc
 	$(COVERAGE_BIN)
 	scripts/kernel-locks-overhead.sh $(BIN)
+	scripts/exec-bench.sh $(BIN) $(BUILD)/scripts/exec_cost $(EXEC_SO)
 
 # The whole test suite under ThreadSanitizer, and under AddressSanitizer +
 # UndefinedBehaviorSanitizer, each in its own build directory.

@@ -30,7 +30,7 @@ enum {
 	OPT_CS = 256, OPT_THINK, OPT_LIST, OPT_PIN, OPT_SPIN_BUDGET, OPT_LOCK_NODE,
 	OPT_WATCHDOG, OPT_DIR, OPT_SEED, OPT_WARMUP,
 	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
-	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED,
+	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED, OPT_EXEC, OPT_METRIC,
 	OPT_WORKLOAD_FIRST = 1024,    /* + i: the i-th distinct workload option key */
 };
 
@@ -59,6 +59,8 @@ static const struct option long_options[] = {
 	{ "topology",    no_argument,       NULL, OPT_TOPOLOGY },
 	{ "kernel-locks", no_argument,      NULL, OPT_KERNEL_LOCKS },
 	{ "sched",       required_argument, NULL, OPT_SCHED },
+	{ "exec",        no_argument,       NULL, OPT_EXEC },
+	{ "metric",      required_argument, NULL, OPT_METRIC },
 	{ NULL, 0, NULL, 0 },
 };
 #define OWN_OPTIONS (sizeof(long_options) / sizeof(long_options[0]) - 1)
@@ -164,12 +166,17 @@ void cli_usage(FILE *out)
 		"      --sched POLICY      the worker threads' scheduling: other (default) or fifo (all\n"
 		"                          SCHED_FIFO at one priority: none preempts another; a lock that\n"
 		"                          sleeps only; needs root or CAP_SYS_NICE)\n"
+		"      --exec -- PROGRAM ARGS...  run PROGRAM with every normal pthread mutex made the lock\n"
+		"                          under test (a preloaded library; docs/exec.md): -w, -t, -d and\n"
+		"                          the workload's options do not apply\n"
+		"      --metric NAME=REGEX  with --exec: a figure read from the program's output, the\n"
+		"                          first match's first group (up to %d)\n"
 		"  -o, --out DIR           write result files to DIR (a new DIR-2, -3... if it holds results)\n"
-		"      --quiet             no summary on stdout (with -o DIR only)\n"
+		"      --quiet             no summary on stdout (with -o DIR or --exec only)\n"
 		"      --list              list locks and workloads\n"
 		"      --topology          print the machine and each placement policy's CPU order\n"
 		"  -h, --help              this text\n",
-		MAX_THREADS, PLACEMENT_DEFAULT, placement_help);
+		MAX_THREADS, PLACEMENT_DEFAULT, placement_help, EXEC_METRICS_MAX);
 	usage_workload_options(out);
 	fprintf(out,
 		"exit status: 0 ok, 1 runtime error, 2 bad usage, 3 invariant failed (lost updates),\n"
@@ -507,6 +514,26 @@ static const char *join_cmdline(int argc, char **argv)
 	return buf;
 }
 
+/* --exec: the program follows `--`; the library is given the lock's
+ * settings as typed (KEY=VALUE lines) and checks them again itself. */
+static bool exec_asked;
+
+static int exec_args(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen)
+{
+	static char opts[MAX_LOCK_OPTS * 256];
+	size_t n = 0;
+
+	if (optind >= argc || strcmp(argv[optind - 1], "--") != 0)
+		return fail(err, errlen, "--exec: no program (give it after --: --exec -- PROGRAM ARGS...)");
+	cfg->exec_argv = argv + optind;
+	opts[0] = '\0';
+	for (unsigned int i = 0; i < nlock_opts && n < sizeof(opts); i++)
+		n += (size_t)snprintf(opts + n, sizeof(opts) - n, "%.*s=%s\n", (int)lock_opts[i].klen,
+				      lock_opts[i].key, lock_opts[i].value);
+	cfg->exec_lock_opts = opts;
+	return 0;
+}
+
 static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *err, size_t errlen)
 {
 	uint64_t v;
@@ -569,6 +596,14 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 	case OPT_KERNEL_LOCKS:
 		cfg->kernel_locks = true;
 		return 0;
+	case OPT_EXEC:
+		exec_asked = true;
+		return 0;
+	case OPT_METRIC:
+		if (cfg->exec_metrics_n >= EXEC_METRICS_MAX)
+			return fail(err, errlen, "--metric: more than %d", EXEC_METRICS_MAX);
+		cfg->exec_metrics[cfg->exec_metrics_n++] = arg;
+		return 0;
 	case OPT_SCHED:
 		cfg->sched = sched_mode_find(arg);
 		if (cfg->sched < 0)
@@ -618,6 +653,7 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 	config_defaults(cfg);
 	nlock_opts = 0;
 	nworkload_opts = 0;
+	exec_asked = false;
 	if (options_build(err, errlen))
 		return -1;
 	cfg->cmdline = join_cmdline(argc, argv);
@@ -647,13 +683,18 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 		else if (parse_one(opt, optarg, cfg, err, errlen))
 			return -1;
 	}
-	if (optind < argc)
+	if (exec_asked && action == CLI_RUN && exec_args(argc, argv, cfg, err, errlen))
+		return -1;
+	if (optind < argc && !exec_asked)
 		return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
 	/* A run that shows nothing and keeps nothing is a mistake, not a probe:
-	 * a script that wants the exit status alone sends stdout to /dev/null. */
-	if (action == CLI_RUN && cfg->quiet && !cfg->out_dir)
+	 * a script that wants the exit status alone sends stdout to /dev/null.
+	 * (--exec without -o still shows the program's own output.) */
+	if (action == CLI_RUN && cfg->quiet && !cfg->out_dir && !exec_asked)
 		return fail(err, errlen, "--quiet without -o DIR: the run would print nothing and keep nothing "
 			    "(give -o DIR, or leave --quiet out)");
+	if (cfg->exec_metrics_n && !exec_asked)
+		return fail(err, errlen, "--metric: only with --exec");
 	if (action == CLI_RUN && (apply_lock_opts(cfg, err, errlen) || apply_workload_opts(cfg, err, errlen)))
 		return -1;
 	/* A waiter that spins without end never lets a SCHED_FIFO holder that

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "exec_run.h"
 #include "output/outdir.h"
 #include "output/report.h"
 #include "platform/placement.h"
@@ -110,6 +111,8 @@ int main(int argc, char **argv)
 	case CLI_TOPOLOGY:
 		return end(report_topology());
 	case CLI_RUN:
+		if (cfg.exec_argv)
+			return end(exec_run_and_report(&cfg));
 		return finish(run_and_report(&cfg));
 	default:
 		return end(fail_usage(err));

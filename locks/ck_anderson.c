@@ -114,6 +114,7 @@ const struct lock_ops lock_ops_ck_anderson = {
 	.name = "ck-anderson",
 	.description = "Concurrency Kit ck_spinlock_anderson: array queue lock, FIFO, a slot per waiter",
 	.size = sizeof(struct ck_anderson_lock),
+	.flags = LOCK_F_PER_LOCK_THREAD,
 	.thread_size = sizeof(struct ck_anderson_thread),
 	.init = ck_anderson_init,
 	.destroy = ck_anderson_destroy,

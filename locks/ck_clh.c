@@ -133,6 +133,7 @@ const struct lock_ops lock_ops_ck_clh = {
 	.name = "ck-clh",
 	.description = "Concurrency Kit ck_spinlock_clh: CLH queue lock, FIFO, spins on the predecessor's node",
 	.size = sizeof(struct ck_clh_lock),
+	.flags = LOCK_F_PER_LOCK_THREAD,
 	.thread_size = sizeof(struct ck_clh_thread),
 	.init = ck_clh_init,
 	.destroy = ck_clh_destroy,

@@ -140,6 +140,7 @@ const struct lock_ops lock_ops_ck_cohort = {
 	.name = "ck-cohort",
 	.description = "Concurrency Kit ck_cohort, C-TKT-TKT: a ticket lock per NUMA node under a global one",
 	.size = sizeof(struct ck_cohort_lock),
+	.flags = LOCK_F_PER_LOCK_THREAD,
 	.thread_size = sizeof(struct ck_cohort_thread),
 	.init = ck_cohort_init,
 	.destroy = ck_cohort_destroy,

@@ -61,6 +61,7 @@ const struct lock_ops lock_ops_ck_mcs = {
 	.name = "ck-mcs",
 	.description = "Concurrency Kit ck_spinlock_mcs: MCS queue lock, FIFO",
 	.size = sizeof(struct ck_mcs_lock),
+	.flags = LOCK_F_HOLDS_THREAD,
 	.thread_size = sizeof(struct ck_spinlock_mcs),
 	.init = ck_mcs_init,
 	.destroy = ck_mcs_destroy,

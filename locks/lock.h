@@ -113,6 +113,15 @@ enum lock_flags {
 	LOCK_F_PHASES       = 1u << 0, /* fills struct lock_events */
 	LOCK_F_NO_EXCLUSION = 1u << 1, /* `none`: proves the exclusion checks can fail */
 	LOCK_F_SLEEPS       = 1u << 2, /* may block in the kernel (futex); never a pure spinlock */
+	/* The lock_thread given to lock() is in use until the matching unlock()
+	 * (an MCS queue node): a thread holding several such locks at once
+	 * needs one per lock held (lockbench --exec gives each its own). */
+	LOCK_F_HOLDS_THREAD = 1u << 3,
+	/* A lock_thread, or the lock itself, is bound to one lock and sized
+	 * for the run's thread count (thread_init hands out a node of that
+	 * lock, init sizes slots by lock_params.threads): unusable where
+	 * threads and locks come and go unannounced (lockbench --exec). */
+	LOCK_F_PER_LOCK_THREAD = 1u << 4,
 };
 
 struct lock_ops {

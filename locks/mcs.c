@@ -105,6 +105,7 @@ const struct lock_ops lock_ops_mcs = {
 	.name = "mcs",
 	.description = "MCS queue lock: FIFO, each waiter spins on its own node",
 	.size = sizeof(struct mcs_lock),
+	.flags = LOCK_F_HOLDS_THREAD,
 	.thread_size = sizeof(struct mcs_node),
 	.init = mcs_init,
 	.destroy = mcs_destroy,

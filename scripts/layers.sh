@@ -26,7 +26,7 @@ export LC_ALL
 # locks/spin_exit.h: an entry may name a file); an edge between two folders
 # that no stack holds together (analysis/ -> bench/) goes across, and is
 # refused.  A folder in no stack is not looked at (bpf/, tests/locks/).
-STACKS="common locks bench/platform bench/kernel bench/core bench/workloads bench/run bench/output bench
+STACKS="common locks bench/platform bench/kernel bench/core bench/exec bench/workloads bench/run bench/output bench
 common locks/spin_exit.h analysis/files analysis/model analysis/figures analysis/print analysis"
 # Every folder of a stack (its file entries are in a folder of another).
 LAYERS=$(printf '%s\n' "$STACKS" | tr ' ' '\n' | grep -v '\.[a-z]*$' | awk '!seen[$0]++' | tr '\n' ' ')
@@ -90,8 +90,12 @@ check() {
 
 # The calls: each object's defined and undefined symbols (one nm for all:
 # `nm -A` names the object on each line), joined.
+# bench/exec/'s objects are only in $build/pic/ (the --exec library's PIC
+# build); the other folders' PIC copies are the same files' (locks/pthread.c's
+# renamed to the library's glibc calls), read from $build/ itself.
 for d in $LAYERS; do
-	for o in "$build/$d"/*.o; do
+	for o in "$build/$d"/*.o "$build/pic/$d"/*.o; do
+		case $o in "$build/pic/"*) [ "$d" = bench/exec ] || continue ;; esac
 		[ -f "$o" ] && echo "$o"
 	done
 done >"$tmp/objects"
@@ -101,11 +105,14 @@ if [ -s "$tmp/objects" ]; then
 	# shellcheck disable=SC2046 # object paths: the build's, without spaces
 	nm -A --defined-only $(cat "$tmp/objects") |
 		awk -v b="$build/" '$2 ~ /^[TDBRGSVW]$/ { f = $1; sub(/:[^:]*$/, "", f); f = substr(f, length(b) + 1)
-			sub(/\.o$/, ".c", f); print $3, f }' >"$tmp/def"
+			sub(/^pic\//, "", f); sub(/\.o$/, ".c", f)
+			# bench/exec/ interposes glibc'\''s pthread_* calls: a call to
+			# one of those elsewhere is a call to glibc, not to it.
+			if (!(f ~ /^bench\/exec\// && $3 ~ /^pthread_/)) print $3, f }' >"$tmp/def"
 	# shellcheck disable=SC2046
 	nm -A --undefined-only $(cat "$tmp/objects") |
 		awk -v b="$build/" '{ f = $1; sub(/:[^:]*$/, "", f); f = substr(f, length(b) + 1)
-			sub(/\.o$/, ".c", f); print $NF, f }' >"$tmp/use"
+			sub(/^pic\//, "", f); sub(/\.o$/, ".c", f); print $NF, f }' >"$tmp/use"
 fi
 [ -s "$tmp/def" ] || { echo "layers.sh: no objects under $build (run make first)" >&2; exit 2; }
 sort -u "$tmp/def" >"$tmp/def.s"

@@ -29,22 +29,7 @@
 #include "../bench/run/run.h"
 #include "../bench/workloads/workload.h"
 #include "../locks/standalone.h"
-
-#define TRIALS 9
-#define ITERS 200000
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
+#include "trials.h"
 
 static uint64_t sink;
 

@@ -46,6 +46,8 @@ struct workload_settings {
 	unsigned char bytes[WORKLOAD_SETTINGS_SIZE];
 } __attribute__((aligned(16)));
 
+#define EXEC_METRICS_MAX 8   /* --metric options of one --exec run */
+
 struct bench_config {
 	const struct lock_ops *lock;
 	const struct workload_ops *workload;
@@ -67,6 +69,13 @@ struct bench_config {
 	uint64_t max_ops;         /* per thread, 0 = unbounded: bounds tests on slow locks */
 	bool kernel_locks;        /* --kernel-locks: record the kernel's lock contention (kernel_locks.h) */
 	int sched;                /* --sched: enum sched_mode (schedmode.h; 0: other) */
+	/* --exec (docs/exec.md): the program run under the preloaded library,
+	 * argv after `--` (NULL: a benchmark run); --lock-opt's KEY=VALUEs one
+	 * per line, for the library; --metric NAME=REGEX, as typed. */
+	char *const *exec_argv;
+	const char *exec_lock_opts;
+	const char *exec_metrics[EXEC_METRICS_MAX];
+	unsigned int exec_metrics_n;
 	/* Output */
 	const char *out_dir;      /* NULL: summary only */
 	const char *cmdline;      /* the command line, as typed */

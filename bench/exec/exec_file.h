@@ -1,0 +1,40 @@
+/*
+ * exec_file.h — what the preloaded library writes for the launcher of
+ * `lockbench --exec`, one pair of files per process of the program, in the
+ * launcher's private directory (results/README.md, "exec-PID.csv"):
+ *   exec-PID.csv     key,value: the lock() figures merged over the process's
+ *                    threads (bench_thread's, as a benchmark's), the lock's
+ *                    events and settings, the interposer's own counts;
+ *   mutexes-PID.csv  one row per mutex that was taken.
+ * Both sides include this file, so a key is named once.
+ */
+#ifndef LOCKBENCH_EXEC_FILE_H
+#define LOCKBENCH_EXEC_FILE_H
+
+#define EXEC_FORMAT 1
+#define EXEC_KEY_FORMAT "exec_format"
+#define EXEC_FILE_PREFIX "exec"
+#define EXEC_MUTEX_PREFIX "mutexes"
+#define EXEC_MUTEX_HEADER \
+	"mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles,site_object,site_address"
+
+/* struct lock_events' plain counters, written as ev_NAME (spin exits apart). */
+#define EXEC_EVENTS                                                             \
+	EXEC_EVENT(acq_fast) EXEC_EVENT(acq_spin) EXEC_EVENT(acq_nosleep)       \
+	EXEC_EVENT(acq_sleep) EXEC_EVENT(nosleep_unqueued)                      \
+	EXEC_EVENT(spin_cycles) EXEC_EVENT(futex_waits) EXEC_EVENT(futex_wakes) \
+	EXEC_EVENT(handoffs) EXEC_EVENT(unlock_slow) EXEC_EVENT(spin_cas_failed) \
+	EXEC_EVENT(preempt_seen) EXEC_EVENT(owner_preempted)                    \
+	EXEC_EVENT(wait_lock_preempted) EXEC_EVENT(queue_preempted)
+
+/* The interposer's own counts (struct px_counts, preload.h), by name. */
+#define EXEC_COUNTS                                                               \
+	EXEC_COUNT(trylocks) EXEC_COUNT(trylock_busy) EXEC_COUNT(timedlocks)      \
+	EXEC_COUNT(timedlock_timeouts) EXEC_COUNT(cond_waits)                     \
+	EXEC_COUNT(cond_timeouts) EXEC_COUNT(cond_signals)                        \
+	EXEC_COUNT(cond_broadcasts) EXEC_COUNT(passthrough_locks)                 \
+	EXEC_COUNT(passthrough_inits) EXEC_COUNT(mutex_inits)                     \
+	EXEC_COUNT(mutex_starts) EXEC_COUNT(mutex_destroys)                       \
+	EXEC_COUNT(mutex_restarts) EXEC_COUNT(threads)
+
+#endif

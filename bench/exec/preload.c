@@ -1,0 +1,499 @@
+/*
+ * preload.c — the interposed pthread_mutex_* calls of `lockbench --exec`
+ * (docs/exec.md), and each thread's record.
+ *
+ * A normal/default mutex (kind 0, PTHREAD_MUTEX_INITIALIZER included) runs
+ * the registry lock named by LOCKBENCH_EXEC_LOCK; every other kind goes to
+ * glibc, counted.  The path from a pthread_mutex_t to its lock is three
+ * loads of the mutex's own line (kind, the header pointer, its check word)
+ * and the thread's record through initial-exec TLS: no table, no lock.
+ * lock() is bench_lock() on the thread's struct bench_thread, as in a
+ * benchmark: the same --timing countdown, histograms and exact counts.
+ *
+ * The environment (set by the launcher, bench/run/exec_run.c):
+ *   LOCKBENCH_EXEC_LOCK       the registry lock; unset: every call to glibc
+ *   LOCKBENCH_EXEC_LOCK_OPTS  its --lock-opt KEY=VALUE, one per line
+ *   LOCKBENCH_EXEC_TIMING     all | off | sample:N
+ *   LOCKBENCH_EXEC_SEED       the --timing sampler's seed
+ *   LOCKBENCH_EXEC_OUT        where each process writes exec-PID.csv at exit
+ * A bad value ends the program before main() with one line and status 127.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "preload.h"
+
+struct px_real px_real;
+void px_real_resolve(void)
+{
+	px_real.init = (int (*)(pthread_mutex_t *, const pthread_mutexattr_t *))dlsym(RTLD_NEXT, "pthread_mutex_init");
+	px_real.destroy = (int (*)(pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_mutex_destroy");
+	px_real.lock = (int (*)(pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_mutex_lock");
+	px_real.trylock = (int (*)(pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_mutex_trylock");
+	px_real.unlock = (int (*)(pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_mutex_unlock");
+	px_real.timedlock = (int (*)(pthread_mutex_t *, const struct timespec *))
+		dlsym(RTLD_NEXT, "pthread_mutex_timedlock");
+	px_real.clocklock = (int (*)(pthread_mutex_t *, clockid_t, const struct timespec *))
+		dlsym(RTLD_NEXT, "pthread_mutex_clocklock");
+}
+
+/* Before the constructor (another library's constructor locking): glibc's. */
+static void px_real_ready(void)
+{
+	if (__builtin_expect(!px_real.lock, 0))
+		px_real_resolve();
+}
+
+/* glibc's own mutex, for the `pthread` locks' copy in this library (the
+ * Makefile renames their pthread_mutex_* calls to these): through the
+ * pointers dlsym found next after this library, never the interposed
+ * calls, nor a sanitizer's interceptor of glibc's internal names. */
+int px_glibc_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+{
+	px_real_ready();
+	return px_real.init(m, attr);
+}
+
+int px_glibc_mutex_destroy(pthread_mutex_t *m)
+{
+	px_real_ready();
+	return px_real.destroy(m);
+}
+
+int px_glibc_mutex_lock(pthread_mutex_t *m)
+{
+	return px_real.lock(m);
+}
+
+int px_glibc_mutex_trylock(pthread_mutex_t *m)
+{
+	return px_real.trylock(m);
+}
+
+int px_glibc_mutex_unlock(pthread_mutex_t *m)
+{
+	return px_real.unlock(m);
+}
+
+/* ---- lock and unlock ---- */
+
+/* The node this lock() uses: the thread's own, or a spare of its own. */
+static inline struct px_node *px_node_take(struct px_thread *t, void *lock)
+{
+	struct px_node *n = t->node;
+
+	if (px_cfg.holds_thread) {
+		n = t->spare;
+		if (n)
+			t->spare = n->next;
+		else if (!(n = px_node_new()))
+			abort();  /* no memory for a queue node: no way to wait */
+	}
+	if (__builtin_expect(!n->inited, 0)) {
+		n->lt.id = t->bt.id;
+		n->lt.node = -1;
+		if (px_cfg.ops->thread_init)
+			px_cfg.ops->thread_init(lock, &n->lt);
+		n->inited = true;
+	}
+	return n;
+}
+
+static struct px_node *px_node_of(struct lock_thread *lt)
+{
+	return (struct px_node *)((char *)lt - offsetof(struct px_node, lt));
+}
+
+/* Figures of an acquisition to its mutex, written holding it. */
+static inline void px_acquired(struct px_thread *t, struct px_mutex *x, const void *site)
+{
+	uint64_t contended = t->bt.acq.contended + t->bt.untimed_contended;
+
+	x->acquisitions++;
+	if (__builtin_expect(contended == t->seen_contended, 1))
+		return;
+	/* Contended: acq_contended changes only on contended timed
+	 * acquisitions, so what it gained since the last one is this one's. */
+	t->seen_contended = contended;
+	x->contentions++;
+	x->contended_timed += t->bt.acq_contended.count - t->seen_ccount;
+	x->contended_cycles += t->bt.acq_contended.sum - t->seen_csum;
+	t->seen_ccount = t->bt.acq_contended.count;
+	t->seen_csum = t->bt.acq_contended.sum;
+	x->site = site;
+}
+
+/* lock() of x by t, timed by bench_lock(), figures to x. */
+static inline void px_acquire(struct px_thread *t, struct px_mutex *x, const void *site)
+{
+	struct px_node *n;
+
+	t->bt.lock = PX_LOCK(x);
+	n = px_node_take(t, t->bt.lock);
+	t->bt.lt = &n->lt;
+	bench_lock(&t->bt);
+	if (px_cfg.holds_thread)
+		x->owner_lt = &n->lt;
+	px_acquired(t, x, site);
+}
+
+/* unlock() of x by t. */
+static inline void px_release(struct px_thread *t, struct px_mutex *x)
+{
+	struct lock_thread *lt = px_cfg.holds_thread ? x->owner_lt : &t->node->lt;
+
+	t->bt.lock = PX_LOCK(x);
+	t->bt.lt = lt;
+	bench_unlock(&t->bt);
+	if (px_cfg.holds_thread) {
+		struct px_node *n = px_node_of(lt);
+
+		n->next = t->spare;
+		t->spare = n;
+	}
+}
+
+/* A trylock through the lock's own trylock(): no histogram (the harness
+ * times lock() only), counted apart. */
+static int px_try(struct px_thread *t, struct px_mutex *x, const void *site)
+{
+	struct px_node *n = px_node_take(t, PX_LOCK(x));
+
+	t->c.trylocks++;
+	if (!px_cfg.ops->trylock(PX_LOCK(x), &n->lt)) {
+		t->c.trylock_busy++;
+		if (px_cfg.holds_thread) {
+			n->next = t->spare;
+			t->spare = n;
+		}
+		return EBUSY;
+	}
+	if (px_cfg.holds_thread)
+		x->owner_lt = &n->lt;
+	x->acquisitions++;
+	if (!x->site)
+		x->site = site;
+	return 0;
+}
+
+/* ---- the interposed calls ---- */
+
+static inline bool px_inert(void)
+{
+	return __builtin_expect(px_cfg.ops == NULL, 0);
+}
+
+/* A passthrough call, counted on the caller's record when it has one. */
+static void px_count_passthrough(void)
+{
+	struct px_thread *t = px_inert() ? NULL : px_self();
+
+	if (t)
+		t->c.passthrough_locks++;
+}
+
+static bool px_normal_attr(const pthread_mutexattr_t *attr)
+{
+	int type, pshared, robust, protocol;
+
+	if (!attr)
+		return true;
+	if (pthread_mutexattr_gettype(attr, &type) || pthread_mutexattr_getpshared(attr, &pshared) ||
+	    pthread_mutexattr_getrobust(attr, &robust) || pthread_mutexattr_getprotocol(attr, &protocol))
+		return false;
+	return (type == PTHREAD_MUTEX_NORMAL || type == PTHREAD_MUTEX_DEFAULT) &&
+	       pshared == PTHREAD_PROCESS_PRIVATE && robust == PTHREAD_MUTEX_STALLED &&
+	       protocol == PTHREAD_PRIO_NONE;
+}
+
+PX_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+{
+	px_real_ready();
+	if (px_inert() || !px_normal_attr(attr)) {
+		struct px_thread *t = px_inert() ? NULL : px_self();
+
+		if (t)
+			t->c.passthrough_inits++;
+		return px_real.init(m, attr);
+	}
+	return px_mutex_init(m, __builtin_return_address(0));
+}
+
+PX_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
+{
+	px_real_ready();
+	if (px_inert() || px_passthrough(m))
+		return px_real.destroy(m);
+	px_mutex_destroy(m);
+	return 0;
+}
+
+int px_lock_any(pthread_mutex_t *m, const void *site)
+{
+	struct px_thread *t;
+	struct px_mutex *x;
+
+	if (px_inert() || px_passthrough(m)) {
+		px_real_ready();
+		px_count_passthrough();
+		return px_real.lock(m);
+	}
+	x = px_mutex_get(m, site);
+	t = px_self();
+	if (!x || !t)
+		return ENOMEM;
+	px_acquire(t, x, site);
+	return 0;
+}
+
+PX_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	return px_lock_any(m, __builtin_return_address(0));
+}
+
+int px_unlock_any(pthread_mutex_t *m)
+{
+	struct px_thread *t;
+	struct px_mutex *x;
+
+	if (px_inert() || px_passthrough(m)) {
+		px_real_ready();
+		return px_real.unlock(m);
+	}
+	x = px_mutex_of(m);
+	t = px_self();
+	/* Never started: never locked, so not ours to unlock. */
+	if (!x || !t)
+		return EPERM;
+	px_release(t, x);
+	return 0;
+}
+
+PX_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	return px_unlock_any(m);
+}
+
+PX_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	const void *site = __builtin_return_address(0);
+	struct px_thread *t;
+	struct px_mutex *x;
+
+	if (px_inert() || px_passthrough(m)) {
+		px_real_ready();
+		px_count_passthrough();
+		return px_real.trylock(m);
+	}
+	x = px_mutex_get(m, site);
+	t = px_self();
+	if (!x || !t)
+		return ENOMEM;
+	return px_try(t, x, site);
+}
+
+/* True once clock `clk` has reached `abs`. */
+static bool px_past(clockid_t clk, const struct timespec *abs)
+{
+	struct timespec now;
+
+	clock_gettime(clk, &now);
+	return now.tv_sec > abs->tv_sec || (now.tv_sec == abs->tv_sec && now.tv_nsec >= abs->tv_nsec);
+}
+
+/*
+ * A timed lock: lock_ops has no timed wait, so trylock() polled with a
+ * sleep doubling from 1 us to 1 ms, until the deadline.  Not the lock's own
+ * waiting policy (docs/exec.md says so); counted apart.
+ */
+static int px_timed(pthread_mutex_t *m, clockid_t clk, const struct timespec *abs, const void *site)
+{
+	struct px_thread *t;
+	struct px_mutex *x;
+	long nap_ns = 1000;
+
+	if (abs->tv_nsec < 0 || abs->tv_nsec >= 1000000000L)
+		return EINVAL;
+	x = px_mutex_get(m, site);
+	t = px_self();
+	if (!x || !t)
+		return ENOMEM;
+	t->c.timedlocks++;
+	for (;;) {
+		struct timespec nap = { 0, nap_ns };
+
+		if (px_try(t, x, site) == 0)
+			return 0;
+		if (px_past(clk, abs)) {
+			t->c.timedlock_timeouts++;
+			return ETIMEDOUT;
+		}
+		nanosleep(&nap, NULL);
+		if (nap_ns < 1000000)
+			nap_ns *= 2;
+	}
+}
+
+PX_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abs)
+{
+	px_real_ready();
+	if (px_inert() || px_passthrough(m)) {
+		px_count_passthrough();
+		return px_real.timedlock(m, abs);
+	}
+	return px_timed(m, CLOCK_REALTIME, abs, __builtin_return_address(0));
+}
+
+PX_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abs)
+{
+	px_real_ready();
+	if (px_inert() || px_passthrough(m)) {
+		px_count_passthrough();
+		return px_real.clocklock(m, clk, abs);
+	}
+	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC)
+		return EINVAL;
+	return px_timed(m, clk, abs, __builtin_return_address(0));
+}
+
+/* ---- fork ---- */
+
+static void px_fork_prepare(void)
+{
+	px_mutex_fork_prepare();
+	px_thread_fork_prepare();
+}
+
+static void px_fork_parent(void)
+{
+	px_thread_fork_parent();
+	px_mutex_fork_parent();
+}
+
+static void px_fork_child(void)
+{
+	px_thread_fork_child();
+	px_mutex_fork_child();
+}
+
+/* ---- setup, from the environment ---- */
+
+static void __attribute__((noreturn, format(printf, 1, 2))) px_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lockbench exec: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	_exit(127);
+}
+
+static void px_setup_opts(const struct lock_ops *ops, const char *opts)
+{
+	char line[256], err[200];
+
+	while (opts && *opts) {
+		const char *end = strchr(opts, '\n');
+		size_t len = end ? (size_t)(end - opts) : strlen(opts);
+		const char *eq;
+		const struct lock_option *o;
+
+		if (len >= sizeof(line))
+			px_die("--lock-opt too long");
+		memcpy(line, opts, len);
+		line[len] = '\0';
+		opts = end ? end + 1 : NULL;
+		if (!len)
+			continue;
+		eq = strchr(line, '=');
+		if (!eq || !(o = lock_option_find(ops, line, (size_t)(eq - line))))
+			px_die("--lock-opt '%s': no such option of %s", line, ops->name);
+		if (o->set(&px_cfg.params.settings, eq + 1, err, sizeof(err)))
+			px_die("--lock-opt %s: %s", line, err);
+	}
+}
+
+static void px_setup_timing(const char *timing, const char *seed)
+{
+	uint64_t n;
+
+	px_cfg.cfg.timing = TIMING_ALL;
+	if (!timing || !strcmp(timing, "all"))
+		;
+	else if (!strcmp(timing, "off"))
+		px_cfg.cfg.timing = TIMING_OFF;
+	else if (!strncmp(timing, "sample:", 7) && lock_parse_u64(timing + 7, 2, UINT64_MAX / 4, &n)) {
+		px_cfg.cfg.timing = TIMING_SAMPLE;
+		px_cfg.cfg.timing_sample = n;
+	} else
+		px_die("LOCKBENCH_EXEC_TIMING '%s': not all, off or sample:N (N >= 2)", timing);
+	if (seed && !lock_parse_u64(seed, 0, UINT64_MAX, &px_cfg.cfg.seed))
+		px_die("LOCKBENCH_EXEC_SEED '%s': not an integer", seed);
+}
+
+/* A lock the interposer can run: the program's threads and mutexes come
+ * and go unannounced.  px_cfg.ops is set last: until then every call,
+ * prepare()'s libraries' included, goes to glibc. */
+static void px_setup_lock(const char *name)
+{
+	const struct lock_ops *ops = lock_find(name);
+	char msg[256];
+	int rc;
+
+	if (!ops)
+		px_die("no lock '%s'", name);
+	if (ops->flags & LOCK_F_NO_EXCLUSION)
+		px_die("%s takes no lock: a program would run unprotected", name);
+	if (ops->flags & LOCK_F_PER_LOCK_THREAD)
+		px_die("%s sizes its state for a fixed set of threads: not usable with --exec", name);
+	px_setup_opts(ops, getenv("LOCKBENCH_EXEC_LOCK_OPTS"));
+	msg[0] = '\0';
+	/* Room for the threads of any program the oracle may register. */
+	rc = ops->prepare ? ops->prepare(&px_cfg.params.settings, 4096, msg, sizeof(msg)) : 0;
+	if (rc < 0)
+		px_die("%s: %s", name, msg);
+	snprintf(px_cfg.prepare_note, sizeof(px_cfg.prepare_note), "%s", rc > 0 ? msg : "");
+	px_cfg.holds_thread = ops->flags & LOCK_F_HOLDS_THREAD;
+	px_cfg.mutex_size = ALIGN_UP(sizeof(struct px_mutex) + ops->size, CACHELINE);
+	px_cfg.node_size = ALIGN_UP(offsetof(struct px_node, lt) + LOCK_THREAD_SIZE(ops), CACHELINE);
+	px_cfg.cfg.lock = ops;
+	px_cfg.cfg.lock_params = px_cfg.params;
+	__atomic_store_n(&px_cfg.ops, ops, __ATOMIC_RELEASE);
+}
+
+static void __attribute__((constructor)) px_setup(void)
+{
+	const char *name = getenv("LOCKBENCH_EXEC_LOCK");
+	const char *out = getenv("LOCKBENCH_EXEC_OUT");
+
+	px_real_resolve();
+	if (!name || !*name)
+		return;
+	if (getrandom(&px_cfg.key, sizeof(px_cfg.key), GRND_NONBLOCK) != sizeof(px_cfg.key))
+		px_cfg.key = (uintptr_t)tsc_now() * UINT64_C(0x9e3779b97f4a7c15);
+	px_setup_timing(getenv("LOCKBENCH_EXEC_TIMING"), getenv("LOCKBENCH_EXEC_SEED"));
+	if (out && snprintf(px_cfg.out_dir, sizeof(px_cfg.out_dir), "%s", out) >= (int)sizeof(px_cfg.out_dir))
+		px_die("LOCKBENCH_EXEC_OUT too long");
+	if (px_thread_setup())
+		px_die("no thread-specific key left");
+	pthread_atfork(px_fork_prepare, px_fork_parent, px_fork_child);
+	px_setup_lock(name);
+}
+
+static void __attribute__((destructor)) px_teardown(void)
+{
+	if (!px_inert())
+		px_write_figures();
+}

@@ -1,0 +1,223 @@
+/*
+ * preload.h — the preloaded library of `lockbench --exec` (docs/exec.md):
+ * the state it keeps for a program's mutexes, threads and condition
+ * variables.  Built as a shared object (liblockbench-exec.so) from PIC
+ * copies of locks/, bench/platform's histograms and bench/core's timed
+ * acquisition: a program's lock() goes through the same bench_lock() as a
+ * benchmark's, into the same per-thread histograms.
+ *
+ * Files, each calling only those before it: preload_thread.c (the settings,
+ * the per-thread records and nodes), preload_mutex.c (a mutex's lock:
+ * started, found, destroyed), preload_out.c (the figures written at exit,
+ * exec_file.h's format), preload.c (the interposed mutex calls, the setup
+ * from the environment), preload_cond.c (condition variables over any lock).
+ */
+#ifndef LOCKBENCH_PRELOAD_H
+#define LOCKBENCH_PRELOAD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/config.h"
+#include "../core/harness.h"
+
+/*
+ * One started mutex: this header on its own cache line, then the registry
+ * lock's state (ops->size bytes, cache-line aligned).  Type-stable memory:
+ * a header is recycled (px_mutex_free) but never returned to malloc, so a
+ * late read by a thread still leaving unlock() touches a lock, never freed
+ * memory.
+ */
+struct px_mutex {
+	pthread_mutex_t *addr;        /* the pthread_mutex_t it serves: set at start, then read-only */
+	struct px_mutex *hnext;       /* its registry bucket's chain (px_reg_lock) */
+	/* Written only by the thread holding the lock, plain: exact without atomics. */
+	struct lock_thread *owner_lt; /* LOCK_F_HOLDS_THREAD: the node lock() was given */
+	uint64_t acquisitions;        /* lock(), trylock(), timedlock() and condvar re-locks that took it */
+	uint64_t contentions;         /* of them, lock() calls that missed their first attempt */
+	uint64_t contended_timed;     /* contended ones that were timed (--timing) */
+	uint64_t contended_cycles;    /* their acquisition cycles */
+	const void *site;             /* return address of the latest contended lock call, else the first */
+} cacheline_aligned;
+
+#define PX_LOCK(x) ((void *)((char *)(x) + sizeof(struct px_mutex)))
+
+/* A lock_thread with a link, for locks whose node is held lock to unlock. */
+struct px_node {
+	struct px_node *next;         /* a thread's spare nodes, or the pool's */
+	struct px_node *all_next;     /* every node made: none is ever unreachable (a fork's child
+	                               * loses the threads that held some) */
+	bool inited;                  /* thread_init() done for its current thread */
+	struct lock_thread lt;
+};
+
+/* Per-thread counters besides the harness's own (bench_thread). */
+struct px_counts {
+	uint64_t trylocks, trylock_busy;    /* trylock() calls, those that found it held */
+	uint64_t timedlocks, timedlock_timeouts;
+	uint64_t cond_waits, cond_timeouts, cond_signals, cond_broadcasts;
+	uint64_t passthrough_locks;         /* lock/trylock/timedlock on a mutex left to glibc */
+	uint64_t passthrough_inits;         /* pthread_mutex_init() of such a mutex */
+	uint64_t mutex_inits, mutex_starts, mutex_destroys, mutex_restarts;
+	uint64_t threads;                   /* threads that used a lock (merged records) */
+};
+
+/* One per thread that locks: the harness's record, then the preload's. */
+struct px_thread {
+	struct bench_thread bt;      /* histograms, untimed counts, --timing countdown */
+	struct px_node *node;        /* its own node (every lock without LOCK_F_HOLDS_THREAD) */
+	struct px_node *spare;       /* LOCK_F_HOLDS_THREAD: free nodes */
+	uint64_t seen_contended;     /* bt.acq.contended + bt.untimed_contended after the last lock */
+	uint64_t seen_ccount, seen_csum; /* bt.acq_contended's count and sum then */
+	struct px_counts c;
+	struct px_thread *live_next, *live_prev; /* every live record (px_global_lock) */
+	pid_t tid;
+} cacheline_aligned;
+
+/* The interposed calls: the only symbols the library exports (it is built
+ * -fvisibility=hidden, so none of lockbench's names can meet a program's). */
+#define PX_EXPORT __attribute__((visibility("default")))
+
+/* The lock every interposed mutex runs, set once by the constructor. */
+struct px_config {
+	const struct lock_ops *ops;  /* NULL: inert, every call goes to glibc */
+	struct lock_params params;   /* the settings after prepare() */
+	struct bench_config cfg;     /* --timing and the seed, for bench_timing_init() */
+	bool holds_thread;           /* ops has LOCK_F_HOLDS_THREAD */
+	size_t mutex_size;           /* sizeof(px_mutex) + the lock's size, rounded */
+	size_t node_size;            /* sizeof(px_node) + LOCK_THREAD_SIZE(ops), rounded */
+	uintptr_t key;               /* mixes the mutex check word: random per process */
+	char out_dir[512];           /* where the figures go at exit; "" none */
+	char prepare_note[256];      /* prepare()'s fallback note */
+};
+extern struct px_config px_cfg;
+
+/* The real glibc functions, for mutexes passed through (dlsym RTLD_NEXT). */
+struct px_real {
+	int (*init)(pthread_mutex_t *, const pthread_mutexattr_t *);
+	int (*destroy)(pthread_mutex_t *);
+	int (*lock)(pthread_mutex_t *);
+	int (*trylock)(pthread_mutex_t *);
+	int (*unlock)(pthread_mutex_t *);
+	int (*timedlock)(pthread_mutex_t *, const struct timespec *);
+	int (*clocklock)(pthread_mutex_t *, clockid_t, const struct timespec *);
+};
+extern struct px_real px_real;
+void px_real_resolve(void);
+
+/* A tiny test-and-set lock with sched_yield, for the preload's own slow
+ * paths (starting a mutex, a thread's exit): never a pthread mutex, which
+ * would be our own (preload_thread.c). */
+void px_spin_lock(int *word);
+void px_spin_unlock(int *word);
+
+/* ---- preload_mutex.c ---- */
+
+/* The mutex word: 0 not started, PX_STARTING being started, else a header. */
+#define PX_STARTING ((uintptr_t)1)
+
+static inline uintptr_t *px_word(pthread_mutex_t *m)
+{
+	return (uintptr_t *)(void *)m;
+}
+
+/* The check word, in the bytes glibc keeps a robust mutex's list in. */
+static inline uintptr_t *px_check(pthread_mutex_t *m)
+{
+	return (uintptr_t *)(void *)((char *)m + 24);
+}
+
+static inline bool px_passthrough(const pthread_mutex_t *m)
+{
+	/* Normal/default private mutexes have kind 0, PTHREAD_MUTEX_INITIALIZER
+	 * too; every other kind and flag (recursive, errorcheck, adaptive,
+	 * robust, PI, PP, process-shared) makes it non-zero.  Never changed
+	 * while the mutex is in use: a plain read. */
+	return m->__data.__kind != 0;
+}
+
+/* The header of a started mutex, or NULL (never started, destroyed, or a
+ * copy of another's bytes).  Acquire: pairs with px_mutex_start's release
+ * store, so the header's fields are seen set. */
+static inline struct px_mutex *px_mutex_of(pthread_mutex_t *m)
+{
+	uintptr_t p = __atomic_load_n(px_word(m), __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(p > PX_STARTING && *px_check(m) == (p ^ (uintptr_t)m ^ px_cfg.key), 1))
+		return (struct px_mutex *)p;
+	return NULL;
+}
+
+/* Starts m (lazily, race-free: one CAS decides who builds its lock), and
+ * returns its header; NULL when out of memory (errno ENOMEM). */
+struct px_mutex *px_mutex_start(pthread_mutex_t *m, const void *site);
+/* pthread_mutex_init(): m's bytes made a fresh, unlocked mutex of ours. */
+int px_mutex_init(pthread_mutex_t *m, const void *site);
+/* pthread_mutex_destroy(): its lock recycled, its figures kept, m zeroed. */
+void px_mutex_destroy(pthread_mutex_t *m);
+/* The started mutex's header, or the one just started. */
+static inline struct px_mutex *px_mutex_get(pthread_mutex_t *m, const void *site)
+{
+	struct px_mutex *x = px_mutex_of(m);
+
+	return x ? x : px_mutex_start(m, site);
+}
+
+/* Calls fn on every started mutex and every destroyed one kept for its
+ * contentions (the registry lock held: fn must not lock). */
+typedef void px_mutex_fn(const struct px_mutex *x, bool destroyed, void *ctx);
+void px_mutex_each(px_mutex_fn *fn, void *ctx);
+/* After fork(), in the child: the figures of every mutex zeroed. */
+void px_mutex_fork_child(void);
+void px_mutex_fork_prepare(void);
+void px_mutex_fork_parent(void);
+
+/* ---- preload_thread.c ---- */
+
+/* This thread's record: initial-exec TLS, so the lookup is one %fs load
+ * (a preloaded library gets static TLS). */
+extern __thread struct px_thread *px_me __attribute__((tls_model("initial-exec")));
+/* The record made on the thread's first lock; NULL when out of memory. */
+struct px_thread *px_self_slow(void);
+
+/* This thread's record, made on first use; NULL when out of memory. */
+static inline struct px_thread *px_self(void)
+{
+	struct px_thread *t = px_me;
+
+	return __builtin_expect(t != NULL, 1) ? t : px_self_slow();
+}
+/* A zeroed node, from the pool or new; NULL when out of memory. */
+struct px_node *px_node_new(void);
+/* The constructor's part (the exit key): 0, or -1. */
+int px_thread_setup(void);
+/* Every thread's figures merged (live records read as they stand), for the
+ * exit report: the harness's, the lock's events, the preload's. */
+void px_threads_merge(struct bench_thread *into, struct lock_events *ev, struct px_counts *c);
+/* fork(): the records' lock held across it; in the child only the forking
+ * thread's record kept, every figure zeroed (the child reports its own). */
+void px_thread_fork_prepare(void);
+void px_thread_fork_parent(void);
+void px_thread_fork_child(void);
+
+/* ---- preload.c ---- */
+
+/* glibc's mutex calls, for the library's copy of locks/pthread.c. */
+int px_glibc_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
+int px_glibc_mutex_destroy(pthread_mutex_t *m);
+int px_glibc_mutex_lock(pthread_mutex_t *m);
+int px_glibc_mutex_trylock(pthread_mutex_t *m);
+int px_glibc_mutex_unlock(pthread_mutex_t *m);
+
+/* The interposed lock/unlock of any mutex (ours or passed through), for
+ * the condition variables; site: their caller's. */
+int px_lock_any(pthread_mutex_t *m, const void *site);
+int px_unlock_any(pthread_mutex_t *m);
+
+/* ---- preload_out.c ---- */
+
+/* Writes exec-PID.csv under px_cfg.out_dir (once; at exit). */
+void px_write_figures(void);
+
+#endif

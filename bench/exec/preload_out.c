@@ -1,0 +1,146 @@
+/*
+ * preload_out.c — each process's figures at its exit: exec-PID.csv and
+ * mutexes-PID.csv in LOCKBENCH_EXEC_OUT (keys: exec_file.h; the launcher
+ * merges and symbolizes them, bench/run/exec_run.c).  Written from the
+ * library's destructor, after the program's own atexit handlers; a program
+ * that calls _exit() or is killed writes nothing, which the launcher says.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exec_file.h"
+#include "preload.h"
+
+static FILE *px_create(const char *prefix)
+{
+	char path[sizeof(px_cfg.out_dir) + 64];
+	int fd;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s-%d.csv", px_cfg.out_dir, prefix, (int)getpid());
+	/* The launcher's own private directory: a name already there is not
+	 * ours to overwrite, and no link is followed. */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+static void px_hist_write(FILE *f, const char *name, const struct hist *h)
+{
+	fprintf(f, "%s_count,%" PRIu64 "\n%s_sum,%" PRIu64 "\n%s_contended,%" PRIu64 "\n", name, h->count,
+		name, h->sum, name, h->contended);
+	fprintf(f, "%s_min,%" PRIu64 "\n%s_max,%" PRIu64 "\n", name, h->count ? h->min : 0, name, h->max);
+	for (unsigned int b = 0; b < HIST_BINS; b++)
+		if (h->bins[b])
+			fprintf(f, "%s_bin_%u,%" PRIu64 "\n", name, b, h->bins[b]);
+}
+
+static void px_setting(void *ctx, const char *key, const char *value)
+{
+	fprintf(ctx, "setting_%s,%s\n", key, value);
+}
+
+static void px_write_main(FILE *f)
+{
+	struct bench_thread all;
+	struct lock_events ev;
+	struct px_counts c;
+
+	memset(&all, 0, sizeof(all));
+	memset(&ev, 0, sizeof(ev));
+	memset(&c, 0, sizeof(c));
+	hist_reset(&all.acq);
+	hist_reset(&all.acq_contended);
+	px_threads_merge(&all, &ev, &c);
+	fprintf(f, "key,value\n" EXEC_KEY_FORMAT ",%d\npid,%d\nlock,%s\n", EXEC_FORMAT, (int)getpid(),
+		px_cfg.ops->name);
+	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\n", all.acquired,
+		all.acq.contended + all.untimed_contended);
+	fprintf(f, "untimed,%" PRIu64 "\nuntimed_contended,%" PRIu64 "\n", all.untimed, all.untimed_contended);
+	px_hist_write(f, "acq", &all.acq);
+	px_hist_write(f, "acq_contended", &all.acq_contended);
+#define EXEC_EVENT(name) fprintf(f, "ev_" #name ",%" PRIu64 "\n", ev.name);
+	EXEC_EVENTS
+#undef EXEC_EVENT
+	for (unsigned int i = 0; i < SPIN_EXIT_NR; i++)
+		fprintf(f, "ev_spin_exit_%s,%" PRIu64 "\n", spin_exit_name[i], ev.spin_exit[i]);
+#define EXEC_COUNT(name) fprintf(f, #name ",%" PRIu64 "\n", c.name);
+	EXEC_COUNTS
+#undef EXEC_COUNT
+	if (px_cfg.ops->settings_figures)
+		px_cfg.ops->settings_figures(&px_cfg.params.settings, px_setting, f);
+	/* The settled settings' bytes, for the launcher's summary.csv, which
+	 * the lock's settings_figures() writes from them. */
+	fputs("settings_hex,", f);
+	for (size_t i = 0; i < sizeof(px_cfg.params.settings.bytes); i++)
+		fprintf(f, "%02x", px_cfg.params.settings.bytes[i]);
+	fputc('\n', f);
+	if (px_cfg.prepare_note[0])
+		fprintf(f, "prepare_note,%s\n", px_cfg.prepare_note);
+}
+
+/* Where a return address points: the object file and the address in its
+ * own ELF address space (pc minus the load bias), for libdw. */
+static void px_site(FILE *f, const void *site)
+{
+	Dl_info info;
+	struct link_map *map = NULL;
+	char exe[512];
+	const char *obj;
+
+	if (!site || !dladdr1(site, &info, (void **)&map, RTLD_DL_LINKMAP) || !map) {
+		fputs(",-,0", f);
+		return;
+	}
+	obj = map->l_name;
+	if (!obj || !*obj) {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		exe[n > 0 ? n : 0] = '\0';
+		obj = exe;
+	}
+	/* A path with a comma or newline would break the row: none is written. */
+	fprintf(f, ",%s,0x%" PRIxPTR, strpbrk(obj, ",\n\r") ? "-" : obj, (uintptr_t)site - map->l_addr);
+}
+
+static void px_mutex_row(const struct px_mutex *x, bool destroyed, void *ctx)
+{
+	FILE *f = ctx;
+
+	if (!x->acquisitions)
+		return;
+	fprintf(f, "%p,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, (const void *)x->addr, destroyed,
+		x->acquisitions, x->contentions, x->contended_timed, x->contended_cycles);
+	px_site(f, x->site);
+	fputc('\n', f);
+}
+
+void px_write_figures(void)
+{
+	static int written;
+	FILE *f;
+
+	if (!px_cfg.out_dir[0] || __atomic_exchange_n(&written, 1, __ATOMIC_RELAXED))
+		return;
+	f = px_create(EXEC_FILE_PREFIX);
+	if (f) {
+		px_write_main(f);
+		fclose(f);
+	}
+	f = px_create(EXEC_MUTEX_PREFIX);
+	if (f) {
+		fputs(EXEC_MUTEX_HEADER "\n", f);
+		px_mutex_each(px_mutex_row, f);
+		fclose(f);
+	}
+}

@@ -1,0 +1,899 @@
+/*
+ * exec_run.c — `lockbench -l LOCK --exec [-o DIR] [--metric NAME=REGEX]...
+ * -- PROGRAM ARGS...` (docs/exec.md).
+ *
+ * The program runs with liblockbench-exec.so (bench/exec/) preloaded, told
+ * the lock, its settings, --timing and --seed through the environment, its
+ * standard output and error captured to files in a private directory where
+ * each of its processes also leaves exec-PID.csv and mutexes-PID.csv at its
+ * exit (exec_file.h).  Once it has exited those are merged into one struct
+ * bench_result — the program's figures as one "thread" — and written by
+ * the same report code as a benchmark's (summary.csv, hist*.csv, checks.csv,
+ * meta.csv...), with the program's own figures among summary.csv's keys
+ * (program_*, metric_*), its output (program-stdout.txt,
+ * program-stderr.txt) and mutexes.csv (the most contended mutexes, their
+ * call sites symbolized with elfutils' libdwfl where it is installed).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <link.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exec_run.h"
+#include "exec/exec_file.h"
+#include "output/outdir.h"
+#include "output/report.h"
+#include "platform/tsc.h"
+#include "run/checks.h"
+#include "../common/safefile.h"
+
+#ifndef LOCKBENCH_EXEC_SO
+#define LOCKBENCH_EXEC_SO "build/liblockbench-exec.so"
+#endif
+#define EXEC_MUTEX_ROWS 20            /* mutexes.csv: the most contended */
+#define EXEC_MAX_MUTEXES 4096         /* rows read from all processes' files */
+#define EXEC_OUTPUT_MAX (64u << 20)   /* bytes of the program's output scanned for metrics */
+
+/* What an --exec run is, where a benchmark has its workload. */
+static const struct workload_ops exec_workload = {
+	.name = "exec",
+	.description = "a program run under the preloaded library (--exec)",
+	.unit = "runs",
+};
+
+struct exec_metric {
+	char name[32];
+	regex_t re;
+	bool compiled, found;
+	char value[40];
+};
+
+struct exec_mutex {
+	char mutex[32], object[512], address[24];
+	int pid, destroyed;
+	uint64_t acquisitions, contentions, contended_timed, contended_cycles;
+};
+
+/* One --exec run's state. */
+struct exec_run {
+	const struct bench_config *cfg;
+	struct bench_config rcfg;       /* cfg as the report sees it: one "thread", the program */
+	char dir[64];                   /* the private directory */
+	int dir_fd;
+	pid_t pid;
+	int status;
+	struct rusage ru;
+	double wall_s;
+	struct exec_metric metric[EXEC_METRICS_MAX];
+	unsigned int nmetrics;
+	/* merged from exec-PID.csv */
+	struct bench_thread *prog;      /* the merged figures, and its lock_thread */
+	struct lock_thread *prog_lt;
+	uint64_t counts[32];            /* EXEC_COUNTS, in order */
+	unsigned int processes;
+	bool main_written;
+	struct lock_settings settings;
+	bool settings_read;
+	char prepare_note[256];
+	struct exec_mutex *mutexes;
+	unsigned int nmutexes;
+};
+
+enum {
+#define EXEC_COUNT(name) EC_##name,
+	EXEC_COUNTS
+#undef EXEC_COUNT
+	EC_NR
+};
+static const char *const exec_count_name[] = {
+#define EXEC_COUNT(name) #name,
+	EXEC_COUNTS
+#undef EXEC_COUNT
+};
+
+static int fail(char *err, size_t errlen, int status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+/* ---- before the program runs: what can be refused is ---- */
+
+/* NAME=REGEX: NAME [a-z0-9_], REGEX an extended regex with a group. */
+static int metric_parse(struct exec_metric *m, const char *text, char *err, size_t errlen)
+{
+	const char *eq = strchr(text, '=');
+	size_t len = eq ? (size_t)(eq - text) : 0;
+	char why[160];
+	int rc;
+
+	if (!eq || len == 0 || len >= sizeof(m->name) || strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
+		return fail(err, errlen, EXIT_USAGE, "--metric '%s': not NAME=REGEX with NAME of [a-z0-9_], "
+			    "at most %zu characters", text, sizeof(m->name) - 1);
+	memcpy(m->name, text, len);
+	m->name[len] = '\0';
+	rc = regcomp(&m->re, eq + 1, REG_EXTENDED | REG_NEWLINE);
+	if (rc) {
+		regerror(rc, &m->re, why, sizeof(why));
+		return fail(err, errlen, EXIT_USAGE, "--metric %s: bad regex '%s': %s", m->name, eq + 1, why);
+	}
+	m->compiled = true;
+	if (m->re.re_nsub < 1)
+		return fail(err, errlen, EXIT_USAGE, "--metric %s: the regex has no (group) to capture the value",
+			    m->name);
+	return 0;
+}
+
+static int exec_check(struct exec_run *x, char *err, size_t errlen)
+{
+	const struct bench_config *cfg = x->cfg;
+
+	if (cfg->lock->flags & LOCK_F_NO_EXCLUSION)
+		return fail(err, errlen, EXIT_USAGE, "--exec: lock %s takes no lock: the program would run "
+			    "unprotected", cfg->lock->name);
+	if (cfg->lock->flags & LOCK_F_PER_LOCK_THREAD)
+		return fail(err, errlen, EXIT_USAGE, "--exec: lock %s sizes its state for a fixed set of threads, "
+			    "which a program does not announce", cfg->lock->name);
+	if (cfg->kernel_locks)
+		return fail(err, errlen, EXIT_USAGE, "--exec: --kernel-locks does not follow a program yet");
+	for (unsigned int i = 0; i < cfg->exec_metrics_n; i++) {
+		for (unsigned int j = 0; j < i; j++)
+			if (strncmp(cfg->exec_metrics[j], cfg->exec_metrics[i], strcspn(cfg->exec_metrics[i], "=") + 1) == 0)
+				return fail(err, errlen, EXIT_USAGE, "--metric: '%.*s' given twice",
+					    (int)strcspn(cfg->exec_metrics[i], "="), cfg->exec_metrics[i]);
+		x->nmetrics++;
+		if (metric_parse(&x->metric[i], cfg->exec_metrics[i], err, errlen))
+			return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The library: $LOCKBENCH_EXEC_SO, else the one this build made. */
+static const char *exec_so(char *err, size_t errlen)
+{
+	const char *so = getenv("LOCKBENCH_EXEC_SO");
+
+	if (!so || !*so)
+		so = LOCKBENCH_EXEC_SO;
+	if (access(so, R_OK) != 0) {
+		fail(err, errlen, EXIT_USAGE, "--exec: the preloaded library %s: %s (make builds it; "
+		     "$LOCKBENCH_EXEC_SO names another)", so, strerror(errno));
+		return NULL;
+	}
+	return so;
+}
+
+/* ---- the program ---- */
+
+/* A sanitizer build's library needs the sanitizer's runtime loaded first:
+ * this process's own, where it has one. */
+static int find_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	if (info->dlpi_name && (strstr(info->dlpi_name, "/libasan.so") || strstr(info->dlpi_name, "/libtsan.so"))) {
+		snprintf(data, PATH_MAX, "%s", info->dlpi_name);
+		return 1;
+	}
+	return 0;
+}
+
+static void child_env(const struct exec_run *x, const char *so)
+{
+	const struct bench_config *cfg = x->cfg;
+	char preload[3 * PATH_MAX], sanitizer[PATH_MAX] = "", timing[40], seed[24];
+	const char *old = getenv("LD_PRELOAD");
+
+	dl_iterate_phdr(find_sanitizer, sanitizer);
+	snprintf(preload, sizeof(preload), "%s%s%s%s%s", sanitizer, *sanitizer ? " " : "", so,
+		 old && *old ? " " : "", old ? old : "");
+	setenv("LD_PRELOAD", preload, 1);
+	if (*sanitizer)
+		setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 0);
+	setenv("LOCKBENCH_EXEC_LOCK", cfg->lock->name, 1);
+	setenv("LOCKBENCH_EXEC_LOCK_OPTS", cfg->exec_lock_opts ? cfg->exec_lock_opts : "", 1);
+	if (cfg->timing == TIMING_SAMPLE)
+		snprintf(timing, sizeof(timing), "sample:%" PRIu64, cfg->timing_sample);
+	else
+		snprintf(timing, sizeof(timing), "%s", cfg->timing == TIMING_OFF ? "off" : "all");
+	setenv("LOCKBENCH_EXEC_TIMING", timing, 1);
+	snprintf(seed, sizeof(seed), "%" PRIu64, cfg->seed);
+	setenv("LOCKBENCH_EXEC_SEED", seed, 1);
+	setenv("LOCKBENCH_EXEC_OUT", x->dir, 1);
+}
+
+/* In the child: output to the private directory, the environment, exec.
+ * A failed exec's errno goes up the pipe. */
+static void __attribute__((noreturn)) child(const struct exec_run *x, const char *so, int report_fd)
+{
+	int out = openat(x->dir_fd, "program-stdout.txt", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+	int errfd = openat(x->dir_fd, "program-stderr.txt", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+	int e;
+
+	if (out < 0 || errfd < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0) {
+		e = errno;
+		(void)!write(report_fd, &e, sizeof(e));
+		_exit(127);
+	}
+	close(out);
+	close(errfd);
+	close(x->dir_fd);
+	child_env(x, so);
+	execvp(x->cfg->exec_argv[0], x->cfg->exec_argv);
+	e = errno;
+	(void)!write(report_fd, &e, sizeof(e));
+	_exit(127);
+}
+
+static int run_program(struct exec_run *x, const char *so, char *err, size_t errlen)
+{
+	int pipefd[2], e = 0;
+	double t0;
+	ssize_t n;
+
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: pipe: %s", strerror(errno));
+	fflush(NULL);
+	t0 = mono_now_s();
+	x->pid = fork();
+	if (x->pid < 0)
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: fork: %s", strerror(errno));
+	if (x->pid == 0)
+		child(x, so, pipefd[1]);
+	close(pipefd[1]);
+	do
+		n = read(pipefd[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	while (wait4(x->pid, &x->status, 0, &x->ru) < 0)
+		if (errno != EINTR)
+			return fail(err, errlen, EXIT_RUNTIME, "--exec: wait: %s", strerror(errno));
+	x->wall_s = mono_now_s() - t0;
+	if (n == sizeof(e))
+		return fail(err, errlen, EXIT_USAGE, "--exec: cannot run '%s': %s", x->cfg->exec_argv[0], strerror(e));
+	return 0;
+}
+
+/* ---- the library's files ---- */
+
+/* A regular file of the private directory, read: never a link or a FIFO
+ * the program may have left there. */
+static FILE *open_private(const struct exec_run *x, const char *name)
+{
+	int fd = openat(x->dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && end != s && (*end == '\0' || *end == '\n');
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static void read_settings(struct exec_run *x, const char *hex)
+{
+	size_t len = strcspn(hex, "\n");
+
+	if (x->settings_read || len != 2 * sizeof(x->settings.bytes))
+		return;
+	for (size_t i = 0; i < sizeof(x->settings.bytes); i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return;
+		x->settings.bytes[i] = (unsigned char)(hi << 4 | lo);
+	}
+	x->settings_read = true;
+}
+
+/* One KEY,VALUE of a histogram NAME (acq or acq_contended) into h. */
+static bool hist_key(struct hist *h, const char *name, const char *key, uint64_t v)
+{
+	size_t n = strlen(name);
+	unsigned int bin;
+	char tail;
+
+	if (strncmp(key, name, n) != 0 || key[n] != '_')
+		return false;
+	key += n + 1;
+	if (!strcmp(key, "count"))
+		h->count += v;
+	else if (!strcmp(key, "sum"))
+		h->sum += v;
+	else if (!strcmp(key, "contended"))
+		h->contended += v;
+	else if (!strcmp(key, "min"))
+		h->min = v && v < h->min ? v : h->min;
+	else if (!strcmp(key, "max"))
+		h->max = v > h->max ? v : h->max;
+	else if (sscanf(key, "bin_%u%c", &bin, &tail) == 1 && bin < HIST_BINS)
+		h->bins[bin] += v;
+	else
+		return false;
+	return true;
+}
+
+static void event_key(struct lock_events *ev, const char *key, uint64_t v)
+{
+#define EXEC_EVENT(name) if (!strcmp(key, #name)) { ev->name += v; return; }
+	EXEC_EVENTS
+#undef EXEC_EVENT
+	for (int r = 0; r < SPIN_EXIT_NR; r++)
+		if (!strncmp(key, "spin_exit_", 10) && !strcmp(key + 10, spin_exit_name[r]))
+			ev->spin_exit[r] += v;
+}
+
+/* One process's exec-PID.csv, added to the merged figures. */
+static void read_figures(struct exec_run *x, const char *name)
+{
+	FILE *f = open_private(x, name);
+	char line[1024];
+	struct bench_thread *t = x->prog;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *comma = strchr(line, ',');
+		uint64_t v;
+
+		if (!comma)
+			continue;
+		*comma = '\0';
+		if (!strcmp(line, "settings_hex")) {
+			read_settings(x, comma + 1);
+			continue;
+		}
+		if (!strcmp(line, "prepare_note")) {
+			snprintf(x->prepare_note, sizeof(x->prepare_note), "%.*s", (int)strcspn(comma + 1, "\n"), comma + 1);
+			continue;
+		}
+		if (!strcmp(line, "pid") && parse_u64(comma + 1, &v) && (pid_t)v == x->pid)
+			x->main_written = true;
+		if (!parse_u64(comma + 1, &v))
+			continue;
+		if (!strcmp(line, "acquisitions"))
+			t->acquired += v;
+		else if (!strcmp(line, "untimed"))
+			t->untimed += v;
+		else if (!strcmp(line, "untimed_contended"))
+			t->untimed_contended += v;
+		else if (!strncmp(line, "ev_", 3))
+			event_key(&x->prog_lt->ev, line + 3, v);
+		else if (!hist_key(&t->acq_contended, "acq_contended", line, v))
+			hist_key(&t->acq, "acq", line, v);
+		for (int c = 0; c < EC_NR; c++)
+			if (!strcmp(line, exec_count_name[c]))
+				x->counts[c] += v;
+	}
+	fclose(f);
+	x->processes++;
+}
+
+/* One process's mutexes-PID.csv rows. */
+static void read_mutexes(struct exec_run *x, const char *name, int pid)
+{
+	FILE *f = open_private(x, name);
+	char line[1200];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && x->nmutexes < EXEC_MAX_MUTEXES) {
+		struct exec_mutex *m = &x->mutexes[x->nmutexes];
+
+		if (sscanf(line, "%31[^,],%d,%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%511[^,],%23[^,\n]",
+			   m->mutex, &m->destroyed, &m->acquisitions, &m->contentions, &m->contended_timed,
+			   &m->contended_cycles, m->object, m->address) == 8) {
+			m->pid = pid;
+			x->nmutexes++;
+		}
+	}
+	fclose(f);
+}
+
+static int read_library_files(struct exec_run *x)
+{
+	int fd = dup(x->dir_fd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		int pid;
+		char tail;
+
+		if (sscanf(e->d_name, EXEC_FILE_PREFIX "-%d.cs%c", &pid, &tail) == 2 && tail == 'v')
+			read_figures(x, e->d_name);
+		else if (sscanf(e->d_name, EXEC_MUTEX_PREFIX "-%d.cs%c", &pid, &tail) == 2 && tail == 'v')
+			read_mutexes(x, e->d_name, pid);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* ---- metrics from the program's output ---- */
+
+static void metric_scan_file(struct exec_run *x, const char *name)
+{
+	FILE *f = open_private(x, name);
+	char *line = NULL;
+	size_t cap = 0, total = 0;
+	ssize_t n;
+
+	if (!f)
+		return;
+	while ((n = getline(&line, &cap, f)) > 0 && total < EXEC_OUTPUT_MAX) {
+		total += (size_t)n;
+		for (unsigned int i = 0; i < x->nmetrics; i++) {
+			struct exec_metric *m = &x->metric[i];
+			regmatch_t g[2];
+
+			if (m->found || regexec(&m->re, line, 2, g, 0) != 0 || g[1].rm_so < 0)
+				continue;
+			snprintf(m->value, sizeof(m->value), "%.*s", (int)(g[1].rm_eo - g[1].rm_so), line + g[1].rm_so);
+			m->found = true;
+		}
+	}
+	free(line);
+	fclose(f);
+}
+
+/* Each metric's first match, stdout first; a match that is not a number
+ * is not a figure.  0, or EXIT_RUNTIME with the first missing one named. */
+static int metric_scan(struct exec_run *x, char *err, size_t errlen)
+{
+	int status = 0;
+
+	metric_scan_file(x, "program-stdout.txt");
+	metric_scan_file(x, "program-stderr.txt");
+	for (unsigned int i = 0; i < x->nmetrics; i++) {
+		struct exec_metric *m = &x->metric[i];
+		char *end;
+
+		if (m->found) {
+			errno = 0;
+			(void)strtod(m->value, &end);
+			if (errno || end == m->value || *end) {
+				if (!status)
+					status = fail(err, errlen, EXIT_RUNTIME, "--metric %s: matched '%s', not a number",
+						      m->name, m->value);
+				m->found = false;
+			}
+		} else if (!status) {
+			status = fail(err, errlen, EXIT_RUNTIME, "--metric %s: no match in the program's output",
+				      m->name);
+		}
+	}
+	return status;
+}
+
+/* ---- the result ---- */
+
+static void program_figures(struct exec_run *x, struct bench_result *res)
+{
+	struct figures *fg = &res->extra;
+	int code = WIFEXITED(x->status) ? WEXITSTATUS(x->status) : -1;
+	int sig = WIFSIGNALED(x->status) ? WTERMSIG(x->status) : 0;
+
+	figure_add(fg, "program_exit_status", "program exit status", "%d", code);
+	figure_add(fg, "program_signal", "program killed by signal", "%d", sig);
+	figure_add(fg, "program_wall_s", "program wall time, s", "%.6f", x->wall_s);
+	figure_add(fg, "program_cpu_user_s", "program user CPU, s", "%.6f",
+		   (double)x->ru.ru_utime.tv_sec + x->ru.ru_utime.tv_usec / 1e6);
+	figure_add(fg, "program_cpu_sys_s", "program system CPU, s", "%.6f",
+		   (double)x->ru.ru_stime.tv_sec + x->ru.ru_stime.tv_usec / 1e6);
+	figure_add(fg, "program_processes", "processes that wrote figures", "%u", x->processes);
+	figure_add(fg, "program_figures_lost", "main process figures lost", "%d", !x->main_written);
+	figure_add(fg, "program_threads", "threads that locked", "%" PRIu64, x->counts[EC_threads]);
+	figure_add(fg, "passthrough_locks", "locks passed to glibc", "%" PRIu64, x->counts[EC_passthrough_locks]);
+	figure_add(fg, "trylocks", "trylocks (busy)", "%" PRIu64, x->counts[EC_trylocks]);
+	figure_add(fg, "trylock_busy", "trylocks that found it held", "%" PRIu64, x->counts[EC_trylock_busy]);
+	figure_add(fg, "timedlocks", "timed locks", "%" PRIu64, x->counts[EC_timedlocks]);
+	figure_add(fg, "timedlock_timeouts", "timed locks timed out", "%" PRIu64, x->counts[EC_timedlock_timeouts]);
+	figure_add(fg, "cond_waits", "condvar waits", "%" PRIu64, x->counts[EC_cond_waits]);
+	figure_add(fg, "cond_timeouts", "condvar waits timed out", "%" PRIu64, x->counts[EC_cond_timeouts]);
+	figure_add(fg, "mutexes_started", "mutexes started", "%" PRIu64, x->counts[EC_mutex_starts]);
+	for (unsigned int i = 0; i < x->nmetrics; i++) {
+		char key[48];
+
+		if (!x->metric[i].found)
+			continue;
+		snprintf(key, sizeof(key), "metric_%s", x->metric[i].name);
+		figure_add(fg, key, key, "%s", x->metric[i].value);
+	}
+}
+
+static int build_result(struct exec_run *x, struct bench_result *res)
+{
+	static const int cpu_unpinned = -1;
+	struct bench_thread *t = x->prog;
+
+	memset(res, 0, sizeof(*res));
+	x->rcfg = *x->cfg;
+	x->rcfg.workload = &exec_workload;
+	x->rcfg.threads = 1;
+	x->rcfg.pin = "none";
+	x->rcfg.duration_s = x->wall_s;
+	x->rcfg.warmup_s = 0;
+	res->cfg = &x->rcfg;
+	res->threads = &x->prog;
+	t->lt = x->prog_lt;
+	t->ops = t->ops_all = 1;
+	t->usage.user_s = (double)x->ru.ru_utime.tv_sec + x->ru.ru_utime.tv_usec / 1e6;
+	t->usage.sys_s = (double)x->ru.ru_stime.tv_sec + x->ru.ru_stime.tv_usec / 1e6;
+	t->usage.vol_csw = (uint64_t)x->ru.ru_nvcsw;
+	t->usage.invol_csw = (uint64_t)x->ru.ru_nivcsw;
+	res->acq = t->acq;
+	res->acq_contended = t->acq_contended;
+	res->acquisitions = t->acquired;
+	res->contentions = t->acq.contended + t->untimed_contended;
+	res->ev = x->prog_lt->ev;
+	res->ops = res->ops_all = 1;
+	res->measured_s = x->wall_s;
+	res->ops_per_s = x->wall_s > 0 ? 1 / x->wall_s : 0;
+	res->ops_min = res->ops_max = 1;
+	res->usage = t->usage;
+	res->lock_node = -1;
+	res->invariant = INVARIANT_NONE;
+	res->lock_params = x->cfg->lock_params;
+	if (x->settings_read)
+		res->lock_params.settings = x->settings;
+	res->timer_overhead = tsc_timer_overhead();
+	machine_probe(&res->machine, &cpu_unpinned, 1);
+	res->tsc_hz = res->machine.tsc_hz;
+	program_figures(x, res);
+	checks_evaluate(res);
+	return 0;
+}
+
+/* ---- mutexes.csv ---- */
+
+#if __has_include(<elfutils/libdwfl.h>)
+#include <elfutils/libdwfl.h>
+#define EXEC_LIBDW 1
+#endif
+
+/* libdwfl, loaded when there is a table to write (dlopen: lockbench links
+ * nothing of elfutils, so its static build is unchanged). */
+struct dw {
+	void *so;
+#ifdef EXEC_LIBDW
+	Dwfl *(*begin)(const Dwfl_Callbacks *);
+	Dwfl_Module *(*report_offline)(Dwfl *, const char *, const char *, int);
+	int (*report_end)(Dwfl *, int (*)(Dwfl_Module *, void *, const char *, Dwarf_Addr, void *), void *);
+	Elf *(*getelf)(Dwfl_Module *, GElf_Addr *);
+	const char *(*addrname)(Dwfl_Module *, GElf_Addr);
+	Dwfl_Line *(*getsrc)(Dwfl_Module *, Dwarf_Addr);
+	const char *(*lineinfo)(Dwfl_Line *, Dwarf_Addr *, int *, int *, Dwarf_Word *, Dwarf_Word *);
+	void (*end)(Dwfl *);
+	Dwfl_Callbacks cb;
+#endif
+};
+
+static bool dw_open(struct dw *dw)
+{
+	memset(dw, 0, sizeof(*dw));
+#ifdef EXEC_LIBDW
+	dw->so = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!dw->so)
+		return false;
+	*(void **)&dw->begin = dlsym(dw->so, "dwfl_begin");
+	*(void **)&dw->report_offline = dlsym(dw->so, "dwfl_report_offline");
+	*(void **)&dw->report_end = dlsym(dw->so, "dwfl_report_end");
+	*(void **)&dw->getelf = dlsym(dw->so, "dwfl_module_getelf");
+	*(void **)&dw->addrname = dlsym(dw->so, "dwfl_module_addrname");
+	*(void **)&dw->getsrc = dlsym(dw->so, "dwfl_module_getsrc");
+	*(void **)&dw->lineinfo = dlsym(dw->so, "dwfl_lineinfo");
+	*(void **)&dw->end = dlsym(dw->so, "dwfl_end");
+	*(void **)&dw->cb.find_debuginfo = dlsym(dw->so, "dwfl_standard_find_debuginfo");
+	*(void **)&dw->cb.section_address = dlsym(dw->so, "dwfl_offline_section_address");
+	if (dw->begin && dw->report_offline && dw->report_end && dw->getelf && dw->addrname && dw->getsrc &&
+	    dw->lineinfo && dw->end && dw->cb.find_debuginfo && dw->cb.section_address)
+		return true;
+	dlclose(dw->so);
+	dw->so = NULL;
+#endif
+	return false;
+}
+
+/* The function and file:line of a return address in `object` (its own ELF
+ * addresses): the call before it, so the address less one. */
+static void symbolize(struct dw *dw, const struct exec_mutex *m, char *fn, size_t fnlen, char *src, size_t srclen)
+{
+	snprintf(fn, fnlen, "-");
+	snprintf(src, srclen, "-");
+#ifdef EXEC_LIBDW
+	uint64_t addr = strtoull(m->address, NULL, 16);
+	Dwfl *d;
+	Dwfl_Module *mod;
+	GElf_Addr bias = 0;
+
+	if (!dw->so || !addr || m->object[0] != '/' || !(d = dw->begin(&dw->cb)))
+		return;
+	mod = dw->report_offline(d, "", m->object, -1);
+	dw->report_end(d, NULL, NULL);
+	if (mod && dw->getelf(mod, &bias)) {
+		const char *name = dw->addrname(mod, addr - 1 + bias);
+		Dwfl_Line *line = dw->getsrc(mod, addr - 1 + bias);
+		int lineno = 0;
+		const char *file = line ? dw->lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+
+		if (name)
+			snprintf(fn, fnlen, "%s", name);
+		if (file)
+			snprintf(src, srclen, "%s:%d", file, lineno);
+	}
+	dw->end(d);
+#else
+	(void)dw;
+	(void)m;
+#endif
+}
+
+/* A CSV field as written: its commas and line ends become ';'. */
+static void csv_field(char *s)
+{
+	for (; *s; s++)
+		if (*s == ',' || *s == '\n' || *s == '\r')
+			*s = ';';
+}
+
+static int by_contention(const void *a, const void *b)
+{
+	const struct exec_mutex *x = a, *y = b;
+
+	if (x->contentions != y->contentions)
+		return x->contentions < y->contentions ? 1 : -1;
+	return x->acquisitions < y->acquisitions ? 1 : x->acquisitions > y->acquisitions ? -1 : 0;
+}
+
+static void write_mutexes(struct exec_run *x, FILE *f)
+{
+	struct dw dw;
+	bool have_dw = dw_open(&dw);
+
+	qsort(x->mutexes, x->nmutexes, sizeof(*x->mutexes), by_contention);
+	fprintf(f, "rank,pid,mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles_mean,"
+		   "site_object,site_address,site_function,site_source\n");
+	for (unsigned int i = 0; i < x->nmutexes && i < EXEC_MUTEX_ROWS; i++) {
+		struct exec_mutex *m = &x->mutexes[i];
+		char fn[256], src[512];
+
+		symbolize(&dw, m, fn, sizeof(fn), src, sizeof(src));
+		csv_field(fn);
+		csv_field(src);
+		csv_field(m->object);
+		fprintf(f, "%u,%d,%s,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%s,%s,%s,%s\n", i + 1, m->pid,
+			m->mutex, m->destroyed, m->acquisitions, m->contentions, m->contended_timed,
+			m->contended_timed ? (double)m->contended_cycles / (double)m->contended_timed : 0.0,
+			m->object, m->address, have_dw ? fn : "-", have_dw ? src : "-");
+	}
+	if (dw.so)
+		dlclose(dw.so);
+}
+
+/* A file of the private directory copied into the result directory. */
+static int copy_output(struct exec_run *x, const struct outdir *od, const char *name, char *err, size_t errlen)
+{
+	FILE *in = open_private(x, name);
+	struct sf_out out;
+	char buf[65536];
+	size_t n;
+
+	if (!sf_out_open(&out, &od->files, name, err, errlen)) {
+		if (in)
+			fclose(in);
+		return -1;
+	}
+	while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out.f);
+	if (in)
+		fclose(in);
+	return sf_out_commit(&out, err, errlen);
+}
+
+static int write_exec_files(struct exec_run *x, const struct outdir *od, char *err, size_t errlen)
+{
+	struct sf_out out;
+
+	if (!sf_out_open(&out, &od->files, "mutexes.csv", err, errlen))
+		return -1;
+	write_mutexes(x, out.f);
+	if (sf_out_commit(&out, err, errlen) ||
+	    copy_output(x, od, "program-stdout.txt", err, errlen) ||
+	    copy_output(x, od, "program-stderr.txt", err, errlen))
+		return -1;
+	return 0;
+}
+
+/* Without -o the program's output is shown after it ends. */
+static void show_output(struct exec_run *x, const char *name, FILE *to)
+{
+	FILE *in = open_private(x, name);
+	char buf[65536];
+	size_t n;
+
+	while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, to);
+	if (in)
+		fclose(in);
+}
+
+/* ---- the run ---- */
+
+/* The private directory and everything the program and library left in it. */
+static void cleanup(struct exec_run *x)
+{
+	int fd = x->dir_fd >= 0 ? dup(x->dir_fd) : -1;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(x->dir_fd, e->d_name, 0);
+	if (d)
+		closedir(d);
+	else if (fd >= 0)
+		close(fd);
+	if (x->dir_fd >= 0)
+		close(x->dir_fd);
+	if (x->dir[0])
+		rmdir(x->dir);
+	for (unsigned int i = 0; i < x->nmetrics; i++)
+		if (x->metric[i].compiled)
+			regfree(&x->metric[i].re);
+	free(x->mutexes);
+	free(x->prog);
+	free(x->prog_lt);
+}
+
+/* What the program did, as the run's verdict: 0, or EXIT_RUNTIME and why. */
+static int program_verdict(const struct exec_run *x, char *err, size_t errlen)
+{
+	if (WIFSIGNALED(x->status))
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: %s was killed by signal %d (%s)%s", x->cfg->exec_argv[0],
+			    WTERMSIG(x->status), strsignal(WTERMSIG(x->status)),
+			    x->main_written ? "" : "; its figures were lost");
+	if (WEXITSTATUS(x->status) != 0)
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: %s exited with status %d", x->cfg->exec_argv[0],
+			    WEXITSTATUS(x->status));
+	if (!x->main_written)
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: %s wrote no figures (it ended by _exit() or exec "
+			    "of a program the library could not enter)", x->cfg->exec_argv[0]);
+	return 0;
+}
+
+static int exec_setup(struct exec_run *x, char *err, size_t errlen)
+{
+	x->dir_fd = -1;
+	snprintf(x->dir, sizeof(x->dir), "/tmp/lockbench-exec-XXXXXX");
+	if (!mkdtemp(x->dir)) {
+		x->dir[0] = '\0';
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: private directory: %s", strerror(errno));
+	}
+	x->dir_fd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	x->prog = aligned_alloc(CACHELINE, sizeof(*x->prog));
+	x->prog_lt = aligned_alloc(CACHELINE, ALIGN_UP(sizeof(*x->prog_lt), CACHELINE));
+	x->mutexes = calloc(EXEC_MAX_MUTEXES, sizeof(*x->mutexes));
+	if (x->dir_fd < 0 || !x->prog || !x->prog_lt || !x->mutexes)
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: out of memory or %s: %s", x->dir, strerror(errno));
+	memset(x->prog, 0, sizeof(*x->prog));
+	memset(x->prog_lt, 0, sizeof(*x->prog_lt));
+	hist_reset(&x->prog->acq);
+	hist_reset(&x->prog->acq_contended);
+	return 0;
+}
+
+static int exec_report(struct exec_run *x, struct outdir *od, int verdict, char *err, size_t errlen)
+{
+	struct bench_result res;
+	int status = verdict;
+
+	build_result(x, &res);
+	if (!x->cfg->quiet) {
+		report_print(&res, stdout);
+		printf("program         %s: exit %d, signal %d, wall %.3f s, user %.3f s, sys %.3f s\n",
+		       x->cfg->exec_argv[0], WIFEXITED(x->status) ? WEXITSTATUS(x->status) : -1,
+		       WIFSIGNALED(x->status) ? WTERMSIG(x->status) : 0, x->wall_s, res.usage.user_s, res.usage.sys_s);
+		for (unsigned int i = 0; i < x->nmetrics; i++)
+			printf("metric          %s = %s\n", x->metric[i].name, x->metric[i].found ? x->metric[i].value : "(none)");
+	}
+	if (!x->cfg->out_dir) {
+		show_output(x, "program-stdout.txt", stdout);
+		show_output(x, "program-stderr.txt", stderr);
+	} else if (report_write(&res, od, err, errlen) || write_exec_files(x, od, err, errlen) ||
+		   outdir_commit(od, err, errlen)) {
+		status = EXIT_RUNTIME;
+	} else if (!x->cfg->quiet) {
+		printf("results: %s\n", od->final);
+	}
+	/* Nothing of res is allocated: its one thread is x's (cleanup()). */
+	return status;
+}
+
+int exec_run_and_report(const struct bench_config *cfg)
+{
+	struct exec_run *x = calloc(1, sizeof(*x));
+	struct outdir od;
+	char err[1024] = "", verdict_err[1024] = "";
+	const char *so;
+	int status, verdict;
+
+	if (!x) {
+		fprintf(stderr, "lockbench: --exec: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	x->cfg = cfg;
+	x->dir_fd = -1;
+	status = exec_check(x, err, sizeof(err));
+	so = status ? NULL : exec_so(err, sizeof(err));
+	if (!status && !so)
+		status = EXIT_USAGE;
+	if (!status && cfg->out_dir && outdir_open(&od, cfg->out_dir, err, sizeof(err)) != 0)
+		status = EXIT_USAGE;
+	else if (!status) {
+		status = exec_setup(x, err, sizeof(err));
+		if (!status)
+			status = run_program(x, so, err, sizeof(err));
+		if (!status && read_library_files(x) != 0)
+			status = fail(err, sizeof(err), EXIT_RUNTIME, "--exec: %s: %s", x->dir, strerror(errno));
+		if (!status) {
+			/* Metrics are read from a failed program's output too. */
+			char metric_err[1024];
+			int metrics = metric_scan(x, metric_err, sizeof(metric_err));
+
+			verdict = program_verdict(x, verdict_err, sizeof(verdict_err));
+			if (!verdict && metrics) {
+				verdict = metrics;
+				snprintf(verdict_err, sizeof(verdict_err), "%s", metric_err);
+			}
+			status = exec_report(x, &od, verdict, err, sizeof(err));
+			if (status == verdict && verdict)
+				snprintf(err, sizeof(err), "%s", verdict_err);
+		}
+		if (cfg->out_dir)
+			outdir_abort(&od);
+	}
+	if (status)
+		fprintf(stderr, "lockbench: %s\n", err);
+	cleanup(x);
+	free(x);
+	return status;
+}

@@ -1,0 +1,86 @@
+#!/bin/sh
+# exec-bench.sh — `make bench`'s figures for lockbench --exec (docs/exec.md):
+# 1. the interposer's cost: an uncontended lock+unlock through it
+#    (exec_cost program, the library preloaded, --timing off) against the
+#    same lock driven by lockbench directly (exec_cost direct LOCK), per lock
+#    it accepts; and glibc's mutex with no library, with the library inert
+#    (no lock named: every call passed to glibc) and as the `pthread` lock;
+# 2. sysbench (where installed) under kmutex-spin, kmutex-fix, pthread and
+#    with no library: `threads` (events in 2 s, 8 threads: more is better)
+#    and `mutex` (seconds for fixed work, 8 threads on 4 mutexes: less is
+#    better), the median of REPS runs, interleaved.  The per-lock costs: the
+#    median of PAIRS runs of each side, alternating.
+# Printed, not asserted: a busy machine moves every figure.
+#
+#   scripts/exec-bench.sh [LOCKBENCH [EXEC_COST [LIBRARY]]]
+set -u
+LB=${1:-bench/lockbench}
+COST=${2:-build/scripts/exec_cost}
+SO=$(readlink -f "${3:-build/liblockbench-exec.so}")
+REPS=${EXEC_BENCH_REPS:-3}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# kmutex-*: runstate on both sides (the direct lock cannot load sched).
+opts_of() { case $1 in kmutex-*) echo oracle=runstate ;; esac; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+# median of the numbers in FILE
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+PAIRS=${EXEC_BENCH_PAIRS:-5}
+
+echo "--exec interposition cost: uncontended lock+unlock, TSC cycles (median of $PAIRS runs, alternating, each the median of 9 x 200000), --timing off"
+printf '%-16s %10s %12s %8s\n' lock direct interposed ratio
+for l in $("$LB" --list | awk '/^locks:/ { on = 1; next } /^[a-z]/ { on = 0 } on { print $1 }'); do
+	if ! i=$(LD_PRELOAD="$SO" LOCKBENCH_EXEC_LOCK="$l" LOCKBENCH_EXEC_TIMING=off \
+		LOCKBENCH_EXEC_LOCK_OPTS="$(opts_of "$l")" "$COST" program 2>"$tmp/err"); then
+		printf '%-16s %s\n' "$l" "refused: $(sed 's/^lockbench exec: //' "$tmp/err" | head -n 1)"
+		continue
+	fi
+	# PAIRS runs of each, alternating, so a busy spell of the machine hits both.
+	echo "$i" >"$tmp/i"
+	: >"$tmp/d"
+	for p in $(seq "$PAIRS"); do
+		"$COST" direct "$l" >>"$tmp/d"
+		[ "$p" -eq "$PAIRS" ] || LD_PRELOAD="$SO" LOCKBENCH_EXEC_LOCK="$l" LOCKBENCH_EXEC_TIMING=off \
+			LOCKBENCH_EXEC_LOCK_OPTS="$(opts_of "$l")" "$COST" program >>"$tmp/i"
+	done
+	d=$(median "$tmp/d")
+	i=$(median "$tmp/i")
+	printf '%-16s %10s %12s %8s\n' "$l" "$d" "$i" "$(ratio "$i" "$d")"
+done
+: >"$tmp/plain"
+: >"$tmp/inert"
+for p in $(seq "$PAIRS"); do
+	"$COST" program >>"$tmp/plain"
+	LD_PRELOAD="$SO" "$COST" program >>"$tmp/inert"
+done
+plain=$(median "$tmp/plain")
+inert=$(median "$tmp/inert")
+printf 'glibc mutex: no library %s, library inert (passed through) %s (%s)\n' "$plain" "$inert" "$(ratio "$inert" "$plain")"
+
+command -v sysbench >/dev/null 2>&1 || { echo "sysbench: not installed (scripts/deps.sh installs it)"; exit 0; }
+variants="none pthread kmutex-spin kmutex-fix"
+for r in $(seq "$REPS"); do
+	for v in $variants; do
+		if [ "$v" = none ]; then
+			sysbench threads --threads=8 --time=2 run >"$tmp/out" 2>&1
+			sysbench mutex --threads=8 --mutex-num=4 --mutex-locks=200000 --mutex-loops=100 run >"$tmp/out2" 2>&1
+		else
+			"$LB" -l "$v" --exec --quiet -- sysbench threads --threads=8 --time=2 run >"$tmp/out" 2>&1
+			"$LB" -l "$v" --exec --quiet -- sysbench mutex --threads=8 --mutex-num=4 --mutex-locks=200000 \
+				--mutex-loops=100 run >"$tmp/out2" 2>&1
+		fi
+		awk '/total number of events:/ { print $NF }' "$tmp/out" >>"$tmp/threads-$v"
+		awk '/total time:/ { sub(/s$/, "", $NF); print $NF }' "$tmp/out2" >>"$tmp/mutex-$v"
+	done
+done
+echo "sysbench through --exec, median of $REPS ($(getconf _NPROCESSORS_ONLN) CPUs): threads = events in 2 s (more is better), mutex = seconds (less is better)"
+printf '%-14s %10s %8s %10s %8s\n' variant threads ratio mutex_s ratio
+base_t=$(median "$tmp/threads-none")
+base_m=$(median "$tmp/mutex-none")
+for v in $variants; do
+	t=$(median "$tmp/threads-$v")
+	m=$(median "$tmp/mutex-$v")
+	printf '%-14s %10s %8s %10s %8s\n' "$([ "$v" = none ] && echo "no library" || echo "$v")" "$t" \
+		"$(ratio "$t" "$base_t")" "$m" "$(ratio "$m" "$base_m")"
+done

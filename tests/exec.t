@@ -1,0 +1,142 @@
+#!/bin/sh
+# exec.t — the preloaded library of `lockbench --exec` (bench/exec/,
+# docs/exec.md) inside an ordinary pthread program (tests/exec_prog.c),
+# under every lock it accepts: the program's own exact checks (counter,
+# producer/consumer over condvars, trylock, timed locks and waits, static
+# initializers, recursive and errorcheck mutexes passed through, fork from
+# a threaded program, 1,000 threads, mutexes freed unDestroyed and copied)
+# pass, and the library's exec-PID.csv counts exactly the lock() calls the
+# program made, its passthrough calls, and the forked child's apart.  Each
+# run is bounded (timeout, and the program's own alarm).
+LB=${LOCKBENCH:-bench/lockbench}
+SO=${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}
+PROG=${EXEC_PROG:-build/tests/exec_prog}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+LIMIT_S=120
+
+# ThreadSanitizer's interceptors reach glibc's condvars by symbol version
+# (dlvsym), past any preloaded library, and glibc's condvar then unlocks our
+# mutex bytes as its own: a wait never returns.  Not testable under it.
+if ldd "$SO" 2>/dev/null | grep -q libtsan; then
+	echo "1..0 # skip ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"
+	exit 0
+fi
+# A sanitizer build's library needs its runtime loaded first.
+preload=$(readlink -f "$SO")
+asan=$(ldd "$SO" 2>/dev/null | awk '/libasan/ { print $3; exit }')
+[ -n "$asan" ] && preload="$asan $preload"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+# key FILE KEY: KEY's value in a key,value file.
+key() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1" 2>/dev/null; }
+# out KEY: the program's "KEY N" line.
+out() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/out"; }
+
+# run DIR LOCK ARGS...: the program under LOCK, its figures in DIR; sets rc.
+run() {
+	d=$1 lock=$2
+	shift 2
+	rm -rf "$d"
+	mkdir "$d"
+	timeout -s KILL "$LIMIT_S" env LD_PRELOAD="$preload" LOCKBENCH_EXEC_LOCK="$lock" \
+		LOCKBENCH_EXEC_OUT="$d" ${TIMING:+LOCKBENCH_EXEC_TIMING="$TIMING"} \
+		${OPTS:+LOCKBENCH_EXEC_LOCK_OPTS="$OPTS"} "$PROG" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# sum_bins FILE NAME: the sum of NAME's histogram bins.
+sum_bins() { awk -F, -v p="$2_bin_" 'index($1, p) == 1 { s += $2 } END { print s + 0 }' "$1"; }
+phases() { awk -F, '$1 ~ /^ev_acq_(fast|spin|nosleep|sleep)$/ { s += $2 } END { print s + 0 }' "$1"; }
+
+# verdict NAME DIR: the figures of a run of `all` agree with the program's.
+verdict() {
+	name=$1 d=$2
+	pid=$(out pid)
+	main="$d/exec-$pid.csv"
+	child=$(ls "$d"/exec-*.csv 2>/dev/null | grep -v "/exec-$pid.csv" | head -n 1)
+	acq=$(key "$main" acquisitions)
+	why=""
+	[ "$rc" -eq 0 ] && grep -q '^ok all' "$tmp/out" || why="exit $rc: $(head -c 200 "$tmp/out" "$tmp/err" | tr '\n' ' ')"
+	[ -z "$why" ] && [ "$acq" != "$(out lock_calls)" ] && why="acquisitions $acq, the program locked $(out lock_calls)"
+	[ -z "$why" ] && [ "$(key "$main" passthrough_locks)" != "$(out passthrough_calls)" ] &&
+		why="passthrough_locks $(key "$main" passthrough_locks), the program $(out passthrough_calls)"
+	[ -z "$why" ] && [ "$(key "$child" acquisitions)" != "$3" ] &&
+		why="the forked child's acquisitions $(key "$child" acquisitions), it locked $3"
+	[ -z "$why" ] && [ "$(sum_bins "$main" acq)" != "$(key "$main" acq_count)" ] && why="bins != acq_count"
+	[ -z "$why" ] && [ $(( $(key "$main" acq_count) + $(key "$main" untimed) )) -ne "$acq" ] &&
+		why="timed + untimed != acquisitions"
+	[ -z "$why" ] && [ "$(key "$main" acq_contended_count)" != "$(key "$main" acq_contended)" ] &&
+		why="contended histogram != contended timed acquisitions"
+	p=$(phases "$main")
+	[ -z "$why" ] && [ "$p" -ne 0 ] && [ "$p" -ne "$acq" ] && why="phases $p != acquisitions $acq"
+	check "$name${why:+: $why}" '[ -z "$why" ]'
+}
+
+locks=$("$LB" --list | awk '/^locks:/ { on = 1; next } /^[a-z]/ { on = 0 } on { print $1 }')
+refused="none ck-clh ck-anderson ck-cohort"
+nlocks=0
+for l in $locks; do
+	case " $refused " in *" $l "*) ;; *) nlocks=$((nlocks + 1)) ;; esac
+done
+echo "1..$((nlocks + 4 + 4 + 7))"
+
+# Every lock, quick rounds (the FIFO spinlocks, oversubscribed, crawl).
+for l in $locks; do
+	case " $refused " in *" $l "*) continue ;; esac
+	start=$(date +%s)
+	run "$tmp/r-$l" "$l" -q all
+	echo "# $l: $(($(date +%s) - start)) s"
+	verdict "$l: exec_prog -q all, counts exact" "$tmp/r-$l" 800
+done
+
+# The patch table's locks and glibc's, full rounds.
+for l in kmutex-spin kmutex-fix pthread futex; do
+	run "$tmp/f-$l" "$l" all
+	out pid >"$tmp/pid-$l"
+	verdict "$l: exec_prog all (20,000 rounds a thread), counts exact" "$tmp/f-$l" 80000
+done
+
+# Locks the interposer cannot run, and bad settings: one line, status 127.
+for l in none ck-clh; do
+	run "$tmp/x" "$l" counter
+	check "$l refused: one line, exit 127 ($(head -c 120 "$tmp/err"))" \
+		'[ "$rc" -eq 127 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]'
+done
+run "$tmp/x" no-such-lock counter
+check "an unknown lock: one line, exit 127" '[ "$rc" -eq 127 ] && grep -q "no lock" "$tmp/err"'
+OPTS="oracle=nonsense" run "$tmp/x" kmutex-fix counter
+check "a bad --lock-opt: one line, exit 127" '[ "$rc" -eq 127 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]'
+
+# --timing off and sample:N: the counts stay exact, the histograms shrink.
+TIMING=off run "$tmp/t-off" kmutex-fix counter timed
+f="$tmp/t-off/exec-$(out pid).csv"
+check "--timing off: acquisitions exact, none timed" \
+	'[ "$rc" -eq 0 ] && [ "$(key "$f" acquisitions)" = "$(out lock_calls)" ] && [ "$(key "$f" acq_count)" = 0 ]'
+TIMING=sample:16 run "$tmp/t-s" kmutex-fix counter
+f="$tmp/t-s/exec-$(out pid).csv"
+check "--timing sample:16: acquisitions exact, about 1 in 16 timed" \
+	'[ "$rc" -eq 0 ] && [ "$(key "$f" acquisitions)" = "$(out lock_calls)" ] &&
+	 [ "$(key "$f" acq_count)" -gt 0 ] && [ $(($(key "$f" acq_count) * 4)) -lt "$(key "$f" acquisitions)" ]'
+TIMING=sometimes run "$tmp/x" kmutex-fix counter
+check "a bad --timing: exit 127" '[ "$rc" -eq 127 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]'
+
+# Without a lock named the library passes everything to glibc and writes nothing.
+run "$tmp/inert" "" all
+check "no lock named: the program runs on glibc's, no figures" \
+	'[ "$rc" -eq 0 ] && grep -q "^ok all" "$tmp/out" && empty "$tmp/inert"'
+
+# mutexes-PID.csv: the program's mutexes, the busiest its counter's lock
+# (taken in counter_thread), sites in the program's own file.
+fix_pid=$(cat "$tmp/pid-kmutex-fix")
+m="$tmp/f-kmutex-fix/mutexes-$fix_pid.csv"
+top=$(tail -n +2 "$m" | sort -t, -k3,3nr | head -n 1)
+check "mutexes.csv: header, one row per mutex taken" \
+	'[ "$(head -n 1 "$m")" = "mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles,site_object,site_address" ] &&
+	 [ "$(tail -n +2 "$m" | wc -l)" -ge 5 ]'
+check "mutexes.csv: the busiest mutex's call site is in the program ($top)" \
+	'[ "$(echo "$top" | cut -d, -f7)" = "$(readlink -f "$PROG")" ] && [ "$(echo "$top" | cut -d, -f8)" != 0x0 ]'
+contended=$(tail -n +2 "$m" | awk -F, '{ s += $4 } END { print s + 0 }')
+check "mutexes.csv: contentions per mutex sum to at most the process's ($contended)" \
+	'[ "$contended" -le "$(key "$tmp/f-kmutex-fix/exec-$fix_pid.csv" contentions)" ] && [ "$contended" -gt 0 ]'

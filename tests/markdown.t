@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..46"
+echo "1..49"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -282,6 +282,21 @@ check "--markdown-hosts: both directories named, absolute (rc=$rc: $(head -c 200
 check "--markdown-hosts: the sweep's hosts and across-hosts tables only" \
 	'grep -q "^## Counter sweep$" "$tmp/h.md" && grep -q "^== across hosts: workload counter," "$tmp/h.md" &&
 	 grep -q "^  *box " "$tmp/h.md" && ! grep -q "^== workload counter" "$tmp/h.md" && ! grep -q planted "$tmp/h.md"'
+# A before and an after on one machine (issue 29): $s is $d's host again,
+# with a second repetition of each lock.  Pooled, the two would be one
+# host's 3 repetitions and the sweep's hosts block empty; keyed by
+# directory, each is a host of its own, the first the baseline.
+host=$(awk -F, '$1 == "hostname" { print $2 }' "$d/runs/sweep-counter-t2-tas-r1/meta.csv" | tr -c 'A-Za-z0-9._#\n-' _)
+"$CMP" --markdown-hosts "$tmp/hosts" "$d" "$s" >"$tmp/h2.md" 2>"$tmp/err"
+rc=$?
+check "--markdown-hosts, one hostname twice: said, each directory labelled, the first the baseline (rc=$rc)" \
+	'[ $rc -eq 0 ] && grep -q "^A hostname repeats: " "$tmp/h2.md" &&
+	 grep -qx -- "- \`$host-dir1\`: \`$(cd "$d" && pwd -P)\` (the baseline)" "$tmp/h2.md" &&
+	 grep -qx -- "- \`$host-dir2\`: \`$(cd "$s" && pwd -P)\`" "$tmp/h2.md"'
+check "--markdown-hosts, one hostname twice: the sweep's across table has a column per directory" \
+	'grep -q "^== across hosts: workload counter," "$tmp/h2.md" &&
+	 grep -Eq "^ +$host-dir1, 2 threads +$host-dir2, 2 threads" "$tmp/h2.md"'
+check "--markdown-hosts, two hostnames: no directory labels" '! grep -q "hostname repeats" "$tmp/h.md" && ! grep -q -- "-dir1" "$tmp/h.md"'
 "$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "--markdown-hosts: a directory that is not there, one line, exit 2" \

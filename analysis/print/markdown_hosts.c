@@ -155,7 +155,10 @@ static int print_workload(FILE *out, const struct rundir *dirs, size_t ndirs, co
 		md_print_failed_comparison(out, rel, p.failed);
 	else {
 		md_fenced(out, p.text);
-		if (sweep)
+		if (sweep && *dir_label[0])  /* lbcompare keys data/ by hostname: there the directories are pooled */
+			fprintf(out, "`%s` and `data/` compare by hostname and so pool these directories' runs: the tables above are the comparison by directory.\n\n",
+				rel);
+		else if (sweep)
 			fprintf(out, "Each host's tables, thread count by thread count: `%s`; the figures as CSV: `data/`.\n\n",
 				rel);
 	}

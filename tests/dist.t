@@ -120,7 +120,7 @@ qdist=$(printf '%s' "$dist" | sed "s/'/'\\\\''/g")
 check "with its own lockbench" \
 	'grep -qF "cmdline,'"'"'$qdist/bench/lockbench'"'"' " "$(ls -d "$run"/runs/*/ | head -n 1)meta.csv"'
 check "the report has the patch table and the sweep's" \
-	'grep -q "^### creat" "$run/report.md" && grep -Eq "^\| 2 \| [0-9]+ \| [0-9]+ \|" "$run/report.md"'
+	'grep -q "^### creat" "$run/report.md" && grep -Eq "^\| 2 \| [0-9]+( \[[0-9]+–[0-9]+\]!?)? \| [0-9]+( \[[0-9]+–[0-9]+\]!?)? \|" "$run/report.md"'
 check "without gnuplot: no plots, said once on stdout and once in the report" \
 	'[ -z "$(ls "$run/plots")" ] && [ "$(grep -c gnuplot "$tmp/run.out")" -eq 1 ] &&
 	 grep -q "gnuplot not found: plots skipped" "$tmp/run.out" &&

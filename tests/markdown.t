@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..36"
+echo "1..49"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -111,11 +111,50 @@ printf 'threads,tas,ticket\n2,1,2\n' >"$d/data/sweep-counter-ops_per_s.csv"
 : >"$d/plots/sweep-counter-ops_per_s.png"
 "$CMP" --markdown "$d" >"$tmp/r.md" 2>/dev/null
 check "the sweep's verdicts and table are the runs' own, not data/*.csv's" \
-	'grep -q "^| 2 | tas | - | - | 0 |$" "$tmp/r.md" && ! grep -q "^| 2 | 1 | 2 |$" "$tmp/r.md" &&
+	'grep -q "^| 2 | tas | - | - | - |$" "$tmp/r.md" && ! grep -q "^| 2 | 1 | 2 |$" "$tmp/r.md" &&
 	 grep -q "^| 2 | [0-9][0-9]* | [0-9][0-9]* |$" "$tmp/r.md"'
 check "a chart that exists is linked, one that does not is not" \
-	'grep -q "^!\[throughput against threads\](plots/sweep-counter-ops_per_s.png)$" "$tmp/r.md" &&
+	'grep -q "^!\[throughput against threads, counter\](plots/sweep-counter-ops_per_s.png)$" "$tmp/r.md" &&
 	 ! grep -q "cpu_us_per_op.png" "$tmp/r.md" && ! grep -q "^No plots" "$tmp/r.md"'
+
+# The answer first (issue 29): a verdict line per experiment within the
+# first 20 lines, the small-machine caveat under 8 CPUs, then the charts,
+# then the tables; the runs' warnings before the machine's facts.
+line_of() { grep -n -m1 -- "$1" "$2" | cut -d: -f1; }
+check "the sweep's verdict line is within the first 20 lines: the fastest lock at 2 threads, then the other against it" \
+	'head -20 "$tmp/r.md" | grep -Eq "^- \*\*Highest median throughput by thread count, \`counter\`:\*\* 2: \`(tas|ticket)\` [0-9]+, then \`(tas|ticket)\` \*\*[0-9.]+x\*\*\.$"'
+check "2 CPUs: the small-machine caveat, within the first 20 lines" \
+	'head -20 "$tmp/r.md" | grep -q "^\*\*A small machine: 2 CPU(s)\.\*\* With N CPUs at most N−1 threads can spin while the lock.s owner runs"'
+check "the charts before the first table, the tables after" \
+	'[ "$(line_of "](plots/" "$tmp/r.md")" -lt "$(line_of "^| threads |" "$tmp/r.md")" ] &&
+	 [ "$(line_of "^## Charts" "$tmp/r.md")" -lt "$(line_of "^## Counter sweep" "$tmp/r.md")" ]'
+check "how to read the figures after the answer and the charts" \
+	'[ "$(line_of "^## Charts" "$tmp/r.md")" -lt "$(line_of "^Figures are medians" "$tmp/r.md")" ] &&
+	 [ "$(line_of "^## The answer" "$tmp/r.md")" -lt "$(line_of "^### Noise during" "$tmp/r.md")" ]'
+check "the self-checks and warnings before the machine's facts" \
+	'[ "$(line_of "^## Self-checks" "$tmp/r.md")" -lt "$(line_of "^## Machine" "$tmp/r.md")" ] &&
+	 [ "$(line_of "^## Warnings raised" "$tmp/r.md")" -lt "$(line_of "^## Machine" "$tmp/r.md")" ]'
+big=$tmp/big
+cp -R "$d" "$big"
+sed -i 's/^NCPU=.*/NCPU=8/' "$big/run-env"
+"$CMP" --markdown "$big" >"$tmp/big.md" 2>/dev/null
+check "8 CPUs: no small-machine caveat" 'grep -q "^## The answer" "$tmp/big.md" && ! grep -q "small machine" "$tmp/big.md"'
+
+# The sweep's table with its intervals, and the locks named in each verdict
+# column: both locks with two finished runs.
+s=$tmp/sweep2
+cp -R "$d" "$s"
+rm -f "$s"/logs/*r2*
+for lock in tas ticket; do
+	"$LB" -l $lock -w counter -t 2 -d 0.05 --warmup 0 --seed 2 --quiet -o "$s/runs/sweep-counter-t2-$lock-r2" 2>/dev/null ||
+		echo "Bail out! lockbench failed for $lock r2"
+done
+"$CMP" --markdown "$s" >"$tmp/s.md" 2>"$tmp/err"
+rc=$?
+check "the sweep's table: each median with its interval (rc=$rc)" \
+	'grep -Eq "^\| 2 \| [0-9]+ \[[0-9]+–[0-9]+\]!? \| [0-9]+ \[[0-9]+–[0-9]+\]!? \|$" "$tmp/s.md"'
+check "the sweep's verdicts name the locks each verdict covers, with their ratio" \
+	'grep -Eq "^\| 2 \| tas \| (- \| - \| \`ticket\` [0-9.e+-]+x|\`ticket\` [0-9.e+-]+x \| - \| -|- \| \`ticket\` [0-9.e+-]+x \| -) \|$" "$tmp/s.md"'
 
 # A file workload's run: run-all's choice of its directory (settings' DIR and
 # DIR_WHY, --dir in the plan line), the file system its meta.csv recorded,
@@ -138,6 +177,8 @@ check "the file workloads' directory: run-all's choice and the file system the r
 check "I/O pressure: the runs' median and most, and the run it made busy named" \
 	'grep -q "^Some task waited for I/O a median [0-9.]*% of a run.s interval (PSI io, at most 25.0%)" "$tmp/e.md" &&
 	 grep -q "^- \`$r-r1\`: other processes 1.0% of the CPU time; steal 0.0%; I/O pressure 25.0%\$" "$tmp/e.md"'
+check "a patch workload without kmutex-fix: its answer line says there is no before/after" \
+	'head -20 "$tmp/e.md" | grep -q "^- \*\*The patch, \`creat\`, 2 threads:\*\* no \`kmutex-fix\` beside \`tas\` with its ops/sec: no before/after\.$"'
 sed -i 's/^DIR_WHY=.*/DIR_WHY=--dir/' "$e/settings"
 "$CMP" --markdown "$e" >"$tmp/e.md" 2>/dev/null
 check "a directory given with --dir: said so, and in the command" \
@@ -205,6 +246,9 @@ capture "the chart: the kernel's waits with the models', where it was drawn; lbc
 	'grep -q "^!\[contended acquisition times of the models and the kernel.s mutex waits, fpos, 2 threads\](plots/hist-contended-fpos-t2.png)$" "$tmp/k.md" &&
 	 grep -q "\`data/kernel-fpos.txt\`" "$tmp/k.md"'
 
+capture "the answer names the model nearest the kernel, with the table's distance ($emd)" \
+	'[ -n "$emd" ] && head -20 "$tmp/k.md" | grep -q "^- \*\*The model nearest the kernel.s mutex (contended histograms), \`fpos\`:\*\* 2 threads \`kmutex-handoff\` (EMD ${emd%%,*} bins, ${emd#*, })\.$"'
+
 # A malformed directory: one line, exit 2, nothing on stdout.
 bad() { # NAME EXPECTED: lbcompare --markdown "$tmp/bad"
 	want=$2
@@ -239,6 +283,22 @@ check "--markdown-hosts: both directories named, absolute (rc=$rc: $(head -c 200
 check "--markdown-hosts: the sweep's hosts and across-hosts tables only" \
 	'grep -q "^## Counter sweep$" "$tmp/h.md" && grep -q "^== across hosts: workload counter," "$tmp/h.md" &&
 	 grep -q "^  *box " "$tmp/h.md" && ! grep -q "^== workload counter" "$tmp/h.md" && ! grep -q planted "$tmp/h.md"'
+# A before and an after on one machine (issue 29): $s is $d's host again,
+# with a second repetition of each lock.  Pooled, the two would be one
+# host's 3 repetitions and the sweep's hosts block empty; keyed by
+# directory, each is a host of its own, the first the baseline.
+host=$(awk -F, '$1 == "hostname" { print $2 }' "$d/runs/sweep-counter-t2-tas-r1/meta.csv" | tr -c 'A-Za-z0-9._#\n-' _)
+"$CMP" --markdown-hosts "$tmp/hosts" "$d" "$s" >"$tmp/h2.md" 2>"$tmp/err"
+rc=$?
+check "--markdown-hosts, one hostname twice: said, each directory labelled, the first the baseline (rc=$rc)" \
+	'[ $rc -eq 0 ] && grep -q "^A hostname repeats: " "$tmp/h2.md" &&
+	 grep -qx -- "- \`$host-dir1\`: \`$(cd "$d" && pwd -P)\` (the baseline)" "$tmp/h2.md" &&
+	 grep -qx -- "- \`$host-dir2\`: \`$(cd "$s" && pwd -P)\`" "$tmp/h2.md"'
+check "--markdown-hosts, one hostname twice: the sweep's across table has a column per directory" \
+	'grep -q "^== across hosts: workload counter," "$tmp/h2.md" &&
+	 grep -Eq "^ +$host-dir1, 2 threads +$host-dir2, 2 threads" "$tmp/h2.md" &&
+	 grep -q "^\`data/sweep-counter.txt\` and \`data/\` compare by hostname and so pool" "$tmp/h2.md"'
+check "--markdown-hosts, two hostnames: no directory labels" '! grep -q "hostname repeats" "$tmp/h.md" && ! grep -q -- "-dir1" "$tmp/h.md"'
 "$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "--markdown-hosts: a directory that is not there, one line, exit 2" \

@@ -169,7 +169,7 @@ check "the report says how the rounds were ordered and how to read the verdicts"
 	 grep -q -- "--order-seed 7" "$tmp/s/report.md"'
 check "its tables have 95% CIs and verdicts, and a differences table; the report, the sweep's verdicts" \
 	'grep -q "Ops/sec \[95% CI\]  *ratio verdict" "$tmp/s/data/sweep-counter.txt" &&
-	 grep -Eq "^\| 2 \| tas \| .* \| [0-9]+ \|\$" "$tmp/s/report.md" &&
+	 grep -Eq "^\| 2 \| tas \| .*\`ticket\` [0-9.e+-]+x.* \|\$" "$tmp/s/report.md" &&
 	 grep -Eq "^ticket  +Ops/sec +4:4 +[0-9.]+x .* (faster|slower|no difference)\$" "$tmp/s/data/sweep-counter.txt"'
 check "it writes the statistics and the error bars' data" \
 	'head -n 1 "$tmp/s/data/stats-counter-t2.csv" | grep -q "^variant,figure,runs,median,ci_lo,ci_hi," &&

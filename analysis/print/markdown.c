@@ -73,25 +73,18 @@ static void print_timing_line(struct md *m)
 	tally_free(&t);
 }
 
-static bool any_plot(const struct md *m)
-{
-	char **names = md_names(m, "plots", "*.png");
-	bool found = names && names[0];
-
-	sf_names_free(names);
-	return found;
-}
-
+/* The title and the machine in one line, then the answer and the charts
+ * (markdown_answer.c), then how to read the tables that follow. */
 static void print_header(struct md *m)
 {
 	fprintf(m->out, "# lockbench report\n\n");
 	print_machine_line(m);
+	md_answer_section(m);
+	md_charts_section(m);
+	fprintf(m->out, "## Reading the figures\n\n");
 	print_stats_text(m);
 	print_timing_line(m);
-	if (!any_plot(m))
-		fprintf(m->out, "No plots: gnuplot was not found where this report was written (`./run-all --report DIR` draws them where it is).\n\n");
 	md_noise_section(m);
-	fprintf(m->out, "The results come first; the machine's full metadata after them: [Machine](#machine).\n\n");
 }
 
 /* ---- the patch's table ---- */
@@ -149,42 +142,13 @@ static void print_kernel_line(struct md *m)
 	}
 }
 
-static bool hist_chart(const struct group *g)
-{
-	return hist_charted(g, false);
-}
-
-/* The histogram and phase charts of workload W, one pair per thread count
- * (each group whose histograms make a chart: hist_charted): the contended
- * histogram where every run recorded one (as the patch counted), else all
- * acquisitions'. */
-static void print_patch_plots(struct md *m, const struct comparison *c, const char *w)
-{
-	static const struct group *g[MAX_GROUPS];
-	size_t n = md_groups_of(c, w, hist_chart, g);
-	char alt[192], name[160];
-
-	for (size_t i = 0; i < n; i++) {
-		bool contended = hist_charted(g[i], true);
-
-		snprintf(alt, sizeof(alt), "%sacquisition-time histogram, %s, %u threads", contended ? "contended " : "",
-			 w, g[i]->threads);
-		snprintf(name, sizeof(name), "hist-%s%s-t%u", contended ? "contended-" : "", w, g[i]->threads);
-		md_print_plot(m, alt, name);
-		snprintf(alt, sizeof(alt), "how acquisitions were obtained, %s, %u threads", w, g[i]->threads);
-		snprintf(name, sizeof(name), "phases-%s-t%u", w, g[i]->threads);
-		md_print_plot(m, alt, name);
-	}
-}
-
-/* The patch experiment's comparison of W: lbcompare's text, fenced, and
- * the charts; or why it failed. */
-static void print_patch_workload(struct md *m, const struct md_part *part, const char *w)
+/* The patch experiment's comparison of W: lbcompare's text, fenced (its
+ * charts are at the top: md_charts_section); or why it failed. */
+static void print_patch_workload(struct md *m, const struct md_part *part)
 {
 	if (!part || md_failed_comparison(m, part))
 		return;
 	md_fenced(m->out, part->text);
-	print_patch_plots(m, part->c, w);
 }
 
 static void print_patch(struct md *m)
@@ -206,7 +170,7 @@ static void print_patch(struct md *m)
 			continue;
 		}
 		fprintf(m->out, "### %s\n\n", w);
-		print_patch_workload(m, md_part(m, "patch", w), w);
+		print_patch_workload(m, md_part(m, "patch", w));
 	}
 	for (const char *lock = "kmutex-spin"; lock; lock = strcmp(lock, "kmutex-fix") ? "kmutex-fix" : NULL)
 		if (!word_in(lock, rundir_env(m->d, "ALL_LOCKS")))
@@ -215,15 +179,30 @@ static void print_patch(struct md *m)
 
 /* ---- sweeps ---- */
 
-/* The sweep's median ops/s, a row per thread count, a column per lock
- * (the sweep's series: sweep_of). */
+/* One cell of the sweep's table: the median throughput [its 95% CI]. */
+static void print_sweep_cell(struct md *m, const struct group *g, const struct variant *v)
+{
+	struct stat3 s;
+
+	if (!v || md_rate_figure(g, v, &s) != 0) {
+		fprintf(m->out, " - |");
+		return;
+	}
+	fprintf(m->out, " %.0f", s.median);
+	if (s.n >= 2)
+		fprintf(m->out, " [%.0f–%.0f]%s", s.ci.lo, s.ci.hi, stats_spread_large(s.median, &s.ci, STATS_SPREAD) ? "!" : "");
+	fprintf(m->out, " |");
+}
+
+/* The sweep's median throughput with its interval, a row per thread
+ * count, a column per lock (the sweep's series: sweep_of). */
 static void print_sweep_table(struct md *m, const struct comparison *c, const char *w)
 {
 	static struct sweep sw;
-	char err[ERR_LEN];
 
 	sweep_of(c, w, &sw);
-	fprintf(m->out, "Operations per second (median over repetitions):\n\n| threads |");
+	fprintf(m->out, "%s, the median over the repetitions [its 95%% CI]%s:\n\n| threads |",
+		sw.nrows ? sw.rows[0]->rate.title : "Throughput", m->d->reps < 6 ? " (with fewer than 6 repetitions [min–max])" : "");
 	for (unsigned int k = 0; k < sw.nseries; k++)
 		fprintf(m->out, " %s |", sw.series[k]);
 	fprintf(m->out, "\n|---|");
@@ -232,15 +211,8 @@ static void print_sweep_table(struct md *m, const struct comparison *c, const ch
 	fprintf(m->out, "\n");
 	for (unsigned int r = 0; r < sw.nrows; r++) {
 		fprintf(m->out, "| %u |", sw.rows[r]->threads);
-		for (unsigned int k = 0; k < sw.nseries; k++) {
-			const struct variant *v = sweep_variant(c, w, sw.rows[r]->threads, sw.series[k]);
-			struct stat3 s;
-
-			if (v && figure(v, "ops_per_s", 1, &s, err, sizeof(err)) == 0)
-				fprintf(m->out, " %.0f |", s.median);
-			else
-				fprintf(m->out, " - |");
-		}
+		for (unsigned int k = 0; k < sw.nseries; k++)
+			print_sweep_cell(m, sw.rows[r], sweep_variant(c, w, sw.rows[r]->threads, sw.series[k]));
 		fprintf(m->out, "\n");
 	}
 	fprintf(m->out, "\n");
@@ -263,12 +235,6 @@ static void print_sweep(struct md *m, const char *w)
 			rundir_env(m->d, "NUMA_NODES"));
 	print_sweep_table(m, part->c, w);
 	md_sweep_verdicts(m, part->c, w);
-	char alt[64], name[128];
-	snprintf(name, sizeof(name), "sweep-%s-ops_per_s", w);
-	md_print_plot(m, "throughput against threads", name);
-	snprintf(name, sizeof(name), "sweep-%s-cpu_us_per_op", w);
-	snprintf(alt, sizeof(alt), "CPU cost per operation against threads");
-	md_print_plot(m, alt, name);
 	fprintf(m->out, "Every run's full comparison (contentions, acquisition cycles, histograms, with the 95%% CIs and verdicts against the first lock of each thread count): `data/sweep-%s.txt`; the same figures as CSV: `data/stats-%s-t*.csv`.\n\n",
 		w, w);
 }
@@ -321,10 +287,10 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 	print_patch(&m);
 	md_kernel_section(&m);
 	print_sweeps(&m);
-	md_machine_section(&m);
 	md_failed_section(&m);
 	md_checks_section(&m);
 	md_warnings_section(&m);
+	md_machine_section(&m);
 	print_produced(&m);
 	md_parts_free(&m);
 	tally_free(&m.failed);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "../files/rundir.h"
+#include "../figures/figures.h"
 #include "../model/comparison.h"
 
 /* A path relative to the run-all directory (runs/NAME/FILE, plots/FILE...). */
@@ -95,6 +96,14 @@ void md_print_failed_comparison(FILE *out, const char *rel, const char *line);
 void md_fenced(FILE *out, const char *text);
 
 /* ---- the sections ---- */
+
+/* The throughput figure of variant V of group G over its repetitions, as
+ * the tables' first column gives it (ratio_columns); 0, or -1. */
+int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 *s);
+/* One verdict line per experiment, the small-machine caveat (markdown_answer.c). */
+void md_answer_section(struct md *m);
+/* Every chart, before the tables. */
+void md_charts_section(struct md *m);
 
 void md_kernel_section(struct md *m);
 void md_noise_section(struct md *m);

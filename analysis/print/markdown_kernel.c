@@ -148,15 +148,8 @@ static void print_workload(struct md *m, const char *w)
 		fprintf(m->out, "- No table: the first variant of `%s` is not the kernel's `none` with `--kernel-locks`.\n\n", w);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		char alt[192], name[128];
-
+	for (size_t i = 0; i < n; i++)
 		print_kernel_table(m, g[i]);
-		snprintf(name, sizeof(name), "hist-contended-%s-t%u", w, g[i]->threads);
-		snprintf(alt, sizeof(alt), "contended acquisition times of the models and the kernel's mutex waits, %s, %u threads",
-			 w, g[i]->threads);
-		md_print_plot(m, alt, name);
-	}
 	fprintf(m->out, "Every figure of these runs (phases, spin exits, the kernel's waits by class, the histograms bin by bin): `data/kernel-%s.txt`; these tables' figures as CSV: `data/kernel-%s-t*.csv`.\n\n",
 		w, w);
 }
@@ -192,7 +185,7 @@ void md_kernel_section(struct md *m)
 		}
 		if (!explained) {
 			explained = true;
-			fprintf(m->out, "The same work under the running kernel's own `struct mutex` and under each model of it: the first row is the `none` lock with `--kernel-locks` (no userspace lock, so the threads meet only in the kernel's mutex), the others take the model around the same system call. **What each side times:** the kernel's row counts and times its mutex waits from `lock:contention_begin` to `contention_end` — its slow path only, each acquisition that found the mutex held, timed once from its first begin; the models' figures are their contended acquisitions only (those that missed their first atomic attempt), from that attempt to the lock taken. So `contended/op` and `contended mean cycles` compare slow path with slow path. **How acquired**, as the tracepoint's flags class the kernel's waits: `unqueued/op` is the kernel's `spin` class (the trylock before the spin, the optimistic spin, the trylock under `wait_lock`: never on the wait list) against a model's `acq_spin` + `nosleep_unqueued`; `queued/op` is the kernel's `spin_sleep` + `sleep` against the rest of a model's slow path (`acq_nosleep` + `acq_sleep` − `nosleep_unqueued`: it joined the wait list); `queued at once/op` is the kernel's `sleep` alone (the models do not record whether a queued acquisition spun first) and `slept/op` a model's `acq_sleep`, after a futex wait (the tracepoint cannot say whether a queued waiter slept); glibc's `pthread` has no phases. Each cell: the median [95%% CI], and on a model's row its ratio to the kernel's median and the verdict against the kernel's repetitions; EMD: the earth mover's distance of the model's contended histogram from the kernel's, in log2 bins, and whether the permutation test tells them apart. The chart under each table draws the kernel's waits black and dashed over the models'.\n\n");
+			fprintf(m->out, "The same work under the running kernel's own `struct mutex` and under each model of it: the first row is the `none` lock with `--kernel-locks` (no userspace lock, so the threads meet only in the kernel's mutex), the others take the model around the same system call. **What each side times:** the kernel's row counts and times its mutex waits from `lock:contention_begin` to `contention_end` — its slow path only, each acquisition that found the mutex held, timed once from its first begin; the models' figures are their contended acquisitions only (those that missed their first atomic attempt), from that attempt to the lock taken. So `contended/op` and `contended mean cycles` compare slow path with slow path. **How acquired**, as the tracepoint's flags class the kernel's waits: `unqueued/op` is the kernel's `spin` class (the trylock before the spin, the optimistic spin, the trylock under `wait_lock`: never on the wait list) against a model's `acq_spin` + `nosleep_unqueued`; `queued/op` is the kernel's `spin_sleep` + `sleep` against the rest of a model's slow path (`acq_nosleep` + `acq_sleep` − `nosleep_unqueued`: it joined the wait list); `queued at once/op` is the kernel's `sleep` alone (the models do not record whether a queued acquisition spun first) and `slept/op` a model's `acq_sleep`, after a futex wait (the tracepoint cannot say whether a queued waiter slept); glibc's `pthread` has no phases. Each cell: the median [95%% CI], and on a model's row its ratio to the kernel's median and the verdict against the kernel's repetitions; EMD: the earth mover's distance of the model's contended histogram from the kernel's, in log2 bins, and whether the permutation test tells them apart. The charts (at the top of the report) draw the kernel's waits black and dashed over the models'.\n\n");
 		}
 		print_workload(m, w);
 	}

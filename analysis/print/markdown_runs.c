@@ -210,36 +210,39 @@ void md_noise_section(struct md *m)
 /* ---- the sweep's verdicts ---- */
 
 /* One thread count's row: each lock's throughput verdict against the
- * first's (the group's first column: ratio_columns). */
+ * first's (the group's first column: ratio_columns), the locks named with
+ * their ratio in the column of their verdict: faster, slower, none shown. */
 static void print_verdict_row(struct md *m, const struct group *g)
 {
+	static char list[3][4096];
 	struct column cols[6];
-	char list[2][4096] = { "", "" }, err[ERR_LEN];
-	unsigned int same = 0;
+	char err[ERR_LEN];
 
 	ratio_columns(g, cols);
+	for (int k = 0; k < 3; k++)
+		*list[k] = '\0';
 	for (unsigned int i = 1; i < g->nv; i++) {
 		struct stat3 s, base;
 		struct verdict vd;
-		bool base_ok, faster;
+		bool base_ok;
 		const char *word;
+		int k;
+		size_t len;
 
 		if (figure_missing(&g->v[i], &cols[0]) != FIGURE_OK ||
 		    figure_pair(g, i, &cols[0], &s, &base, &base_ok, err, sizeof(err)) != 0 || !base_ok)
 			continue;
 		judge(&s, &base, &vd);
 		word = verdict_word(&vd, column_sense(&cols[0]));
-		faster = strcmp(word, "faster") == 0;
-		if (faster || strcmp(word, "slower") == 0) {
-			size_t len = strlen(list[!faster]);
-			snprintf(list[!faster] + len, sizeof(list[0]) - len, "%s`%s` %.3gx", len ? ", " : "",
-				 g->v[i].series, base.median != 0 ? s.median / base.median : 0);
-		} else if (strcmp(word, "no difference") == 0) {
-			same++;
-		}
+		k = strcmp(word, "faster") == 0 ? 0 : strcmp(word, "slower") == 0 ? 1 : strcmp(word, "no difference") == 0 ? 2 : -1;
+		if (k < 0)
+			continue;
+		len = strlen(list[k]);
+		snprintf(list[k] + len, sizeof(list[k]) - len, "%s`%s` %.3gx", len ? ", " : "", g->v[i].series,
+			 base.median != 0 ? s.median / base.median : 0);
 	}
-	fprintf(m->out, "| %u | %s | %s | %s | %u |\n", g->threads, g->nv ? g->v[0].series : "-",
-		*list[0] ? list[0] : "-", *list[1] ? list[1] : "-", same);
+	fprintf(m->out, "| %u | %s | %s | %s | %s |\n", g->threads, g->nv ? g->v[0].series : "-", *list[0] ? list[0] : "-",
+		*list[1] ? list[1] : "-", *list[2] ? list[2] : "-");
 }
 
 /* The sweep's verdicts on throughput, thread count by thread count (nothing

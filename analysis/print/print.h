@@ -12,6 +12,7 @@
 #ifndef LOCKBENCH_ANALYSIS_PRINT_H
 #define LOCKBENCH_ANALYSIS_PRINT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../model/comparison.h"
@@ -26,5 +27,10 @@ int text_print_hosts(const struct comparison *c, FILE *out, char *err, size_t er
 /* --csv DIR: every derived file, each written whole or not at all
  * (safefile.h).  0, or -1 with one line in err. */
 int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, size_t errlen);
+
+/* The seed patch's own throughput ratio, fix over 2.6.34, on W (creat:
+ * mutex-test V; fserver: AIM7), cited from its text (text_seed.c); false
+ * for a workload it did not measure. */
+bool seed_rate_ratio(const char *workload, double *ratio);
 
 #endif

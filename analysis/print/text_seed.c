@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "print.h"
 #include "text_int.h"
 
 /* ---- the seed's own figures beside this machine's ---- */
@@ -45,6 +46,17 @@ static const struct {
 		  3.68, 4.68, 1.86, 0.47, 0.19, 0.25, 0.58, 7.19, 1.83, 0.00 },
 	},
 };
+
+bool seed_rate_ratio(const char *workload, double *ratio)
+{
+	const double *fig = strcmp(workload, "creat") == 0     ? seed.creat_ops
+			    : strcmp(workload, "fserver") == 0 ? seed.fserver_jobs
+							       : NULL;
+
+	if (fig)
+		*ratio = fig[1] / fig[0];
+	return fig != NULL;
+}
 
 /* "before -> after, ratio" (or the change in percent). */
 static void change_text(char *buf, size_t len, double before, double after, bool percent)

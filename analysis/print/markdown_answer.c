@@ -1,0 +1,259 @@
+/*
+ * markdown_answer.c — the top of report.md (markdown_int.h): one verdict
+ * line per experiment that ran, the small-machine caveat, then every chart,
+ * so the answer is on the first screen and the tables follow.  Each figure
+ * is the one the tables print: the group's throughput column
+ * (md_rate_figure, the sweep's table too), its verdict from judge(), the
+ * histograms' distance from compare_hists() as the kernel table gives it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../figures/figures.h"
+#include "markdown_int.h"
+#include "print.h"
+
+/* Under this many CPUs the patch's pile-up of spinners cannot form. */
+#define FEW_CPUS 8
+
+int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 *s)
+{
+	struct column cols[6];
+	char err[ERR_LEN];
+
+	ratio_columns(g, cols);
+	return figure(v, cols[0].key, cols[0].scale, s, err, sizeof(err));
+}
+
+/* Variant V against the group's baseline BASE on throughput: "0.97x
+ * [0.80..1.35], no difference" (the ratio of the medians, as the tables
+ * print it, Moses' interval, the verdict). */
+static void print_rate_change(struct md *m, const struct group *g, const struct stat3 *s, const struct stat3 *base)
+{
+	struct column cols[6];
+	struct verdict vd;
+
+	ratio_columns(g, cols);
+	judge(s, base, &vd);
+	fprintf(m->out, "**%.2fx**", base->median != 0 ? s->median / base->median : 0);
+	if (vd.ratio_ok && vd.ratio.reached)
+		fprintf(m->out, " [%.3g..%.3g]", vd.ratio.lo, vd.ratio.hi);
+	if (strcmp(verdict_word(&vd, column_sense(&cols[0])), "-") != 0)
+		fprintf(m->out, ", %s", verdict_word(&vd, column_sense(&cols[0])));
+}
+
+/* The patch experiment's group: its baseline -> kmutex-fix, and the kernel's row. */
+static void print_patch_answer(struct md *m, const struct group *g)
+{
+	const struct variant *fix = find_variant(g, "kmutex-fix");
+	struct stat3 base, s;
+	double seed;
+
+	fprintf(m->out, "- **The patch, `%s`, %u threads:** ", g->workload, g->threads);
+	if (!fix || fix == &g->v[0] || md_rate_figure(g, &g->v[0], &base) || md_rate_figure(g, fix, &s)) {
+		fprintf(m->out, "no `kmutex-fix` beside `%s` with its %s: no before/after.\n", g->nv ? g->v[0].label : "-",
+			g->rate.words);
+		return;
+	}
+	fprintf(m->out, "`%s` → `kmutex-fix` %.0f → %.0f %s, ", g->v[0].label, base.median, s.median, g->rate.words);
+	print_rate_change(m, g, &s, &base);
+	if (seed_rate_ratio(g->workload, &seed))
+		fprintf(m->out, " (the seed's 64 cores: %.2fx)", seed);
+	for (unsigned int i = 1; i < g->nv; i++)
+		if (g->v[i].kernel_row && md_rate_figure(g, &g->v[i], &s) == 0) {
+			fprintf(m->out, "; the kernel's own row (`%s`) %.0f, ", g->v[i].label, s.median);
+			print_rate_change(m, g, &s, &base);
+		}
+	fprintf(m->out, ".\n");
+}
+
+/* The models-vs-kernel group: the model whose contended histogram lies
+ * nearest the kernel's (the table's EMD column). */
+static void print_kernel_answer(struct md *m, const struct group *g, bool first)
+{
+	static struct hist_comparison hc, best;
+	int nearest = -1;
+
+	for (unsigned int i = 1; i < g->nv; i++)
+		if (group_max_reps(g) >= 2 && compare_hists(g, i, true, &hc) && (nearest < 0 || hc.test.emd < best.test.emd)) {
+			nearest = (int)i;
+			best = hc;
+		}
+	fprintf(m->out, "%s%u threads ", first ? "" : "; ", g->threads);
+	if (nearest < 0)
+		fprintf(m->out, "n/a (no histograms to compare)");
+	else
+		fprintf(m->out, "`%s` (EMD %.2f bins, %s)", g->v[nearest].label, best.test.emd, hist_verdict(&best));
+}
+
+/* The sweep's group: the lock of the highest median throughput, against the next. */
+static void print_sweep_answer(struct md *m, const struct group *g, bool first)
+{
+	struct stat3 s, top[2];
+	int best[2] = { -1, -1 };
+
+	for (unsigned int i = 0; i < g->nv; i++) {
+		if (md_rate_figure(g, &g->v[i], &s) != 0)
+			continue;
+		if (best[0] < 0 || s.median > top[0].median) {
+			best[1] = best[0];
+			top[1] = top[0];
+			best[0] = (int)i;
+			top[0] = s;
+		} else if (best[1] < 0 || s.median > top[1].median) {
+			best[1] = (int)i;
+			top[1] = s;
+		}
+	}
+	fprintf(m->out, "%s%u: ", first ? "" : "; ", g->threads);
+	if (best[0] < 0) {
+		fprintf(m->out, "n/a");
+		return;
+	}
+	fprintf(m->out, "`%s` %.0f", g->v[best[0]].label, top[0].median);
+	if (best[1] >= 0) {
+		fprintf(m->out, ", then `%s` ", g->v[best[1]].label);
+		print_rate_change(m, g, &top[1], &top[0]);
+	}
+}
+
+/* KIND's line of W: each group of W through EACH (nothing when it failed:
+ * its section says why). */
+static void print_experiment(struct md *m, const char *kind, const char *w, const char *title,
+			     bool (*want)(const struct group *g),
+			     void (*each)(struct md *m, const struct group *g, bool first))
+{
+	static const struct group *g[MAX_GROUPS];
+	const struct md_part *part = md_part(m, kind, w);
+	size_t n;
+
+	if (!part || !part->c || (n = md_groups_of(part->c, w, want, g)) == 0)
+		return;
+	fprintf(m->out, "- **%s, `%s`:** ", title, w);
+	for (size_t i = 0; i < n; i++)
+		each(m, g[i], i == 0);
+	fprintf(m->out, ".\n");
+}
+
+static void print_caveat(struct md *m)
+{
+	long ncpu = strtol(rundir_env(m->d, "NCPU"), NULL, 10);
+
+	if (ncpu <= 0 || ncpu >= FEW_CPUS)
+		return;
+	fprintf(m->out, "\n**A small machine: %ld CPU(s).** With N CPUs at most N−1 threads can spin while the lock's owner runs, so the pile-up of spinners that the 2.6.36 patch cured cannot form on %ld; the seed's 3.14x was measured on 64 cores, and a machine with many cores is where it should appear (docs/run-all.md).\n",
+		ncpu, ncpu);
+}
+
+void md_answer_section(struct md *m)
+{
+	static const struct group *g[MAX_GROUPS];
+	const char *all = rundir_env(m->d, "ALL_WORKLOADS");
+	char w[64];
+
+	fprintf(m->out, "## The answer\n\n");
+	for (const char *p = all; md_next_word(&p, w, sizeof(w));) {
+		const struct md_part *part = md_part(m, "patch", w);
+		size_t n = part && part->c ? md_groups_of(part->c, w, NULL, g) : 0;
+
+		for (size_t i = 0; i < n; i++)
+			print_patch_answer(m, g[i]);
+	}
+	for (const char *p = rundir_env(m->d, "KERNEL_WORKLOADS"); md_next_word(&p, w, sizeof(w));)
+		print_experiment(m, "kernel", w, "The model nearest the kernel's mutex (contended histograms)",
+				 kernel_baseline, print_kernel_answer);
+	for (const char *p = all; md_next_word(&p, w, sizeof(w));)
+		print_experiment(m, "sweep", w, "Highest median throughput by thread count", NULL, print_sweep_answer);
+	if (!m->nparts)
+		fprintf(m->out, "- No experiment finished a run (see [Failed runs](#failed-runs)).\n");
+	print_caveat(m);
+	fprintf(m->out, "\nRatios are of medians, [their 95%% interval], and the verdict of the repetitions (how to read them: [Reading the figures](#reading-the-figures)); the tables follow the charts.\n\n");
+}
+
+/* ---- the charts ---- */
+
+static bool hist_chart(const struct group *g)
+{
+	return hist_charted(g, false);
+}
+
+/* The histogram and phase charts of the patch's W, one pair per thread
+ * count (each group whose histograms make a chart: hist_charted): the
+ * contended histogram where every run recorded one (as the patch counted),
+ * else all acquisitions'. */
+static void print_patch_plots(struct md *m, const char *w)
+{
+	static const struct group *g[MAX_GROUPS];
+	const struct md_part *part = md_part(m, "patch", w);
+	size_t n = part && part->c ? md_groups_of(part->c, w, hist_chart, g) : 0;
+	char alt[192], name[160];
+
+	for (size_t i = 0; i < n; i++) {
+		bool contended = hist_charted(g[i], true);
+
+		snprintf(alt, sizeof(alt), "%sacquisition-time histogram, %s, %u threads", contended ? "contended " : "",
+			 w, g[i]->threads);
+		snprintf(name, sizeof(name), "hist-%s%s-t%u", contended ? "contended-" : "", w, g[i]->threads);
+		md_print_plot(m, alt, name);
+		snprintf(alt, sizeof(alt), "how acquisitions were obtained, %s, %u threads", w, g[i]->threads);
+		snprintf(name, sizeof(name), "phases-%s-t%u", w, g[i]->threads);
+		md_print_plot(m, alt, name);
+	}
+}
+
+/* The models-vs-kernel chart of W at each thread count of its table. */
+static void print_kernel_plots(struct md *m, const char *w)
+{
+	static const struct group *g[MAX_GROUPS];
+	const struct md_part *part = md_part(m, "kernel", w);
+	size_t n = part && part->c ? md_groups_of(part->c, w, kernel_baseline, g) : 0;
+	char alt[192], name[128];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "hist-contended-%s-t%u", w, g[i]->threads);
+		snprintf(alt, sizeof(alt), "contended acquisition times of the models and the kernel's mutex waits, %s, %u threads",
+			 w, g[i]->threads);
+		md_print_plot(m, alt, name);
+	}
+}
+
+static void print_sweep_plots(struct md *m, const char *w)
+{
+	char alt[160], name[128];
+
+	if (!md_part(m, "sweep", w) || !md_part(m, "sweep", w)->c)
+		return;
+	snprintf(name, sizeof(name), "sweep-%s-ops_per_s", w);
+	snprintf(alt, sizeof(alt), "throughput against threads, %s", w);
+	md_print_plot(m, alt, name);
+	snprintf(name, sizeof(name), "sweep-%s-cpu_us_per_op", w);
+	snprintf(alt, sizeof(alt), "CPU cost per operation against threads, %s", w);
+	md_print_plot(m, alt, name);
+}
+
+static bool any_plot(const struct md *m)
+{
+	char **names = md_names(m, "plots", "*.png");
+	bool found = names && names[0];
+
+	sf_names_free(names);
+	return found;
+}
+
+void md_charts_section(struct md *m)
+{
+	const char *all = rundir_env(m->d, "ALL_WORKLOADS");
+	char w[64];
+
+	fprintf(m->out, "## Charts\n\n");
+	if (!any_plot(m)) {
+		fprintf(m->out, "No plots: gnuplot was not found where this report was written (`./run-all --report DIR` draws them where it is).\n\n");
+		return;
+	}
+	for (const char *p = all; md_next_word(&p, w, sizeof(w));)
+		print_patch_plots(m, w);
+	for (const char *p = rundir_env(m->d, "KERNEL_WORKLOADS"); md_next_word(&p, w, sizeof(w));)
+		print_kernel_plots(m, w);
+	for (const char *p = all; md_next_word(&p, w, sizeof(w));)
+		print_sweep_plots(m, w);
+}

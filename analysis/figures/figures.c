@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/summary.def"
-
 /* Calls each(run, one key, sign, ctx) for every term of a key (struct
  * column: "a+b-c"), until one returns nonzero, which it returns. */
 static int each_term(const struct result_run *run, const char *key,
@@ -91,17 +89,35 @@ int figure(const struct variant *v, const char *key, double scale, struct stat3 
 	return figure_per(v, key, NULL, scale, out, err, errlen);
 }
 
+/* How a table shows a figure (common/summary.def's `shown`). */
+struct shown {
+	unsigned int tables;  /* enum table, or'd; 0: no table shows it with a ratio */
+	const char *fmt;
+	const char *kernel_key;
+	bool optional;
+};
+#define NOT_SHOWN { 0, NULL, NULL, false }
+#define SHOWN(tables, fmt, kernel) { tables, fmt, kernel, false }
+#define SHOWN_OPTIONAL(tables, fmt, kernel) { tables, fmt, kernel, true }
+#define KERNEL_SAME NULL
+#define KERNEL_NONE KERNEL_NA
+
 /* The summary figures' contract (common/summary.def): which way each is
- * better, and its column's title. */
+ * better, its column's title, and which tables show it. */
 static const struct contract_figure {
 	const char *key;
 	enum sense sense;
 	const char *title;
+	struct shown shown;
 } contract[] = {
-#define CONTRACT_FIGURE(key, format, value, check, sense, title) { #key, SENSE_##sense, title },
+#define CONTRACT_FIGURE(key, format, value, check, sense, title, shown) { #key, SENSE_##sense, title, shown },
 	SUMMARY_FIGURES(CONTRACT_FIGURE)
 #undef CONTRACT_FIGURE
 };
+
+#define PHASE_KEY(key, format, value, check, sense, title, shown) #key,
+const char *const phase_keys[NPHASE_KEYS] = { SUMMARY_LOCK_FIGURES(PHASE_KEY) };
+#undef PHASE_KEY
 
 static const struct contract_figure *contract_of(const char *key)
 {
@@ -118,6 +134,13 @@ enum sense column_sense(const struct column *col)
 	const struct contract_figure *c = contract_of(col->key);
 
 	return c ? c->sense : SENSE_COUNT;
+}
+
+unsigned int column_tables(const struct column *col)
+{
+	const struct contract_figure *c = contract_of(col->key);
+
+	return c ? c->shown.tables : 0;
 }
 
 /* A summary figure's column title in the contract. */
@@ -160,14 +183,13 @@ bool has_key(const struct variant *v, const char *key)
  * repetition above 0 (a lock without them writes 0s: results/README.md). */
 static bool has_phases(const struct variant *v)
 {
-	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
 	char ignored[256];
 
 	for (unsigned int i = 0; i < v->nreps; i++)
-		for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+		for (size_t p = 0; p < NPHASE_KEYS; p++) {
 			double n;
 
-			if (result_number(v->reps[i], phases[p], &n, ignored, sizeof(ignored)) == 0 && n > 0)
+			if (result_number(v->reps[i], phase_keys[p], &n, ignored, sizeof(ignored)) == 0 && n > 0)
 				return true;
 		}
 	return false;
@@ -276,23 +298,39 @@ int figure_pair(const struct group *g, unsigned int i, const struct column *col,
 	return 0;
 }
 
+/* Contract line c as a column of g's tables: as the contract says, but the
+ * rate in the workload's unit (g->rate: jobs per minute...). */
+static struct column contract_column(const struct group *g, const struct contract_figure *c)
+{
+	struct column col = { c->title, c->key, 1, c->shown.fmt, false, c->shown.optional, c->shown.kernel_key,
+			      NULL, NULL, NULL, false };
+
+	if (strcmp(c->key, "ops_per_s") == 0) {
+		col.title = g->rate.title;
+		col.scale = g->rate.scale;
+		col.name = g->rate.name;
+	}
+	return col;
+}
+
+unsigned int table_columns(const struct group *g, unsigned int tables, struct column *cols)
+{
+	unsigned int n = 0;
+
+	/* Table by table, each in the contract's order. */
+	for (unsigned int table = 1; table <= tables; table <<= 1)
+		for (size_t i = 0; i < sizeof(contract) / sizeof(contract[0]); i++)
+			if (tables & table & contract[i].shown.tables)
+				cols[n++] = contract_column(g, &contract[i]);
+	return n;
+}
+
 /* The figures with a ratio to the baseline, in the order of the tables:
  * throughput and CPU cost, then the patch's contended figures, then those
- * of all acquisitions.  Returns how many (at most 6). */
+ * of all acquisitions. */
 unsigned int ratio_columns(const struct group *g, struct column *cols)
 {
-	const struct column all[] = {
-		{ g->rate.title, "ops_per_s", g->rate.scale, "%.0f", false, false, NULL, NULL, NULL, g->rate.name, false },
-		{ title_of("cpu_us_per_op"), "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL, NULL, NULL, false },
-		{ title_of("contentions"), "contentions", 1, "%.0f", false, false, "kernel_contentions", NULL, NULL, NULL, false },
-		{ title_of("contended_acq_cycles_mean"), "contended_acq_cycles_mean", 1, "%.0f", false, true,
-		  "kernel_wait_cycles_mean", NULL, NULL, NULL, false },
-		{ title_of("acquisitions"), "acquisitions", 1, "%.0f", false, false, KERNEL_NA, NULL, NULL, NULL, false },
-		{ title_of("acq_cycles_mean"), "acq_cycles_mean", 1, "%.0f", false, false, KERNEL_NA, NULL, NULL, NULL, false },
-	};
-
-	memcpy(cols, all, sizeof(all));
-	return sizeof(all) / sizeof(all[0]);
+	return table_columns(g, TABLE_THROUGHPUT | TABLE_CONTENDED | TABLE_ALL, cols);
 }
 
 const char *figure_name(const struct column *col)

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../common/summary.def"
 #include "../model/comparison.h"
 #include "stats.h"
 
@@ -55,6 +56,28 @@ struct column {
 	bool phases;      /* a figure of acquisition phases: "n/a" for a lock without them */
 };
 #define KERNEL_NA "-"
+
+/* The tables that show a summary figure with a ratio to the baseline, as
+ * common/summary.def's `shown` names them; each one's figures in the
+ * contract's order.  Every figure of the first three is a row of
+ * stats-*.csv and of the differences table (ratio_columns). */
+enum table {
+	TABLE_THROUGHPUT = 1 << 0,  /* throughput and CPU cost */
+	TABLE_CONTENDED = 1 << 1,   /* the patch's: contended acquisitions only */
+	TABLE_ALL = 1 << 2,         /* every acquisition, fast path included */
+	TABLE_SWEEP = 1 << 3,       /* a sweep-<workload>-<key>.csv across thread counts */
+};
+
+/* The most columns ratio_columns gives: every figure of the contract. */
+#define SUMMARY_COUNT_ONE(...) +1
+enum { RATIO_COLUMNS_MAX = 0 SUMMARY_FIGURES(SUMMARY_COUNT_ONE) };
+#undef SUMMARY_COUNT_ONE
+
+/* The acquisition-phase counts (the contract's SUMMARY_LOCK_FIGURES), in order. */
+#define SUMMARY_COUNT_ONE(...) +1
+enum { NPHASE_KEYS = 0 SUMMARY_LOCK_FIGURES(SUMMARY_COUNT_ONE) };
+#undef SUMMARY_COUNT_ONE
+extern const char *const phase_keys[NPHASE_KEYS];
 
 /* A variant against the baseline, over repetitions (judge). */
 struct verdict {
@@ -101,7 +124,14 @@ enum missing figure_missing(const struct variant *v, const struct column *col);
 /* Variant i's figure and the baseline's (*base_ok false when it lacks it); 0, or -1 with err set. */
 int figure_pair(const struct group *g, unsigned int i, const struct column *col, struct stat3 *s,
 		struct stat3 *base, bool *base_ok, char *err, size_t errlen);
-/* The figures with a ratio to the baseline, into cols[6]; returns how many. */
+/* The figures the tables of `tables` (enum table, or'd) show with a ratio to
+ * the baseline, table by table, into cols[RATIO_COLUMNS_MAX]; returns how many. */
+unsigned int table_columns(const struct group *g, unsigned int tables, struct column *cols);
+/* The tables (enum table, or'd) the contract shows a column's figure in; 0
+ * for a column that is no summary figure. */
+unsigned int column_tables(const struct column *col);
+/* Every figure with a ratio (TABLE_THROUGHPUT, _CONTENDED, _ALL), into
+ * cols[RATIO_COLUMNS_MAX]; returns how many. */
 unsigned int ratio_columns(const struct group *g, struct column *cols);
 /* The figures of the models beside the running kernel's mutex (the kernel
  * row the baseline): returns the table and its length in *n. */

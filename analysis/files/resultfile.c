@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/hist_within.h"
 #include "resultfile_parse.h"
 
 /* The files of a run directory, in the order they are read, each with its
@@ -57,6 +58,7 @@ static int check_contended(const struct result_run *run, char *err, size_t errle
 	const char *count_key = rf_timed_key(run, "timed_contentions", "contentions");
 	const char *key = rf_key_with_prefix(run, "contended_"), *cont = result_get(run, count_key);
 	uint64_t contentions;
+	int b;
 
 	if (!run->has_contended) {
 		if (key)
@@ -73,13 +75,11 @@ static int check_contended(const struct result_run *run, char *err, size_t errle
 			 run->dir, run->hist_contended_total, count_key, cont ? cont : "missing");
 		return -1;
 	}
-	for (unsigned int b = 0; b < RESULT_BINS; b++)
-		if (run->hist_contended[b] > run->hist[b]) {
-			snprintf(err, errlen, "%s: hist_contended.csv holds %" PRIu64 " in bin %u, hist.csv only %" PRIu64
-				 " (every contended acquisition is in both)", run->dir, run->hist_contended[b], b,
-				 run->hist[b]);
-			return -1;
-		}
+	if ((b = hist_first_excess(run->hist_contended, run->hist, RESULT_BINS)) >= 0) {
+		snprintf(err, errlen, "%s: hist_contended.csv holds %" PRIu64 " in bin %d, hist.csv only %" PRIu64
+			 " (every contended acquisition is in both)", run->dir, run->hist_contended[b], b, run->hist[b]);
+		return -1;
+	}
 	return rf_check_quantiles(run, "contended_acq_bin_", run->hist_contended, run->hist_contended_total,
 			       "hist_contended.csv", err, errlen);
 }

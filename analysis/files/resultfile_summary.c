@@ -29,7 +29,7 @@ static const struct {
 	const char *key;
 	enum figure_kind kind;
 } figure_kinds[] = {
-#define FIGURE_KIND(key, format, value, check, sense, title) { #key, FIG_##check },
+#define FIGURE_KIND(key, format, value, check, sense, title, shown) { #key, FIG_##check },
 	SUMMARY_FIGURES(FIGURE_KIND)
 #undef FIGURE_KIND
 	{ "threads", FIG_POSITIVE },

@@ -110,8 +110,6 @@ static int phase_median(struct csv *t, const struct variant *v, const char *key,
 
 static int csv_phases(struct csv *t, const struct group *g)
 {
-	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
-	enum { NPHASES = sizeof(phases) / sizeof(phases[0]) };
 	char name[256];
 	struct sf_out o;
 	FILE *f;
@@ -119,21 +117,25 @@ static int csv_phases(struct csv *t, const struct group *g)
 	group_file(t, name, sizeof(name), "phases", g);
 	if (!(f = csv_open(t, name, &o)))
 		return -1;
-	fprintf(f, "lock,fast_pct,spin_pct,nosleep_pct,sleep_pct\n");
+	/* A phase's column: its key less "acq_" (acq_fast: fast_pct). */
+	fprintf(f, "lock");
+	for (size_t k = 0; k < NPHASE_KEYS; k++)
+		fprintf(f, ",%s_pct", phase_keys[k] + strlen("acq_"));
+	fprintf(f, "\n");
 	for (unsigned int i = 0; i < g->nv; i++) {
-		double n[NPHASES], total = 0;
+		double n[NPHASE_KEYS], total = 0;
 
 		if (g->v[i].kernel_row)
 			continue;  /* no userspace lock, so no phases */
-		for (int k = 0; k < NPHASES; k++) {
-			if (phase_median(t, &g->v[i], phases[k], &n[k])) {
+		for (size_t k = 0; k < NPHASE_KEYS; k++) {
+			if (phase_median(t, &g->v[i], phase_keys[k], &n[k])) {
 				sf_out_abort(&o);
 				return -1;
 			}
 			total += n[k];
 		}
 		fprintf(f, "%s", g->v[i].series);
-		for (int k = 0; k < NPHASES; k++)
+		for (size_t k = 0; k < NPHASE_KEYS; k++)
 			fprintf(f, ",%.3f", total ? 100 * n[k] / total : 0);
 		fprintf(f, "\n");
 	}
@@ -245,7 +247,7 @@ static int csv_figures(struct csv *t, const struct group *g, const char *stem, c
 /* stats-<workload>-t<threads>.csv: every figure with a ratio. */
 static int csv_stats(struct csv *t, const struct group *g)
 {
-	struct column cols[6];
+	struct column cols[RATIO_COLUMNS_MAX];
 	unsigned int ncols = ratio_columns(g, cols);
 
 	return csv_figures(t, g, "stats", cols, ncols);
@@ -338,6 +340,20 @@ static void chart_rows(struct csv *t, FILE *f, const struct group *g)
 	fprintf(f, "phases.gp,%.*s,%s,%s,%u,,,\n", (int)(strlen(phases) - 4), phases, phases, g->workload, g->threads);
 }
 
+/* The workload's sweep-*.csv files, a figure of TABLE_SWEEP each (its
+ * median, then with its interval). */
+static int csv_sweeps(struct csv *t, const struct group *g)
+{
+	struct column cols[RATIO_COLUMNS_MAX];
+	unsigned int ncols = table_columns(g, TABLE_SWEEP, cols);
+
+	for (int ci = 0; ci <= 1; ci++)
+		for (unsigned int k = 0; k < ncols; k++)
+			if (csv_sweep(t, g->workload, cols[k].key, ci))
+				return -1;
+	return 0;
+}
+
 int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, size_t errlen)
 {
 	struct csv csv = { c, dir, err, errlen }, *t = &csv;
@@ -354,9 +370,8 @@ int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, s
 		if (csv_hist(t, g, false) || csv_hist(t, g, true) || csv_phases(t, g) || csv_stats(t, g) ||
 		    csv_kernel(t, g) || csv_histcmp(t, g))
 			goto fail;
-		for (int ci = 0; first_of_workload(c, g) && ci <= 1; ci++)
-			if (csv_sweep(t, g->workload, "ops_per_s", ci) || csv_sweep(t, g->workload, "cpu_us_per_op", ci))
-				goto fail;
+		if (first_of_workload(c, g) && csv_sweeps(t, g))
+			goto fail;
 	}
 	return csv_close(t, &o);
 fail:

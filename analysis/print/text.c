@@ -191,10 +191,9 @@ static int print_block(struct text *t, const struct group *g, const struct colum
 
 static int print_throughput(struct text *t, const struct group *g)
 {
-	struct column cols[6];
+	struct column cols[RATIO_COLUMNS_MAX];
 
-	ratio_columns(g, cols);
-	return print_block(t, g, cols, 2, ROWS_ALL);
+	return print_block(t, g, cols, table_columns(g, TABLE_THROUGHPUT, cols), ROWS_ALL);
 }
 
 /* The patch's "#contentions" and "Time to acquire mutex": contended
@@ -202,25 +201,29 @@ static int print_throughput(struct text *t, const struct group *g)
  * included, which is what lockbench's plain acq_cycles figures cover. */
 static int print_contention(struct text *t, const struct group *g)
 {
-	struct column cols[6];
+	struct column cols[RATIO_COLUMNS_MAX];
 
-	ratio_columns(g, cols);
 	fprintf(t->out, "Contended acquisitions only, as the patch counted (#contentions; mean acquisition cycles):\n");
-	if (print_block(t, g, cols + 2, 2, ROWS_ALL))
+	if (print_block(t, g, cols, table_columns(g, TABLE_CONTENDED, cols), ROWS_ALL))
 		return -1;
 	fprintf(t->out, "All acquisitions, fast path included:\n");
-	return print_block(t, g, cols + 4, 2, ROWS_ALL);
+	return print_block(t, g, cols, table_columns(g, TABLE_ALL, cols), ROWS_ALL);
 }
 
-/* The title of ratio column c in the differences table: "mean cycles"
- * says which acquisitions. */
-static const char *difference_title(const struct column *col)
+/* The title of a ratio column in the differences table, which has every
+ * table's columns: where two share a title ("mean cycles"), its table says
+ * which acquisitions. */
+static const char *difference_title(const struct group *g, const struct column *col, char *buf, size_t len)
 {
-	if (strcmp(col->key, "contended_acq_cycles_mean") == 0)
-		return "mean cycles, contended";
-	if (strcmp(col->key, "acq_cycles_mean") == 0)
-		return "mean cycles, all";
-	return col->title;
+	struct column cols[RATIO_COLUMNS_MAX];
+	unsigned int ncols = ratio_columns(g, cols), same = 0;
+
+	for (unsigned int c = 0; c < ncols; c++)
+		same += strcmp(cols[c].title, col->title) == 0;
+	if (same < 2 || !(column_tables(col) & (TABLE_CONTENDED | TABLE_ALL)))
+		return col->title;
+	snprintf(buf, len, "%s, %s", col->title, column_tables(col) & TABLE_CONTENDED ? "contended" : "all");
+	return buf;
 }
 
 /* One line of the differences table: variant i's figure against the baseline's. */
@@ -228,7 +231,7 @@ static int print_difference(struct text *t, const struct group *g, unsigned int 
 {
 	struct stat3 s, base;
 	struct verdict vd;
-	char ci[64] = "-", p[16] = "-";
+	char ci[64] = "-", p[16] = "-", title[64];
 	bool base_ok;
 
 	if (figure_missing(&g->v[i], col) != FIGURE_OK || figure_missing(&g->v[0], col) != FIGURE_OK)
@@ -240,7 +243,8 @@ static int print_difference(struct text *t, const struct group *g, unsigned int 
 		snprintf(ci, sizeof(ci), "[%.3g..%.3g]", vd.ratio.lo, vd.ratio.hi);
 	if (vd.tested)
 		p_text(vd.mwu.p, p, sizeof(p));
-	fprintf(t->out, "%-*s  %-23s %3u:%-3u", width, g->v[i].label, difference_title(col), s.n, base.n);
+	fprintf(t->out, "%-*s  %-23s %3u:%-3u", width, g->v[i].label, difference_title(g, col, title, sizeof(title)), s.n,
+		base.n);
 	print_ratio(t, s.median, base.median);
 	fprintf(t->out, "  %-22s %6s  %s\n", ci, p, verdict_word(&vd, column_sense(col)));
 	return 0;
@@ -255,7 +259,7 @@ static int print_difference(struct text *t, const struct group *g, unsigned int 
  */
 static int print_differences(struct text *t, const struct group *g)
 {
-	struct column cols[6];
+	struct column cols[RATIO_COLUMNS_MAX];
 	unsigned int ncols = ratio_columns(g, cols);
 	int width = label_width(g);
 
@@ -294,9 +298,7 @@ static bool group_has_any(const struct group *g, const char *const *keys, size_t
 /* True when some run of the group recorded spin/sleep events. */
 static bool group_has_phases(const struct group *g)
 {
-	static const char *const phases[] = { "acq_fast", "acq_spin", "acq_nosleep", "acq_sleep" };
-
-	return group_has_any(g, phases, sizeof(phases) / sizeof(phases[0]), false);
+	return group_has_any(g, phase_keys, NPHASE_KEYS, false);
 }
 
 static int print_phases(struct text *t, const struct group *g)

@@ -378,7 +378,7 @@ static void write_settings(const struct bench_result *res, FILE *f)
 }
 
 /* Figures of the contract (common/summary.def), each "key,value". */
-#define WRITE_FIGURE(key, format, value, check, sense, title) fprintf(f, #key "," format "\n", value);
+#define WRITE_FIGURE(key, format, value, check, sense, title, shown) fprintf(f, #key "," format "\n", value);
 
 /* --kernel-locks: the totals, then per lock type (results/README.md). */
 static void write_kernel_keys(const struct kernel_locks *k, FILE *f)

@@ -3,6 +3,17 @@
  * and the machine probe, and says ok, WARN or skipped with a one-line detail.
  * The clock checks repeat machine.c's judgement (same tolerances) so that
  * every run carries all its verdicts in one place, checks.csv.
+ *
+ * What lbcompare's reader also checks is asked here the same way: the
+ * acquisition phases from the contract (common/summary.def) add up to
+ * acquisitions, and the contended histogram lies within the other
+ * (common/hist_within.h).  The rest are not the contract's checks of a
+ * summary figure, so they stay here: the reader can only see that a figure
+ * is a well-formed count, where these need what summary.csv does not hold
+ * (each thread's histogram count, the lock's flags, the workload's
+ * invariant, the machine probe's CPUID and skew), or judge the run rather
+ * than the file (a timer that is trapped, a thread that starved: the file
+ * is still right, so the reader must accept it).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -11,6 +22,8 @@
 #include <string.h>
 
 #include "checks.h"
+#include "../../common/hist_within.h"
+#include "../../common/summary.def"
 #include "../core/result.h"
 #include "../workloads/workload.h"
 
@@ -52,15 +65,10 @@ static void verdict(struct check *c, int status, const char *fmt, ...)
  * -1, or the first bin where it holds more than that one. */
 static int contended_bin_excess(const struct bench_result *res, uint64_t *bins)
 {
-	int excess = -1;
-
 	*bins = 0;
-	for (int b = 0; b < HIST_BINS; b++) {
+	for (int b = 0; b < HIST_BINS; b++)
 		*bins += res->acq_contended.bins[b];
-		if (excess < 0 && res->acq_contended.bins[b] > res->acq.bins[b])
-			excess = b;
-	}
-	return excess;
+	return hist_first_excess(res->acq_contended.bins, res->acq.bins, HIST_BINS);
 }
 
 static void check_hist_total(const struct bench_result *res, struct check *c)
@@ -91,18 +99,30 @@ static void check_hist_total(const struct bench_result *res, struct check *c)
 			" %" PRIu64 " contended: contended bins = contentions", h->count, h->contended);
 }
 
+/* The acquisition phases are the contract's SUMMARY_LOCK_FIGURES
+ * (common/summary.def): their sum, of the values summary.csv gets, and
+ * their keys, " + acq_fast + acq_spin ...".  lbcompare's reader checks the
+ * same fact on summary.csv. */
+#define PHASE_VALUE(key, format, value, ...) +(value)
+#define PHASE_TERM(key, ...) " + " #key
+static const char phase_terms[] = "" SUMMARY_LOCK_FIGURES(PHASE_TERM);
+
+static uint64_t phase_sum(const struct bench_result *r)
+{
+	return 0 SUMMARY_LOCK_FIGURES(PHASE_VALUE);
+}
+
 static void check_phases(const struct bench_result *res, struct check *c)
 {
-	const struct lock_events *ev = &res->ev;
-	uint64_t sum = ev->acq_fast + ev->acq_spin + ev->acq_nosleep + ev->acq_sleep;
+	const char *terms = phase_terms + strlen(" + ");
+	uint64_t sum = phase_sum(res);
 
 	if (!(res->cfg->lock->flags & LOCK_F_PHASES))
 		verdict(c, CHECK_SKIPPED, "lock %s records no acquisition phases", res->cfg->lock->name);
 	else if (sum == res->acquisitions)
-		verdict(c, CHECK_OK, "fast + spin + without sleeping + sleep = %" PRIu64 " = acquisitions", sum);
+		verdict(c, CHECK_OK, "%s = %" PRIu64 " = acquisitions", terms, sum);
 	else
-		verdict(c, CHECK_WARN, "fast + spin + without sleeping + sleep = %" PRIu64 " but acquisitions = %" PRIu64,
-			sum, res->acquisitions);
+		verdict(c, CHECK_WARN, "%s = %" PRIu64 " but acquisitions = %" PRIu64, terms, sum, res->acquisitions);
 }
 
 static void check_invariant(const struct bench_result *res, struct check *c)

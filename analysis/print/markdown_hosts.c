@@ -135,6 +135,19 @@ static void free_part(struct md_part *p)
 	free(p->runs);
 }
 
+/* Each host's headline figures of C, a table per host and thread count,
+ * and where the full comparison is (REL). */
+static void print_headlines(FILE *out, const struct comparison *c, const char *rel)
+{
+	for (unsigned int i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+
+		fprintf(out, "`%s`, %u threads:\n\n", c->hosts[g->host].label, g->threads);
+		md_headline_table(out, g);
+	}
+	fprintf(out, "Every figure, and each workload across the hosts side by side: `%s`.\n\n", rel);
+}
+
 /* KIND's comparison of W across the directories, as run-all makes it for
  * OUTDIR/data/KIND-W.txt: in full, or (the sweeps) only its hosts and
  * across-hosts tables; 0, or -1 out of memory. */
@@ -153,6 +166,8 @@ static int print_workload(FILE *out, const struct rundir *dirs, size_t ndirs, co
 		rc = -1;
 	else if (p.failed[0])
 		md_print_failed_comparison(out, rel, p.failed);
+	else if (!sweep)
+		print_headlines(out, p.c, rel);
 	else {
 		md_fenced(out, p.text);
 		if (sweep && *dir_label[0])  /* lbcompare keys data/ by hostname: there the directories are pooled */

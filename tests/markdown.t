@@ -297,7 +297,7 @@ check "--markdown-hosts, one hostname twice: said, each directory labelled, the 
 check "--markdown-hosts, one hostname twice: the sweep's across table has a column per directory" \
 	'grep -q "^== across hosts: workload counter," "$tmp/h2.md" &&
 	 grep -Eq "^ +$host-dir1, 2 threads +$host-dir2, 2 threads" "$tmp/h2.md" &&
-	 grep -q "^\`data/sweep-counter.txt\` and \`data/\` compare by hostname and so pool" "$tmp/h2.md"'
+	 grep -q "^Each host.s tables, thread count by thread count: \`data/sweep-counter.txt\`" "$tmp/h2.md"'
 check "--markdown-hosts, two hostnames: no directory labels" '! grep -q "hostname repeats" "$tmp/h.md" && ! grep -q -- "-dir1" "$tmp/h.md"'
 "$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
 rc=$?

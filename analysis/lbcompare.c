@@ -57,6 +57,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "files/rundir.h"
 #include "files/runs.h"
 #include "model/comparison.h"
 #include "print/markdown.h"
@@ -238,6 +239,47 @@ static int cannot(struct sf_dir *dir, const char *what, int status)
 	return finish(status);
 }
 
+/* --dir RUNALLDIR, each run-all directory the runs come from, in order
+ * (run-all --report DIR1 DIR2 --out OUT): where two share a hostname, each
+ * one's runs are keyed by the directory (HOSTNAME-dirN, rundir.h), as
+ * --markdown-hosts keys them, never pooled as one host's repetitions. */
+#define DIRS_MAX 64
+static const char *dir_arg[DIRS_MAX];
+static size_t ndir_args;
+static char dir_label[DIRS_MAX][RUNDIR_LABEL];
+
+/* dir_label of every --dir; 0, or -1 with err set. */
+static int label_dirs(void)
+{
+	static struct rundir dirs[DIRS_MAX];
+	static struct sf_dir named;  /* static: a path of PATH_MAX, not on the stack */
+	size_t loaded = 0;
+	int rc = 0;
+
+	for (; rc == 0 && loaded < ndir_args; loaded++) {
+		if (open_named_dir(&named, dir_arg[loaded]) != 0 ||
+		    rundir_load(&dirs[loaded], &named, err, sizeof(err)) != 0)
+			rc = -1;
+		sf_dir_close(&named);
+	}
+	if (rc == 0)
+		rundir_host_labels(dirs, ndir_args, dir_label);
+	for (size_t i = 0; i < loaded; i++)
+		rundir_free(&dirs[i]);
+	return rc;
+}
+
+/* The label of run PATH's --dir ("" where none is labelled). */
+static const char *label_of(const char *path)
+{
+	for (size_t i = 0; i < ndir_args; i++) {
+		size_t len = strlen(dir_arg[i]);
+		if (strncmp(path, dir_arg[i], len) == 0 && path[len] == '/')
+			return dir_label[i];
+	}
+	return "";
+}
+
 /* The tables of the runs named in argv[first..], and with csv_dir the CSV files. */
 static int compare(char **argv, int first, int argc, const char *csv_dir)
 {
@@ -250,11 +292,19 @@ static int compare(char **argv, int first, int argc, const char *csv_dir)
 		return cannot(&csv, "--csv", CMP_WRITE);
 	if (output_start() != 0)
 		return cannot(&csv, NULL, CMP_WRITE);
-	for (int i = first; i < argc; i++)
+	if (ndir_args && label_dirs() != 0) {
+		sf_dir_close(&csv);
+		return finish(die(err));
+	}
+	for (int i = first; i < argc; i++) {
+		size_t before = runs.n;
 		if (runs_add_named(&runs, &root, argv[i], err, sizeof(err)) != 0) {
 			sf_dir_close(&csv);
 			return finish(die(err));
 		}
+		for (size_t r = before; *label_of(argv[i]) && r < runs.n; r++)
+			result_set_host(runs.run[r], label_of(argv[i]));
+	}
 	if (!(c = comparison_build((const struct result_run *const *)runs.run, runs.n, err, sizeof(err))) ||
 	    text_print(c, stdout, err, sizeof(err)) != 0) {
 		status = die(err);
@@ -293,6 +343,7 @@ int main(int argc, char **argv)
 
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] DIR...  (runs, or directories of runs)\n"
+		       "--dir RUNALLDIR (each run-all directory the runs are from, in order): where two share a hostname, each one's runs are a host of their own, HOSTNAME-dirN.\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown RUNALLDIR  (run-all's report.md)\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown-hosts OUTDIR RUNALLDIR...\n"
 		       "--within ROOT: DIR, OUTDIR, FILE and RUNALLDIR are below ROOT, no link in them followed.\n"
@@ -311,6 +362,8 @@ int main(int argc, char **argv)
 			output_name = argv[i + 1];
 		} else if (strcmp(argv[i], "--csv") == 0 && !csv_dir) {
 			csv_dir = argv[i + 1];
+		} else if (strcmp(argv[i], "--dir") == 0 && ndir_args < DIRS_MAX) {
+			dir_arg[ndir_args++] = argv[i + 1];
 		} else {
 			break;  /* a mode, the first DIR, or an option given twice (usage, below) */
 		}

@@ -12,7 +12,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..16"
+echo "1..18"
 
 # runs DIR ARGS...: four repetitions of two locks, 2 threads, on this machine.
 runs() {
@@ -115,3 +115,25 @@ bad_meta "a topology count that is not a number" "bad topology_pus_usable" \
 bad_meta "a key twice" "key 'hostname' repeated" '{ print } /^hostname,/ { print }'
 bad_meta "CRLF line ends" "CRLF" '{ printf "%s\r\n", $0 }'
 bad_meta "another format" "bad format" '/^format,/ { print "format,lockbench-meta-9"; next } { print }'
+
+# A before and an after on one machine (issue 29): `run-all --report A B
+# --out C` of two run-all directories of one hostname.  report.md keys
+# their runs by directory (HOSTNAME-dir1, -dir2); so must C/data/, which
+# the plain lbcompare writes (given each directory with --dir), never
+# pooling them as one host's four repetitions.
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/run-all" --quick --locks ticket,mcs --workloads counter --threads 2 --reps 2 --duration 0.05 \
+	--lockbench "$LB" --out "$tmp/before" >/dev/null 2>&1 || echo "# run-all of the before failed"
+cp -R "$tmp/before" "$tmp/after"
+"$top/run-all" --report "$tmp/before" "$tmp/after" --out "$tmp/both" >"$tmp/out" 2>&1
+rc=$?
+check "run-all --report A B of one host: data/ keyed by directory, as report.md (rc=$rc)" \
+	'[ $rc -eq 0 ] && grep -Eq "^  [^ ]+-dir1 " "$tmp/both/data/sweep-counter.txt" &&
+	 grep -Eq "^  [^ ]+-dir2 " "$tmp/both/data/sweep-counter.txt" &&
+	 ! grep -q "the median of 4 repetitions" "$tmp/both/data/sweep-counter.txt"'
+cp -R "$tmp/before" "$tmp/other"
+set_meta "$tmp/other/runs" hostname bigbox
+"$CMP" --dir "$tmp/before" --dir "$tmp/other" "$tmp/before/runs" "$tmp/other/runs" >"$tmp/out" 2>&1
+rc=$?
+check "lbcompare --dir of two hostnames: each host as meta.csv names it, no directory labels (rc=$rc)" \
+	'[ $rc -eq 0 ] && grep -q "^  bigbox " "$tmp/out" && ! grep -q -- "-dir[12]" "$tmp/out"'

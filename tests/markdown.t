@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..49"
+echo "1..51"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -297,9 +297,34 @@ check "--markdown-hosts, one hostname twice: said, each directory labelled, the 
 check "--markdown-hosts, one hostname twice: the sweep's across table has a column per directory" \
 	'grep -q "^== across hosts: workload counter," "$tmp/h2.md" &&
 	 grep -Eq "^ +$host-dir1, 2 threads +$host-dir2, 2 threads" "$tmp/h2.md" &&
-	 grep -q "^\`data/sweep-counter.txt\` and \`data/\` compare by hostname and so pool" "$tmp/h2.md"'
+	 grep -q "^Each host.s tables, thread count by thread count: \`data/sweep-counter.txt\`" "$tmp/h2.md"'
 check "--markdown-hosts, two hostnames: no directory labels" '! grep -q "hostname repeats" "$tmp/h.md" && ! grep -q -- "-dir1" "$tmp/h.md"'
 "$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "--markdown-hosts: a directory that is not there, one line, exit 2" \
 	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "nowhere: No such file or directory" "$tmp/err" && [ ! -s "$tmp/out" ]'
+
+# The patch's table (issue 29): in report.md each thread count's headline
+# figures as a markdown table and a link to the full text in data/, never
+# lbcompare's ~250-column text fenced in the report.  Two repetitions of
+# kmutex-spin and kmutex-fix on creat, so the text would have its interval
+# and phase columns.
+p=$tmp/patch
+cp -R "$d" "$p"
+for r in 1 2; do
+	for lock in kmutex-spin kmutex-fix; do
+		run=patch-creat-t2-$lock-r$r
+		echo "$run -l $lock -w creat -t 2 -d 0.05 --warmup 0 --seed $r" >>"$p/plan.txt"
+		"$LB" -l $lock -w creat -t 2 -d 0.05 --warmup 0 --seed $r --quiet -o "$p/runs/$run" 2>"$p/logs/$run.err" ||
+			echo "Bail out! lockbench failed for $run"
+	done
+done
+printf 'patch-creat-t2-kmutex-spin -l kmutex-spin -w creat -t 2 -d 0.05\npatch-creat-t2-kmutex-fix -l kmutex-fix -w creat -t 2 -d 0.05\n' >>"$p/variants.txt"
+"$CMP" --markdown "$p" >"$tmp/p.md" 2>"$tmp/err"
+rc=$?
+check "the patch's table: its headline figures as a markdown table, the full text linked (rc=$rc: $(head -c 200 "$tmp/err"))" \
+	'[ $rc -eq 0 ] && grep -q "^### creat$" "$tmp/p.md" && grep -q "^| kmutex-spin (baseline) | [0-9]" "$tmp/p.md" &&
+	 grep -Eq "^\| kmutex-fix \| [0-9]+ \[[0-9]+–[0-9]+\] [0-9.]+x [a-z ]+ \|" "$tmp/p.md" &&
+	 grep -q "\`data/patch-creat.txt\`" "$tmp/p.md"'
+check "no text block in report.md wider than 160 columns" \
+	'! awk "/^\`\`\`text/ { f = 1; next } /^\`\`\`/ { f = 0 } f && length > 160 { bad = 1 } END { exit !bad }" "$tmp/p.md"'

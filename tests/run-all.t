@@ -23,8 +23,9 @@ check "--quick finishes within 3 minutes (${secs} s)" '[ $secs -lt 180 ]'
 check "report.md exists" '[ -s "$tmp/q/report.md" ]'
 check "report has the counter sweep table with numbers" \
 	'grep -Eq "^\| 1 \| [0-9]+ \|" "$tmp/q/report.md"'
-check "report has the patch-style histogram" \
-	'! grep -q "^### creat" "$tmp/q/report.md" || grep -q "acq time = 2^bin cycles" "$tmp/q/report.md"'
+check "report links the patch table's full text, with the patch-style histogram" \
+	'! grep -q "^### creat" "$tmp/q/report.md" ||
+	 { grep -q "\`data/patch-creat.txt\`" "$tmp/q/report.md" && grep -q "acq time = 2^bin cycles" "$tmp/q/data/patch-creat.txt"; }'
 pngs=0 bad=""
 for img in $(grep -o 'plots/[^)]*\.png' "$tmp/q/report.md"); do
 	pngs=$((pngs + 1))
@@ -50,7 +51,7 @@ fi
 # where it does not, one line saying why.
 if grep -q -- ' --kernel-locks' "$tmp/q/plan.txt"; then
 	check "the patch tables have the real kernel's row" \
-		'grep -q "^kernel [0-9]*\.[0-9]* [a-z_]*  *[0-9]" "$tmp/q/report.md"'
+		'grep -q "^| kernel [0-9]*\.[0-9]* [a-z_]* | [0-9]" "$tmp/q/report.md"'
 	check "its histogram is in the same chart's data as the models'" \
 		'head -n 1 "$tmp/q/data/hist-contended-creat-t$((4 * $(getconf _NPROCESSORS_ONLN))).csv" | grep -Eq ",kernel [0-9.]+( [a-z_]+)?\$"'
 	# Models vs the running kernel's mutex: the registry's kernel workload

@@ -145,6 +145,9 @@ int result_check_hist(const struct result_run *run, char *err, size_t errlen);
 int result_load(struct result_run *run, const struct sf_dir *dir, char *err, size_t errlen);
 /* What a loaded (or parsed) run holds besides itself: its files' kept
  * lines.  A run is freed, or loaded again, only after this. */
+/* The run's host called LABEL (a run-all directory's, where one hostname
+ * recurs: rundir_host_labels), never pooled with another label's runs. */
+void result_set_host(struct result_run *run, const char *label);
 void result_free(struct result_run *run);
 
 /* The value of `key`, or NULL. */

@@ -28,6 +28,12 @@ const char *result_meta_get(const struct result_run *run, const char *key)
 	return NULL;
 }
 
+void result_set_host(struct result_run *run, const char *label)
+{
+	run->has_meta = true;
+	snprintf(run->host.name, sizeof(run->host.name), "%.47s", label);
+}
+
 void result_free(struct result_run *run)
 {
 	rf_lines_free(&run->meta);

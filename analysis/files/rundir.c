@@ -321,3 +321,47 @@ bool rundir_plans(const struct rundir *d, const char *kind, const char *workload
 	}
 	return false;
 }
+
+/* Directory D's hostname, from its first finished run's meta.csv, into
+ * NAME ("" when it has none that loads). */
+static void dir_hostname(const struct rundir *d, char *name, size_t len)
+{
+	static struct sf_dir dir;  /* static: a path of PATH_MAX, not on the stack */
+	static struct result_run run;
+	char rel[512], err[1024];
+
+	*name = '\0';
+	if (d->ndone == 0)
+		return;
+	snprintf(rel, sizeof(rel), "runs/%s", d->plan[d->done[0]].name);
+	if (sf_dir_at(&dir, &d->dir, rel, err, sizeof(err)) != 0)
+		return;
+	if (result_load(&run, &dir, err, sizeof(err)) == 0) {
+		if (run.has_meta)
+			snprintf(name, len, "%s", run.host.name);
+		result_free(&run);
+	}
+	sf_dir_close(&dir);
+}
+
+bool rundir_host_labels(const struct rundir *dirs, size_t n, char (*label)[RUNDIR_LABEL])
+{
+	char name[64], first[64];
+	bool repeat = false;
+
+	for (size_t i = 0; i < n && !repeat; i++) {
+		dir_hostname(&dirs[i], first, sizeof(first));
+		for (size_t k = i + 1; k < n && !repeat; k++) {
+			dir_hostname(&dirs[k], name, sizeof(name));
+			repeat = strcmp(name, first) == 0;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		*label[i] = '\0';
+		if (repeat) {
+			dir_hostname(&dirs[i], name, sizeof(name));
+			snprintf(label[i], RUNDIR_LABEL, "%.32s-dir%u", *name ? name : "unknown", (unsigned int)(i + 1));
+		}
+	}
+	return repeat;
+}

@@ -75,6 +75,15 @@ const char *rundir_env(const struct rundir *d, const char *key);
  * WORKLOAD (NULL: any) whose arguments hold WORD (NULL: any); with FINISHED,
  * a finished one. */
 bool rundir_plans(const struct rundir *d, const char *kind, const char *workload, const char *word, bool finished);
+/* A directory's label where hostnames recur: "HOSTNAME-dirN". */
+#define RUNDIR_LABEL 48
+/* Where two of the N directories share a hostname (a before and an after
+ * on one machine): true, and each directory's label "HOSTNAME-dirI" (I from
+ * 1, in the order given: the first the baseline), so that each is compared
+ * as a host of its own, never pooled as one host's repetitions; else false
+ * and every label "".  The hostname is the directory's first finished run's
+ * (meta.csv; "unknown" without one). */
+bool rundir_host_labels(const struct rundir *dirs, size_t n, char (*label)[RUNDIR_LABEL]);
 /* WORD in a list of words separated by blanks or commas. */
 bool word_in(const char *word, const char *list);
 

@@ -11,6 +11,7 @@
 
 #include "../figures/figures.h"
 #include "markdown_int.h"
+#include "print.h"
 #include "../files/rundir.h"
 
 /* ---- the header ---- */
@@ -135,20 +136,34 @@ static void print_kernel_line(struct md *m)
 	if (rundir_plans(m->d, NULL, NULL, "--kernel-locks", false)) {
 		if (rundir_plans(m->d, "patch", NULL, "-l none ", false))
 			fprintf(m->out, "The real kernel's row (`kernel X.Y TYPE`, named for the lock type it waited on most) is the `none` lock, which excludes nothing, run with `--kernel-locks`: its threads meet only in the kernel, and its #contentions, mean cycles and contended histogram (black and dashed in the charts) are the running kernel's own lock waits, timed from `lock:contention_begin` to `contention_end`.\n");
-		fprintf(m->out, "Every run recorded its threads' waits for kernel locks (`--kernel-locks`: `kernel-hist.csv`, `kernel-locks.csv`): each table's block \"The kernel's own lock waits\" shows them, with the lock waited on most and its callers.\n\n");
+		fprintf(m->out, "Every run recorded its threads' waits for kernel locks (`--kernel-locks`: `kernel-hist.csv`, `kernel-locks.csv`): each comparison in `data/` has a block \"The kernel's own lock waits\" with them, with the lock waited on most and its callers.\n\n");
 	} else if (!*rundir_env(m->d, "KL")) {
 		fprintf(m->out, "Kernel lock capture is unavailable here (%s): no kernel row, and no run recorded the kernel's own lock waits.\n\n",
 			*rundir_env(m->d, "KL_WHY") ? rundir_env(m->d, "KL_WHY") : "not recorded with these runs");
 	}
 }
 
-/* The patch experiment's comparison of W: lbcompare's text, fenced (its
- * charts are at the top: md_charts_section); or why it failed. */
+/* The patch experiment's comparison of W: each thread count's headline
+ * figures, the seed's own ratio beside them, and where the full text is
+ * (its charts are at the top: md_charts_section); or why it failed. */
 static void print_patch_workload(struct md *m, const struct md_part *part)
 {
+	const struct group *g[MAX_GROUPS];
+	size_t n;
+	double seed;
+
 	if (!part || md_failed_comparison(m, part))
 		return;
-	md_fenced(m->out, part->text);
+	n = md_groups_of(part->c, part->workload, NULL, g);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(m->out, "%u threads:\n\n", g[i]->threads);
+		md_headline_table(m->out, g[i]);
+	}
+	if (seed_rate_ratio(part->workload, &seed))
+		fprintf(m->out, "The seed patch's own ratio, 2.6.34 → the fix on 64 cores: %.2fx (`kmutex-fix`'s row against `kmutex-spin`'s here).\n\n",
+			seed);
+	fprintf(m->out, "Every figure (all acquisitions, the differences with their intervals and p-values, phases, histograms, the kernel's own lock waits): `data/patch-%s.txt`.\n\n",
+		part->workload);
 }
 
 static void print_patch(struct md *m)
@@ -159,7 +174,7 @@ static void print_patch(struct md *m)
 	if (!rundir_plans(m->d, "patch", NULL, NULL, false))
 		return;
 	fprintf(m->out, "## The patch's table, reproduced\n\n");
-	fprintf(m->out, "Tim Chen's 2.6.36 patch compared 2.6.34 (`kmutex-spin`) with the fix (`kmutex-fix`) on test-mutex V (`creat`) and AIM7 fserver; the later kernel variants and glibc's mutex run beside them. Ratios are to the first variant. Each table opens with the seed's own published figures beside this machine's `kmutex-spin` -> `kmutex-fix`. The patch's #contentions, mean acquisition time and histogram cover contended acquisitions only (its histogram's rows add up to its contention count), so the tables and charts here do too; the all-acquisitions figures, fast path included, follow them.\n\n");
+	fprintf(m->out, "Tim Chen's 2.6.36 patch compared 2.6.34 (`kmutex-spin`) with the fix (`kmutex-fix`) on test-mutex V (`creat`) and AIM7 fserver; the later kernel variants and glibc's mutex run beside them. Ratios are to the first variant. The patch's #contentions, mean acquisition time and histogram cover contended acquisitions only (its histogram's rows add up to its contention count), so the tables and charts here do too. Each table gives the headline figures; the seed's own published figures beside this machine's `kmutex-spin` -> `kmutex-fix`, the all-acquisitions figures (fast path included), the differences and the histograms are in the full comparison it links in `data/`.\n\n");
 	print_oracle_lines(m);
 	print_kernel_line(m);
 	for (const char *p = all; md_next_word(&p, w, sizeof(w));) {

@@ -39,53 +39,12 @@ static size_t workloads_of(const struct rundir *dirs, size_t ndirs, const char *
  * meta.csv's own), set where a hostname repeats: then every directory is
  * its own "host" (vm-dir1, vm-dir2), so a before and an after on one
  * machine are compared side by side, never pooled as repetitions. */
-static char dir_label[HOSTS_MAX][48];
-
-/* Directory I's hostname, from its first finished run's meta.csv, into
- * NAME ("" when it has none that loads). */
-static void dir_hostname(const struct rundir *d, char *name, size_t len)
-{
-	static struct sf_dir dir;  /* static: a path of PATH_MAX, not on the stack */
-	static struct result_run run;
-	char rel[MD_PATH], err[1024];
-
-	*name = '\0';
-	if (d->ndone == 0)
-		return;
-	snprintf(rel, sizeof(rel), "runs/%s", d->plan[d->done[0]].name);
-	if (sf_dir_at(&dir, &d->dir, rel, err, sizeof(err)) != 0)
-		return;
-	if (result_load(&run, &dir, err, sizeof(err)) == 0) {
-		if (run.has_meta)
-			snprintf(name, len, "%s", run.host.name);
-		result_free(&run);
-	}
-	sf_dir_close(&dir);
-}
-
-/* dir_label of each directory: all set when two share a hostname. */
-static bool label_dirs(const struct rundir *dirs, size_t ndirs)
-{
-	static char name[HOSTS_MAX][64];
-	bool repeat = false;
-
-	for (size_t i = 0; i < ndirs; i++) {
-		dir_hostname(&dirs[i], name[i], sizeof(name[i]));
-		for (size_t k = 0; k < i; k++)
-			repeat |= strcmp(name[i], name[k]) == 0;
-	}
-	for (size_t i = 0; i < ndirs; i++)
-		if (repeat)
-			snprintf(dir_label[i], sizeof(dir_label[i]), "%.32s-dir%zu", *name[i] ? name[i] : "unknown", i + 1);
-		else
-			*dir_label[i] = '\0';
-	return repeat;
-}
+static char dir_label[HOSTS_MAX][RUNDIR_LABEL];
 
 /* KIND's runs of W in every directory, in the order given, each
  * directory's in its own order: loaded as run-all names them in the hosts'
  * comparison, by their absolute paths, each run's host the directory's
- * label where it has one (label_dirs).  False out of memory, or when one
+ * label where it has one (rundir_host_labels).  False out of memory, or when one
  * no longer loads (then P->failed says why). */
 static bool load_part(struct md_part *p, const struct rundir *dirs, size_t ndirs)
 {
@@ -115,10 +74,8 @@ static bool load_part(struct md_part *p, const struct rundir *dirs, size_t ndirs
 				return true;
 			}
 			sf_dir_close(&dir);
-			if (*dir_label[i]) {
-				run->has_meta = true;
-				snprintf(run->host.name, sizeof(run->host.name), "%.47s", dir_label[i]);
-			}
+			if (*dir_label[i])
+				result_set_host(run, dir_label[i]);
 			p->runs[p->nruns++] = run;
 		}
 	return true;
@@ -133,6 +90,19 @@ static void free_part(struct md_part *p)
 		free((struct result_run *)p->runs[r]);
 	}
 	free(p->runs);
+}
+
+/* Each host's headline figures of C, a table per host and thread count,
+ * and where the full comparison is (REL). */
+static void print_headlines(FILE *out, const struct comparison *c, const char *rel)
+{
+	for (unsigned int i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+
+		fprintf(out, "`%s`, %u threads:\n\n", c->hosts[g->host].label, g->threads);
+		md_headline_table(out, g);
+	}
+	fprintf(out, "Every figure, and each workload across the hosts side by side: `%s`.\n\n", rel);
 }
 
 /* KIND's comparison of W across the directories, as run-all makes it for
@@ -153,14 +123,11 @@ static int print_workload(FILE *out, const struct rundir *dirs, size_t ndirs, co
 		rc = -1;
 	else if (p.failed[0])
 		md_print_failed_comparison(out, rel, p.failed);
+	else if (!sweep)
+		print_headlines(out, p.c, rel);
 	else {
 		md_fenced(out, p.text);
-		if (sweep && *dir_label[0])  /* lbcompare keys data/ by hostname: there the directories are pooled */
-			fprintf(out, "`%s` and `data/` compare by hostname and so pool these directories' runs: the tables above are the comparison by directory.\n\n",
-				rel);
-		else if (sweep)
-			fprintf(out, "Each host's tables, thread count by thread count: `%s`; the figures as CSV: `data/`.\n\n",
-				rel);
+		fprintf(out, "Each host's tables, thread count by thread count: `%s`; the figures as CSV: `data/`.\n\n", rel);
 	}
 	free_part(&p);
 	return rc;
@@ -192,7 +159,7 @@ static int print_hosts_report(FILE *out, const struct rundir *dirs, size_t ndirs
 	fprintf(out, "# lockbench report: hosts side by side\n\nRun directories, each with its own full report (machine, noise, checks, failed runs):\n\n");
 	for (size_t i = 0; i < ndirs; i++)
 		fprintf(out, "- `%s` (its `report.md`)\n", dirs[i].dir.path);
-	if (label_dirs(dirs, ndirs)) {
+	if (rundir_host_labels(dirs, ndirs, dir_label)) {
 		fprintf(out, "\nA hostname repeats: these are runs of one machine (a before and an after), so each directory is compared as a host of its own, never pooled with another's repetitions, the first the baseline:\n\n");
 		for (size_t i = 0; i < ndirs; i++)
 			fprintf(out, "- `%s`: `%s`%s\n", dir_label[i], dirs[i].dir.path, i == 0 ? " (the baseline)" : "");

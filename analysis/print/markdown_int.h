@@ -94,6 +94,14 @@ bool md_failed_comparison(struct md *m, const struct md_part *part);
 void md_print_failed_comparison(FILE *out, const char *rel, const char *line);
 /* TEXT fenced as code. */
 void md_fenced(FILE *out, const char *text);
+/* Variant i's cell of COL in a markdown table row: median [CI], ratio and
+ * verdict against the group's first variant. */
+void md_figure_cell(FILE *out, const struct group *g, unsigned int i, const struct column *col);
+/* How many of ratio_columns() the headline tables give. */
+#define MD_HEADLINE_COLUMNS 4
+/* Group G's headline figures as a markdown table, a row per variant (the
+ * full text, every figure: data/KIND-W.txt). */
+void md_headline_table(FILE *out, const struct group *g);
 
 /* ---- the sections ---- */
 

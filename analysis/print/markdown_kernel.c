@@ -13,39 +13,6 @@
 #include "../figures/figures.h"
 #include "markdown_int.h"
 
-/* One figure's cell of variant i: median [CI], and off the kernel's row
- * its ratio and verdict against the kernel's ("n/a": no such figure). */
-static void print_figure_cell(struct md *m, const struct group *g, unsigned int i, const struct column *col)
-{
-	struct stat3 s, base;
-	struct verdict vd;
-	bool base_ok;
-	char err[ERR_LEN];
-
-	if (figure_missing(&g->v[i], col) != FIGURE_OK ||
-	    figure_pair(g, i, col, &s, &base, &base_ok, err, sizeof(err)) != 0) {
-		fprintf(m->out, " n/a |");
-		return;
-	}
-	fprintf(m->out, " ");
-	fprintf(m->out, col->fmt, s.median);
-	if (s.n >= 2) {
-		fprintf(m->out, " [");
-		fprintf(m->out, col->fmt, s.ci.lo);
-		fprintf(m->out, "–");
-		fprintf(m->out, col->fmt, s.ci.hi);
-		fprintf(m->out, "]");
-	}
-	if (i > 0 && base_ok) {
-		judge(&s, &base, &vd);
-		if (base.median != 0)
-			fprintf(m->out, " %.2fx", s.median / base.median);
-		if (strcmp(verdict_word(&vd, column_sense(col)), "-") != 0)
-			fprintf(m->out, " %s", verdict_word(&vd, column_sense(col)));
-	}
-	fprintf(m->out, " |");
-}
-
 /* The distance of variant i's contended histogram from the kernel's (the
  * group's baseline), where some variant has two runs or more. */
 static void print_emd_cell(struct md *m, const struct group *g, unsigned int i)
@@ -89,7 +56,7 @@ static void print_kernel_table(struct md *m, const struct group *g)
 			continue;
 		fprintf(m->out, "| %s%s |", i == 0 ? "the kernel's mutex: " : "", g->v[i].series);
 		for (unsigned int c = 0; c < ncols; c++)
-			print_figure_cell(m, g, i, &cols[c]);
+			md_figure_cell(m->out, g, i, &cols[c]);
 		print_emd_cell(m, g, i);
 		fprintf(m->out, "\n");
 	}

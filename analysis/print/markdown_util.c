@@ -50,6 +50,63 @@ void md_fenced(FILE *out, const char *text)
 	fprintf(out, "```text\n%s```\n\n", text);
 }
 
+/* One figure's cell of variant i: median [CI], and off the baseline's row
+ * (the group's first) its ratio and verdict against the baseline's, as the
+ * text's cells judge them ("n/a": no such figure). */
+void md_figure_cell(FILE *out, const struct group *g, unsigned int i, const struct column *col)
+{
+	struct stat3 s, base;
+	struct verdict vd;
+	bool base_ok;
+	char err[ERR_LEN];
+
+	if (figure_missing(&g->v[i], col) != FIGURE_OK ||
+	    figure_pair(g, i, col, &s, &base, &base_ok, err, sizeof(err)) != 0) {
+		fprintf(out, " n/a |");
+		return;
+	}
+	fprintf(out, " ");
+	fprintf(out, col->fmt, s.median);
+	if (s.n >= 2) {
+		fprintf(out, " [");
+		fprintf(out, col->fmt, s.ci.lo);
+		fprintf(out, "–");
+		fprintf(out, col->fmt, s.ci.hi);
+		fprintf(out, "]");
+	}
+	if (i > 0 && base_ok) {
+		judge(&s, &base, &vd);
+		if (base.median != 0)
+			fprintf(out, " %.2fx", s.median / base.median);
+		if (strcmp(verdict_word(&vd, column_sense(col)), "-") != 0)
+			fprintf(out, " %s", verdict_word(&vd, column_sense(col)));
+	}
+	fprintf(out, " |");
+}
+
+/* The headline figures of group G (ratio_columns' first four: throughput,
+ * CPU us/op, #contentions, contended mean cycles), a row per variant. */
+void md_headline_table(FILE *out, const struct group *g)
+{
+	struct column cols[6];
+
+	ratio_columns(g, cols);
+	fprintf(out, "| variant |");
+	for (unsigned int c = 0; c < MD_HEADLINE_COLUMNS; c++)
+		fprintf(out, " %s |", cols[c].title);
+	fprintf(out, "\n|---|");
+	for (unsigned int c = 0; c < MD_HEADLINE_COLUMNS; c++)
+		fprintf(out, "---|");
+	fprintf(out, "\n");
+	for (unsigned int i = 0; i < g->nv; i++) {
+		fprintf(out, "| %s%s |", g->v[i].label, i == 0 ? " (baseline)" : "");
+		for (unsigned int c = 0; c < MD_HEADLINE_COLUMNS; c++)
+			md_figure_cell(out, g, i, &cols[c]);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\n");
+}
+
 void tally_add(struct tally *t, const char *key)
 {
 	for (size_t i = 0; i < t->n; i++)

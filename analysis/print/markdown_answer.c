@@ -18,7 +18,7 @@
 
 int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 *s)
 {
-	struct column cols[6];
+	struct column cols[RATIO_COLUMNS_MAX];
 	char err[ERR_LEN];
 
 	ratio_columns(g, cols);
@@ -30,7 +30,7 @@ int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 
  * print it, Moses' interval, the verdict). */
 static void print_rate_change(struct md *m, const struct group *g, const struct stat3 *s, const struct stat3 *base)
 {
-	struct column cols[6];
+	struct column cols[RATIO_COLUMNS_MAX];
 	struct verdict vd;
 
 	ratio_columns(g, cols);

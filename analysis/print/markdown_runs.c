@@ -215,7 +215,7 @@ void md_noise_section(struct md *m)
 static void print_verdict_row(struct md *m, const struct group *g)
 {
 	static char list[3][4096];
-	struct column cols[6];
+	struct column cols[RATIO_COLUMNS_MAX];
 	char err[ERR_LEN];
 
 	ratio_columns(g, cols);

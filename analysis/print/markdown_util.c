@@ -88,7 +88,7 @@ void md_figure_cell(FILE *out, const struct group *g, unsigned int i, const stru
  * CPU us/op, #contentions, contended mean cycles), a row per variant. */
 void md_headline_table(FILE *out, const struct group *g)
 {
-	struct column cols[6];
+	struct column cols[RATIO_COLUMNS_MAX];
 
 	ratio_columns(g, cols);
 	fprintf(out, "| variant |");

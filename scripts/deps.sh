@@ -7,7 +7,7 @@ set -eu
 # clang, bpftool, libbpf-dev, libelf-dev and zlib1g-dev build the BPF layer
 # (the kmutex models' sched oracle); lockbench builds without them too.
 # libdw-dev symbolizes --exec's mutexes.csv call sites; sysbench is the first
-# real program --exec runs (tests/exec-sysbench.t, make bench, docs/exec.md).
+# real program --exec runs (tests/exec-run.t, make bench, docs/exec.md).
 PACKAGES="build-essential pkg-config libhwloc-dev libnuma-dev libcpuid-dev libcmocka-dev libck-dev gnuplot-nox hwloc perl
 	clang bpftool libbpf-dev libelf-dev zlib1g-dev libdw-dev sysbench"
 [ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev"

@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+#include "../bench/core/harness.h"
+
 #define TRIALS 9
 #define ITERS 200000
 
@@ -22,6 +24,18 @@ static inline double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return v[n / 2];
+}
+
+/* TSC cycles per bench_lock + bench_unlock of thread t's lock, over ITERS. */
+static inline double lock_unlock_trial(struct bench_thread *t)
+{
+	uint64_t t0 = tsc_now();
+
+	for (int i = 0; i < ITERS; i++) {
+		bench_lock(t);
+		bench_unlock(t);
+	}
+	return (double)(tsc_now() - t0) / ITERS;
 }
 
 #endif

@@ -48,17 +48,6 @@ static double rdtscp_pair_cycles(void)
 	return (double)(tsc_now() - t0) / ITERS;
 }
 
-static double timed_none_cycles(struct bench_thread *t)
-{
-	uint64_t t0 = tsc_now();
-
-	for (int i = 0; i < ITERS; i++) {
-		bench_lock(t);
-		bench_unlock(t);
-	}
-	return (double)(tsc_now() - t0) / ITERS;
-}
-
 /* Cycles per bench_lock + bench_unlock of `none` under one --timing mode. */
 static double timing_mode_cycles(int timing)
 {
@@ -75,7 +64,7 @@ static double timing_mode_cycles(int timing)
 	hist_reset(&t->acq_contended);
 	bench_timing_init(t, &cfg);
 	for (int k = 0; k < TRIALS; k++)
-		v[k] = timed_none_cycles(t);
+		v[k] = lock_unlock_trial(t);
 	lock_free_standalone(none, t->lock);
 	free(t->lt);
 	free(t);
@@ -106,7 +95,7 @@ static void overhead_figures(void)
 	hist_reset(&t->acq);
 	for (int k = 0; k < TRIALS; k++) {
 		pair[k] = rdtscp_pair_cycles();
-		timed[k] = timed_none_cycles(t);
+		timed[k] = lock_unlock_trial(t);
 	}
 	p = median(pair, TRIALS);
 	m = median(timed, TRIALS);

@@ -87,25 +87,42 @@ int px_glibc_mutex_unlock(pthread_mutex_t *m)
 
 /* ---- lock and unlock ---- */
 
-/* The node this lock() uses: the thread's own, or a spare of its own. */
-static inline struct px_node *px_node_take(struct px_thread *t, void *lock)
+/* A node's first use by this thread, for the lock in t->bt.lock; out of
+ * line, returning n, so that the fast path keeps nothing across it. */
+static struct px_node * __attribute__((noinline)) px_node_ready(struct px_thread *t, struct px_node *n)
+{
+	n->lt.id = t->bt.id;
+	n->lt.node = -1;
+	if (px_cfg.ops->thread_init)
+		px_cfg.ops->thread_init(t->bt.lock, &n->lt);
+	n->inited = true;
+	return n;
+}
+
+/* LOCK_F_HOLDS_THREAD with no spare node left: a new one, ready. */
+static struct px_node * __attribute__((noinline)) px_node_more(struct px_thread *t)
+{
+	struct px_node *n = px_node_new();
+
+	if (!n)
+		abort();  /* no memory for a queue node: no way to wait */
+	return px_node_ready(t, n);
+}
+
+/* The node this lock() uses, for the lock in t->bt.lock: the thread's own,
+ * or a spare of its own. */
+static inline struct px_node *px_node_take(struct px_thread *t)
 {
 	struct px_node *n = t->node;
 
 	if (px_cfg.holds_thread) {
 		n = t->spare;
-		if (n)
-			t->spare = n->next;
-		else if (!(n = px_node_new()))
-			abort();  /* no memory for a queue node: no way to wait */
+		if (__builtin_expect(n == NULL, 0))
+			return px_node_more(t);
+		t->spare = n->next;
 	}
-	if (__builtin_expect(!n->inited, 0)) {
-		n->lt.id = t->bt.id;
-		n->lt.node = -1;
-		if (px_cfg.ops->thread_init)
-			px_cfg.ops->thread_init(lock, &n->lt);
-		n->inited = true;
-	}
+	if (__builtin_expect(!n->inited, 0))
+		n = px_node_ready(t, n);
 	return n;
 }
 
@@ -114,17 +131,52 @@ static struct px_node *px_node_of(struct lock_thread *lt)
 	return (struct px_node *)((char *)lt - offsetof(struct px_node, lt));
 }
 
-/* Figures of an acquisition to its mutex, written holding it. */
-static inline void px_acquired(struct px_thread *t, struct px_mutex *x, const void *site)
+static struct px_mutex *px_header(void *lock)
 {
-	uint64_t contended = t->bt.acq.contended + t->bt.untimed_contended;
+	return (struct px_mutex *)((char *)lock - sizeof(struct px_mutex));
+}
 
-	x->acquisitions++;
-	if (__builtin_expect(contended == t->seen_contended, 1))
-		return;
-	/* Contended: acq_contended changes only on contended timed
-	 * acquisitions, so what it gained since the last one is this one's. */
-	t->seen_contended = contended;
+/* bench_lock()'s timed acquisition, out of line: its TSC reads and
+ * histogram need registers that the untimed one (--timing off, most of
+ * sample:N) would otherwise save and restore on every call too. */
+static void __attribute__((noinline)) px_lock_timed(struct bench_thread *bt)
+{
+	bench_lock(bt);
+}
+
+/*
+ * lock() of x by t through the harness (bench_lock()'s two paths: untimed
+ * inline, timed out of line), and its count to x.  True when it was
+ * contended: the caller then calls px_contended().  What the lock call
+ * needed is read back from the record after it rather than kept in
+ * registers across it, so the fast path saves one register.
+ */
+static inline bool px_acquire(struct px_thread *t, struct px_mutex *x)
+{
+	struct bench_thread *bt = &t->bt;
+	struct px_mutex *held;
+
+	bt->lock = PX_LOCK(x);
+	bt->lt = &px_node_take(t)->lt;
+	if (bt->timing_skip)
+		bench_lock_untimed(bt);
+	else
+		px_lock_timed(bt);
+	held = px_header(bt->lock);
+	if (px_cfg.holds_thread)
+		held->owner_lt = bt->lt;
+	held->acquisitions++;
+	return bt->acq.contended + bt->untimed_contended != t->seen_contended;
+}
+
+/* Figures of t's contended acquisition to its mutex, written holding it:
+ * acq_contended changes only on contended timed acquisitions, so what it
+ * gained since the last one is this one's.  Out of line (see px_acquire). */
+static void __attribute__((noinline)) px_contended(struct px_thread *t, const void *site)
+{
+	struct px_mutex *x = px_header(t->bt.lock);
+
+	t->seen_contended = t->bt.acq.contended + t->bt.untimed_contended;
 	x->contentions++;
 	x->contended_timed += t->bt.acq_contended.count - t->seen_ccount;
 	x->contended_cycles += t->bt.acq_contended.sum - t->seen_csum;
@@ -133,41 +185,32 @@ static inline void px_acquired(struct px_thread *t, struct px_mutex *x, const vo
 	x->site = site;
 }
 
-/* lock() of x by t, timed by bench_lock(), figures to x. */
-static inline void px_acquire(struct px_thread *t, struct px_mutex *x, const void *site)
-{
-	struct px_node *n;
-
-	t->bt.lock = PX_LOCK(x);
-	n = px_node_take(t, t->bt.lock);
-	t->bt.lt = &n->lt;
-	bench_lock(&t->bt);
-	if (px_cfg.holds_thread)
-		x->owner_lt = &n->lt;
-	px_acquired(t, x, site);
-}
-
-/* unlock() of x by t. */
+/* unlock() of x by t.  A LOCK_F_HOLDS_THREAD node goes back to the
+ * thread's spares first: only this thread takes from them, and not before
+ * unlock() has returned; so nothing is left to do after the call. */
 static inline void px_release(struct px_thread *t, struct px_mutex *x)
 {
 	struct lock_thread *lt = px_cfg.holds_thread ? x->owner_lt : &t->node->lt;
 
-	t->bt.lock = PX_LOCK(x);
-	t->bt.lt = lt;
-	bench_unlock(&t->bt);
 	if (px_cfg.holds_thread) {
 		struct px_node *n = px_node_of(lt);
 
 		n->next = t->spare;
 		t->spare = n;
 	}
+	t->bt.lock = PX_LOCK(x);
+	t->bt.lt = lt;
+	bench_unlock(&t->bt);
 }
 
 /* A trylock through the lock's own trylock(): no histogram (the harness
  * times lock() only), counted apart. */
 static int px_try(struct px_thread *t, struct px_mutex *x, const void *site)
 {
-	struct px_node *n = px_node_take(t, PX_LOCK(x));
+	struct px_node *n;
+
+	t->bt.lock = PX_LOCK(x);
+	n = px_node_take(t);
 
 	t->c.trylocks++;
 	if (!px_cfg.ops->trylock(PX_LOCK(x), &n->lt)) {
@@ -238,38 +281,75 @@ PX_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 	return 0;
 }
 
-int px_lock_any(pthread_mutex_t *m, const void *site)
+/* lock() of a mutex left to glibc (or of any, the library inert), counted. */
+static int __attribute__((noinline)) px_pass_lock(pthread_mutex_t *m)
+{
+	px_real_ready();
+	px_count_passthrough();
+	return px_real.lock(m);
+}
+
+/* lock() of a mutex of ours off the fast path: not started yet, or the
+ * thread's first lock. */
+static int __attribute__((noinline)) px_lock_ours(pthread_mutex_t *m, const void *site)
 {
 	struct px_thread *t;
 	struct px_mutex *x;
 
-	if (px_inert() || px_passthrough(m)) {
-		px_real_ready();
-		px_count_passthrough();
-		return px_real.lock(m);
-	}
 	x = px_mutex_get(m, site);
 	t = px_self();
 	if (!x || !t)
 		return ENOMEM;
-	px_acquire(t, x, site);
+	if (px_acquire(t, x))
+		px_contended(t, site);
 	return 0;
+}
+
+/* lock() of any mutex: pthread_mutex_lock's slow path, the condvars' every
+ * path.  Its halves are out of line, so that neither a passed-through call
+ * nor the fast path that falls back here saves registers for the other. */
+int px_lock_any(pthread_mutex_t *m, const void *site)
+{
+	if (px_inert() || px_passthrough(m))
+		return px_pass_lock(m);
+	return px_lock_ours(m, site);
+}
+
+/*
+ * The fast path: the thread has a record (made only once a lock is named,
+ * so the library is not inert) and the mutex is a started one of ours.
+ * Anything else, px_lock_any().
+ */
+static inline struct px_mutex *px_fast(struct px_thread *t, pthread_mutex_t *m)
+{
+	if (__builtin_expect(t == NULL || px_passthrough(m), 0))
+		return NULL;
+	return px_mutex_of(m);
 }
 
 PX_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	return px_lock_any(m, __builtin_return_address(0));
+	struct px_thread *t = px_me;
+	struct px_mutex *x = px_fast(t, m);
+
+	if (__builtin_expect(x == NULL, 0))
+		return px_lock_any(m, __builtin_return_address(0));
+	if (px_acquire(t, x))
+		px_contended(t, __builtin_return_address(0));
+	return 0;
 }
 
-int px_unlock_any(pthread_mutex_t *m)
+static int __attribute__((noinline)) px_pass_unlock(pthread_mutex_t *m)
+{
+	px_real_ready();
+	return px_real.unlock(m);
+}
+
+static int __attribute__((noinline)) px_unlock_ours(pthread_mutex_t *m)
 {
 	struct px_thread *t;
 	struct px_mutex *x;
 
-	if (px_inert() || px_passthrough(m)) {
-		px_real_ready();
-		return px_real.unlock(m);
-	}
 	x = px_mutex_of(m);
 	t = px_self();
 	/* Never started: never locked, so not ours to unlock. */
@@ -279,9 +359,23 @@ int px_unlock_any(pthread_mutex_t *m)
 	return 0;
 }
 
+/* unlock() of any mutex, as px_lock_any(). */
+int px_unlock_any(pthread_mutex_t *m)
+{
+	if (px_inert() || px_passthrough(m))
+		return px_pass_unlock(m);
+	return px_unlock_ours(m);
+}
+
 PX_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-	return px_unlock_any(m);
+	struct px_thread *t = px_me;
+	struct px_mutex *x = px_fast(t, m);
+
+	if (__builtin_expect(x == NULL, 0))
+		return px_unlock_any(m);
+	px_release(t, x);
+	return 0;
 }
 
 PX_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)

@@ -5,10 +5,11 @@
 #    same lock driven by lockbench directly (exec_cost direct LOCK), per lock
 #    it accepts; and glibc's mutex with no library, with the library inert
 #    (no lock named: every call passed to glibc) and as the `pthread` lock;
-# 2. sysbench (where installed) under kmutex-spin, kmutex-fix, pthread and
-#    with no library: `threads` (events in 2 s, 8 threads: more is better)
-#    and `mutex` (seconds for fixed work, 8 threads on 4 mutexes: less is
-#    better), the median of REPS runs, interleaved.  The per-lock costs: the
+# 2. sysbench (where installed) under kmutex-spin, kmutex-fix, pthread (with
+#    --timing all and off), the library inert, and with no library:
+#    `threads` (events in 2 s, 8 threads: more is better) and `mutex`
+#    (seconds for fixed work, 8 threads on 4 mutexes: less is better), the
+#    median of REPS runs, interleaved.  The per-lock costs: the
 #    median of PAIRS runs of each side, alternating.
 # Printed, not asserted: a busy machine moves every figure.
 #
@@ -28,7 +29,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; els
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
 PAIRS=${EXEC_BENCH_PAIRS:-5}
 
-echo "--exec interposition cost: uncontended lock+unlock, TSC cycles (median of $PAIRS runs, alternating, each the median of 9 x 200000), --timing off"
+echo "--exec interposition cost: uncontended lock+unlock, TSC cycles (median of $PAIRS runs, alternating, each the median of 9 x 200000), --timing off, load average $(cut -d' ' -f1 /proc/loadavg)"
 printf '%-16s %10s %12s %8s\n' lock direct interposed ratio
 for l in $("$LB" --list | awk '/^locks:/ { on = 1; next } /^[a-z]/ { on = 0 } on { print $1 }'); do
 	if ! i=$(LD_PRELOAD="$SO" LOCKBENCH_EXEC_LOCK="$l" LOCKBENCH_EXEC_TIMING=off \
@@ -59,22 +60,29 @@ inert=$(median "$tmp/inert")
 printf 'glibc mutex: no library %s, library inert (passed through) %s (%s)\n' "$plain" "$inert" "$(ratio "$inert" "$plain")"
 
 command -v sysbench >/dev/null 2>&1 || { echo "sysbench: not installed (scripts/deps.sh installs it)"; exit 0; }
-variants="none pthread kmutex-spin kmutex-fix"
+# none: no library; inert: the library preloaded with no lock named (every
+# call passed to glibc); LOCK-off: --exec --timing off; else --exec (timing all).
+variants="none inert pthread pthread-off kmutex-spin kmutex-fix"
+# Runs sysbench ARGS... as variant $1.
+sb() {
+	v=$1
+	shift
+	case $v in
+	none) sysbench "$@" ;;
+	inert) LD_PRELOAD="$SO" sysbench "$@" ;;
+	*-off) "$LB" -l "${v%-off}" --exec --timing off --quiet -- sysbench "$@" ;;
+	*) "$LB" -l "$v" --exec --quiet -- sysbench "$@" ;;
+	esac
+}
 for r in $(seq "$REPS"); do
 	for v in $variants; do
-		if [ "$v" = none ]; then
-			sysbench threads --threads=8 --time=2 run >"$tmp/out" 2>&1
-			sysbench mutex --threads=8 --mutex-num=4 --mutex-locks=200000 --mutex-loops=100 run >"$tmp/out2" 2>&1
-		else
-			"$LB" -l "$v" --exec --quiet -- sysbench threads --threads=8 --time=2 run >"$tmp/out" 2>&1
-			"$LB" -l "$v" --exec --quiet -- sysbench mutex --threads=8 --mutex-num=4 --mutex-locks=200000 \
-				--mutex-loops=100 run >"$tmp/out2" 2>&1
-		fi
+		sb "$v" threads --threads=8 --time=2 run >"$tmp/out" 2>&1
+		sb "$v" mutex --threads=8 --mutex-num=4 --mutex-locks=200000 --mutex-loops=100 run >"$tmp/out2" 2>&1
 		awk '/total number of events:/ { print $NF }' "$tmp/out" >>"$tmp/threads-$v"
 		awk '/total time:/ { sub(/s$/, "", $NF); print $NF }' "$tmp/out2" >>"$tmp/mutex-$v"
 	done
 done
-echo "sysbench through --exec, median of $REPS ($(getconf _NPROCESSORS_ONLN) CPUs): threads = events in 2 s (more is better), mutex = seconds (less is better)"
+echo "sysbench through --exec (LOCK: --timing all; LOCK-off: --timing off; inert: the library preloaded, no lock named), median of $REPS ($(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end): threads = events in 2 s (more is better), mutex = seconds (less is better)"
 printf '%-14s %10s %8s %10s %8s\n' variant threads ratio mutex_s ratio
 base_t=$(median "$tmp/threads-none")
 base_m=$(median "$tmp/mutex-none")

@@ -1,6 +1,7 @@
 /*
  * trials.h — how `make bench`'s C programs (uncontended.c, exec_cost.c)
- * state a figure: the median of TRIALS trials of ITERS iterations each.
+ * state a figure: the median (uncontended.c) or the least (exec_cost.c) of
+ * TRIALS trials of ITERS iterations each.
  */
 #ifndef LOCKBENCH_SCRIPTS_TRIALS_H
 #define LOCKBENCH_SCRIPTS_TRIALS_H
@@ -24,6 +25,17 @@ static inline double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return v[n / 2];
+}
+
+/* The least of v's n figures: where other jobs only ever add (exec_cost.c). */
+static inline double least(const double *v, int n)
+{
+	double m = v[0];
+
+	for (int i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
 }
 
 /* TSC cycles per bench_lock + bench_unlock of thread t's lock, over ITERS. */

@@ -147,9 +147,10 @@ static void __attribute__((noinline)) px_lock_timed(struct bench_thread *bt)
 /*
  * lock() of x by t through the harness (bench_lock()'s two paths: untimed
  * inline, timed out of line), and its count to x.  True when it was
- * contended: the caller then calls px_contended().  What the lock call
- * needed is read back from the record after it rather than kept in
- * registers across it, so the fast path saves one register.
+ * contended: the caller then calls px_contended().  The header is read
+ * back from the record after the lock call (only this thread writes
+ * bt->lock) rather than kept in a register across it: the fast path keeps
+ * only the record.
  */
 static inline bool px_acquire(struct px_thread *t, struct px_mutex *x)
 {

@@ -1,0 +1,137 @@
+#!/bin/sh
+# lbcompare-exec.t — lbcompare over --exec runs (results/README.md, "--exec
+# runs"): an experiment is a program at the threads asked of it, never pooled
+# with another; each metric_NAME is judged the way metric_better_NAME says,
+# the wall time too; a metric without its direction, a bad direction or a
+# bad program name is refused in one line; runs written before `program`
+# read as program `exec`, 0 threads asked; report.md has a "Real programs"
+# section with the verdicts.  The runs are planted: one real --exec run
+# (sysbench where installed, else echo) copied per lock and repetition, its
+# program keys and metrics set by hand.
+LB=${LOCKBENCH:-bench/lockbench}
+CMP=${LBCOMPARE:-analysis/lbcompare}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+echo "1..22"
+
+metric='events=total number of events: *([0-9]+)'
+if command -v sysbench >/dev/null 2>&1; then
+	"$LB" -l pthread --exec -o "$tmp/base" --quiet --metric "$metric" -- \
+		sysbench threads --threads=2 --time=1 run >/dev/null 2>"$tmp/err"
+else
+	"$LB" -l pthread --exec -o "$tmp/base" --quiet --metric "$metric" -- \
+		echo 'total number of events: 812' >/dev/null 2>"$tmp/err"
+fi
+check "a real --exec run made ($(cat "$tmp/err"))" '[ -f "$tmp/base/summary.csv" ]'
+
+# set DIR KEY=VALUE...: each KEY set to VALUE in DIR/summary.csv (added where
+# absent); KEY= with nothing after it removes the key.
+set_keys() {
+	d=$1
+	shift
+	awk -F, -v edits="$*" '
+		BEGIN { n = split(edits, e, " "); for (i = 1; i <= n; i++) { split(e[i], kv, "="); want[kv[1]] = kv[2]; order[i] = kv[1] } }
+		$1 in want { next }
+		{ print }
+		END { for (i = 1; i <= n; i++) if (want[order[i]] != "") print order[i] "," want[order[i]] }' \
+		"$d/summary.csv" >"$d/summary.new" && mv "$d/summary.new" "$d/summary.csv"
+}
+
+# plant NAME LOCK PROGRAM THREADS EVENTS LATENCY: a copy of the real run as
+# LOCK's run of PROGRAM, with metric events (higher is better) and latency_ms
+# (lower is better).
+plant() {
+	rm -rf "$tmp/$1"
+	cp -r "$tmp/base" "$tmp/$1"
+	set_keys "$tmp/$1" lock="$2" program="$3" program_threads_asked="$4" metric_events="$5" \
+		metric_better_events=higher metric_latency_ms="$6" metric_better_latency_ms=lower
+}
+
+# Program sysbench-threads at 4 threads: pthread, kmutex-spin (fewer
+# events, longer latency) and kmutex-fix (more, shorter), 4 runs each.
+for r in 1 2 3 4; do
+	plant t4-pthread-$r pthread sysbench-threads 4 $((1000 + r)) $((50 + r)).5
+	plant t4-spin-$r kmutex-spin sysbench-threads 4 $((500 + r)) $((90 + r)).5
+	plant t4-fix-$r kmutex-fix sysbench-threads 4 $((2000 + r)) $((10 + r)).5
+done
+# The same program at 8 threads, and another program at 4: groups of their own.
+for r in 1 2; do
+	plant t8-pthread-$r pthread sysbench-threads 8 $((3000 + r)) 5
+	plant m4-pthread-$r pthread sysbench-mutex 4 $((7000 + r)) 5
+done
+t4="$tmp/t4-pthread-* $tmp/t4-spin-* $tmp/t4-fix-*"
+
+# shellcheck disable=SC2086
+"$CMP" $t4 "$tmp"/t8-* "$tmp"/m4-* >"$tmp/out" 2>"$tmp/err"
+check "lbcompare reads the planted runs" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "three experiments: a program at a thread count each" \
+	'[ "$(grep -c "^== program " "$tmp/out")" -eq 3 ] &&
+	 grep -q "^== program sysbench-threads under the interposer (docs/exec.md), 4 threads asked: 3 variants" "$tmp/out" &&
+	 grep -q "^== program sysbench-threads under .*, 8 threads asked: 1 variant" "$tmp/out" &&
+	 grep -q "^== program sysbench-mutex under .*, 4 threads asked: 1 variant" "$tmp/out"'
+check "the metrics replace runs/sec" \
+	'grep -q "events .*latency_ms .*wall s .*CPU s" "$tmp/out" && ! grep -q "Runs/sec" "$tmp/out"'
+
+# verdict FILE VARIANT FIGURE: the differences table's verdict of VARIANT's FIGURE.
+verdict() { awk -v v="$2" -v f="$3" '$1 == v && $2 == f { print $NF; exit }' "$1"; }
+check "higher is better: kmutex-fix's more events better, kmutex-spin's fewer worse" \
+	'[ "$(verdict "$tmp/out" kmutex-fix events)" = better ] && [ "$(verdict "$tmp/out" kmutex-spin events)" = worse ]'
+check "lower is better: kmutex-fix's shorter latency better, kmutex-spin's longer worse" \
+	'[ "$(verdict "$tmp/out" kmutex-fix latency_ms)" = better ] && [ "$(verdict "$tmp/out" kmutex-spin latency_ms)" = worse ]'
+
+# The direction flips the verdict: events declared lower-is-better.
+for d in $t4; do set_keys "$d" metric_better_events=lower; done
+# shellcheck disable=SC2086
+"$CMP" $t4 >"$tmp/flip" 2>"$tmp/err"
+check "events declared lower: kmutex-fix's more events worse, kmutex-spin's better" \
+	'[ "$(verdict "$tmp/flip" kmutex-fix events)" = worse ] && [ "$(verdict "$tmp/flip" kmutex-spin events)" = better ]'
+for d in $t4; do set_keys "$d" metric_better_events=higher; done
+
+# --csv: the stats file has each metric's row with its verdict.
+mkdir "$tmp/csv"
+# shellcheck disable=SC2086
+"$CMP" --csv "$tmp/csv" $t4 >/dev/null 2>"$tmp/err"
+check "--csv: stats-exec-sysbench-threads-t4.csv has the metrics' verdicts" \
+	'grep -q "^kmutex-fix,metric_events,.*,better$" "$tmp/csv/stats-exec-sysbench-threads-t4.csv" &&
+	 grep -q "^kmutex-spin,metric_latency_ms,.*,worse$" "$tmp/csv/stats-exec-sysbench-threads-t4.csv"'
+
+# refused DESCRIPTION WANT KEY=VALUE...: a copy of t4-fix-1 with the keys set
+# is refused: exit 1, nothing on stdout, one stderr line naming summary.csv and WANT.
+refused() {
+	name=$1 want=$2
+	shift 2
+	rm -rf "$tmp/bad"
+	cp -r "$tmp/t4-fix-1" "$tmp/bad"
+	set_keys "$tmp/bad" "$@"
+	"$CMP" "$tmp/t4-pthread-1" "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$name: refused in one line" \
+		'[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		 grep -q "bad/summary.csv" "$tmp/err" && grep -qF -- "$want" "$tmp/err"'
+}
+refused "a metric without its direction" metric_better_latency_ms metric_better_latency_ms=
+refused "a direction neither higher nor lower" "'up'" metric_better_events=up
+refused "a program name with a blank" "program is 'a;b'" "program=a;b"
+refused "a program name of 65 bytes" "program is" program=$(printf '%065d' 0)
+long=$(printf 'm%031d' 0)
+refused "a metric's name of 32 bytes" "metric_$long" "metric_$long=5" "metric_better_$long=higher"
+refused "a metric that is no number" "'many'" metric_events=many
+refused "threads asked that are no count" program_threads_asked program_threads_asked=-1
+refused "nine metrics" "more than 8 metrics" metric_a=1 metric_better_a=lower metric_b=1 metric_better_b=lower \
+	metric_c=1 metric_better_c=lower metric_d=1 metric_better_d=lower metric_e=1 metric_better_e=lower \
+	metric_f=1 metric_better_f=lower metric_g=1 metric_better_g=lower
+refused "runs of a program disagreeing on a metric's direction" "other runs of program sysbench-threads say higher" \
+	metric_better_events=lower
+
+# Runs written before `program`: program exec, 0 threads asked, every
+# metric higher-is-better.
+for x in 1 2; do
+	rm -rf "$tmp/old-$x"
+	cp -r "$tmp/t4-pthread-$x" "$tmp/old-$x"
+	set_keys "$tmp/old-$x" program= program_threads_asked= metric_better_events= metric_better_latency_ms=
+done
+"$CMP" "$tmp/old-1" "$tmp/old-2" >"$tmp/out" 2>"$tmp/err"
+check "old runs without program: program exec, 0 threads asked, their metrics read" \
+	'[ $? -eq 0 ] && grep -q "^== program exec under .*, 0 threads asked (not a registry run): 1 variant" "$tmp/out" &&
+	 grep -q "events .*latency_ms .*wall s" "$tmp/out"'

@@ -302,6 +302,7 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 	print_patch(&m);
 	md_kernel_section(&m);
 	print_sweeps(&m);
+	md_programs_section(&m);
 	md_failed_section(&m);
 	md_checks_section(&m);
 	md_warnings_section(&m);

@@ -11,7 +11,7 @@
 LB=${LOCKBENCH:-bench/lockbench}
 CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
-trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 echo "1..20"
 

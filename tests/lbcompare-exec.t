@@ -13,7 +13,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..20"
+echo "1..21"
 
 metric='events=total number of events: *([0-9]+)'
 if command -v sysbench >/dev/null 2>&1; then
@@ -28,14 +28,14 @@ check "a real --exec run made ($(cat "$tmp/err"))" '[ -f "$tmp/base/summary.csv"
 # set DIR KEY=VALUE...: each KEY set to VALUE in DIR/summary.csv (added where
 # absent); KEY= with nothing after it removes the key.
 set_keys() {
-	d=$1
+	into=$1
 	shift
 	awk -F, -v edits="$*" '
 		BEGIN { n = split(edits, e, " "); for (i = 1; i <= n; i++) { split(e[i], kv, "="); want[kv[1]] = kv[2]; order[i] = kv[1] } }
 		$1 in want { next }
 		{ print }
 		END { for (i = 1; i <= n; i++) if (want[order[i]] != "") print order[i] "," want[order[i]] }' \
-		"$d/summary.csv" >"$d/summary.new" && mv "$d/summary.new" "$d/summary.csv"
+		"$into/summary.csv" >"$into/summary.new" && mv "$into/summary.new" "$into/summary.csv"
 }
 
 # plant NAME LOCK PROGRAM THREADS EVENTS LATENCY: a copy of the real run as
@@ -161,3 +161,11 @@ check "report.md: a Real programs section, pthread the baseline, each metric's v
 check "report.md: the answer has the program's line, kmutex-spin -> kmutex-fix with its interval and verdict" \
 	'sed -n "/^## The answer/,/^## /p" "$tmp/report.md" |
 	 grep -q "^- \*\*Real program .sysbench-threads., 4 threads asked:\*\* .kmutex-spin. → .kmutex-fix. on events: 502.5 → 2002.5, \*\*[0-9.]*x\*\* \[[0-9.]*\.\.[0-9.]*\], better\.$"'
+
+# A run of the directory that disagrees on a direction: the report is still
+# written, its section saying why it has no tables.
+set_keys "$d/runs/program-sysbench-threads-t4-fix-r2" metric_better_events=lower
+"$CMP" --markdown "$d" >"$tmp/report.md" 2>"$tmp/err"
+check "report.md: a failed comparison of the programs said in their section" \
+	'[ $? -eq 0 ] && sed -n "/^## Real programs/,/^## /p" "$tmp/report.md" |
+	 grep -q "other runs of program sysbench-threads say higher" && ! grep -q "^### .sysbench-threads" "$tmp/report.md"'

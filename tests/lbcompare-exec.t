@@ -13,7 +13,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..21"
+echo "1..22"
 
 metric='events=total number of events: *([0-9]+)'
 if command -v sysbench >/dev/null 2>&1; then
@@ -96,6 +96,15 @@ mkdir "$tmp/csv"
 check "--csv: stats-exec-sysbench-threads-t4.csv has the metrics' verdicts" \
 	'grep -q "^kmutex-fix,metric_events,.*,better$" "$tmp/csv/stats-exec-sysbench-threads-t4.csv" &&
 	 grep -q "^kmutex-spin,metric_latency_ms,.*,worse$" "$tmp/csv/stats-exec-sysbench-threads-t4.csv"'
+
+# A run whose output the regex did not match has no metric_events: n/a, said why.
+rm -rf "$tmp/unmatched"
+cp -r "$tmp/t4-fix-1" "$tmp/unmatched"
+set_keys "$tmp/unmatched" metric_events=
+"$CMP" "$tmp/t4-pthread-1" "$tmp/t4-pthread-2" "$tmp/unmatched" "$tmp/t4-fix-2" >"$tmp/out" 2>"$tmp/err"
+check "a metric a run's output did not give: n/a, and why" \
+	'[ $? -eq 0 ] && awk "/^kmutex-fix/ { print \$2; exit }" "$tmp/out" | grep -qx "n/a" &&
+	 grep -q "^(n/a: in some run the program.s output did not match the metric.s regex" "$tmp/out"'
 
 # refused DESCRIPTION WANT KEY=VALUE...: a copy of t4-fix-1 with the keys set
 # is refused: exit 1, nothing on stdout, one stderr line naming summary.csv and WANT.

@@ -98,6 +98,7 @@ enum missing {
 	FIGURE_UNTIMED,   /* a cycle figure of a --timing off run */
 	FIGURE_KERNEL,    /* the kernel row has no such figure */
 	FIGURE_OLD,       /* runs written before the figure existed */
+	FIGURE_UNMATCHED, /* a program's metric its output did not give (--exec: metric_NAME absent) */
 	FIGURE_MODEL,     /* only the kernel row has the figure */
 	FIGURE_NO_PHASES, /* a phase figure of a lock without phases (pthread) */
 };

@@ -16,6 +16,7 @@ struct unavailable {
 	bool old, kernel;        /* "n/a": runs that predate a figure; the kernel row's missing ones */
 	bool model, no_phases;   /* the models' missing ones; a lock without phases */
 	bool untimed;            /* a cycle figure of --timing off runs */
+	bool unmatched;          /* a program's metric its output did not give */
 	bool spread;             /* some interval reaches beyond +-10% of its median */
 };
 
@@ -88,7 +89,8 @@ static int print_cell(struct text *t, const struct group *g, unsigned int i, uns
 	if (why != FIGURE_OK) {
 		print_unavailable(t, nreps, col);
 		*(why == FIGURE_UNTIMED ? &na->untimed : why == FIGURE_KERNEL ? &na->kernel
-			: why == FIGURE_MODEL ? &na->model : why == FIGURE_NO_PHASES ? &na->no_phases : &na->old) = true;
+			: why == FIGURE_MODEL ? &na->model : why == FIGURE_NO_PHASES ? &na->no_phases
+			: why == FIGURE_UNMATCHED ? &na->unmatched : &na->old) = true;
 		return 0;
 	}
 	if (figure_pair(g, i, col, &s, &base, &base_ok, t->err, t->errlen))
@@ -116,6 +118,8 @@ static void print_legend(struct text *t, const struct unavailable *na)
 		fprintf(t->out, "(n/a: those runs were written by a lockbench that did not record the figure)\n");
 	if (na->untimed)
 		fprintf(t->out, "(n/a: runs with --timing off time no acquisition)\n");
+	if (na->unmatched)
+		fprintf(t->out, "(n/a: in some run the program's output did not match the metric's regex: summary.csv has no metric_NAME)\n");
 	if (na->kernel)
 		fprintf(t->out, "(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions,\n"
 		       " nor whether a queued waiter slept)\n");

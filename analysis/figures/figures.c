@@ -281,7 +281,7 @@ enum missing figure_missing(const struct variant *v, const struct column *col)
 	if (strcmp(key, KERNEL_NA) == 0)
 		return v->kernel_row ? FIGURE_KERNEL : FIGURE_MODEL;
 	if (col->optional && !has_key(v, key))
-		return FIGURE_OLD;
+		return strncmp(key, "metric_", strlen("metric_")) == 0 ? FIGURE_UNMATCHED : FIGURE_OLD;
 	if (col->phases && !v->kernel_row && !has_phases(v))
 		return FIGURE_NO_PHASES;
 	return FIGURE_OK;

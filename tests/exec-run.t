@@ -76,7 +76,7 @@ check "without -o the program's output follows" '[ "$rc" -eq 0 ] && grep -q "^ok
 # lbcompare reads --exec directories.
 lb -l kmutex-spin --exec -o "$tmp/c-spin" --quiet -- "$PROG" counter
 "$LBC" "$tmp/c-spin" "$r" >"$tmp/cmp" 2>&1
-check "lbcompare reads two --exec directories (exit $?)" 'grep -q "workload exec" "$tmp/cmp"'
+check "lbcompare reads two --exec directories (exit $?)" 'grep -q "^== program .* under the interposer" "$tmp/cmp"'
 
 # sysbench, short: its threads test (condvars, mutexes) and mutex test.
 if command -v sysbench >/dev/null 2>&1; then

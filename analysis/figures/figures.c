@@ -133,6 +133,8 @@ enum sense column_sense(const struct column *col)
 {
 	const struct contract_figure *c = contract_of(col->key);
 
+	if (col->sense)
+		return (enum sense)(col->sense - 1);
 	return c ? c->sense : SENSE_COUNT;
 }
 
@@ -217,6 +219,8 @@ const char *verdict_word(const struct verdict *vd, enum sense sense)
 		[SENSE_RATE] = { "slower", "faster" },
 		[SENSE_TIME] = { "faster", "slower" },
 		[SENSE_COST] = { "cheaper", "costlier" },
+		[SENSE_HIGHER] = { "worse", "better" },
+		[SENSE_LOWER] = { "better", "worse" },
 	};
 
 	if (!vd->tested)
@@ -277,7 +281,7 @@ enum missing figure_missing(const struct variant *v, const struct column *col)
 	if (strcmp(key, KERNEL_NA) == 0)
 		return v->kernel_row ? FIGURE_KERNEL : FIGURE_MODEL;
 	if (col->optional && !has_key(v, key))
-		return FIGURE_OLD;
+		return strncmp(key, "metric_", strlen("metric_")) == 0 ? FIGURE_UNMATCHED : FIGURE_OLD;
 	if (col->phases && !v->kernel_row && !has_phases(v))
 		return FIGURE_NO_PHASES;
 	return FIGURE_OK;
@@ -303,7 +307,7 @@ int figure_pair(const struct group *g, unsigned int i, const struct column *col,
 static struct column contract_column(const struct group *g, const struct contract_figure *c)
 {
 	struct column col = { c->title, c->key, 1, c->shown.fmt, false, c->shown.optional, c->shown.kernel_key,
-			      NULL, NULL, NULL, false };
+			      NULL, NULL, NULL, false, 0 };
 
 	if (strcmp(c->key, "ops_per_s") == 0) {
 		col.title = g->rate.title;
@@ -313,15 +317,39 @@ static struct column contract_column(const struct group *g, const struct contrac
 	return col;
 }
 
+unsigned int program_columns(const struct group *g, struct column *cols)
+{
+	unsigned int n = 0;
+
+	if (!g->program)
+		return 0;
+	for (unsigned int m = 0; m < g->nmetrics; m++)
+		/* optional: a run whose output the regex did not match lacks it */
+		cols[n++] = (struct column){ g->metric[m].key + strlen("metric_"), g->metric[m].key, 1, "%.5g", false,
+					     true, NULL, NULL, NULL, NULL, false,
+					     1 + (g->metric[m].lower ? SENSE_LOWER : SENSE_HIGHER) };
+	cols[n++] = (struct column){ "wall s", "program_wall_s", 1, "%.3f", false, false, NULL, NULL, NULL, NULL,
+				     false, 1 + SENSE_TIME };
+	cols[n++] = (struct column){ "CPU s", "program_cpu_user_s+program_cpu_sys_s", 1, "%.3f", false, false, NULL,
+				     NULL, NULL, "program_cpu_s", false, 1 + SENSE_COST };
+	return n;
+}
+
 unsigned int table_columns(const struct group *g, unsigned int tables, struct column *cols)
 {
 	unsigned int n = 0;
 
 	/* Table by table, each in the contract's order. */
-	for (unsigned int table = 1; table <= tables; table <<= 1)
+	for (unsigned int table = 1; table <= tables; table <<= 1) {
+		if (g->program && (table & tables & (TABLE_THROUGHPUT | TABLE_SWEEP))) {
+			if (table == TABLE_THROUGHPUT || !(tables & TABLE_THROUGHPUT))
+				n += program_columns(g, cols + n);
+			continue;
+		}
 		for (size_t i = 0; i < sizeof(contract) / sizeof(contract[0]); i++)
 			if (tables & table & contract[i].shown.tables)
 				cols[n++] = contract_column(g, &contract[i]);
+	}
 	return n;
 }
 
@@ -355,19 +383,19 @@ const struct column *kernel_columns(unsigned int *n)
 {
 	/* Titled by the contract (title_of) where a column is a summary figure. */
 	static struct column cols[] = {
-		{ NULL, "ops_per_s", 1, "%.0f", false, false, NULL, NULL, NULL, NULL, false },
+		{ NULL, "ops_per_s", 1, "%.0f", false, false, NULL, NULL, NULL, NULL, false, 0 },
 		{ "contended/op", "contentions", 1, "%.4f", false, false, "kernel_contentions_mutex", "ops", NULL,
-		  "contended_per_op", false },
+		  "contended_per_op", false, 0 },
 		{ "contended mean cycles", "contended_acq_cycles_mean", 1, "%.0f", false, true,
-		  "kernel_wait_cycles_sum_mutex", NULL, "kernel_contentions_mutex", "contended_cycles_mean", false },
-		{ NULL, "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL, NULL, NULL, false },
+		  "kernel_wait_cycles_sum_mutex", NULL, "kernel_contentions_mutex", "contended_cycles_mean", false, 0 },
+		{ NULL, "cpu_us_per_op", 1, "%.3f", false, false, NULL, NULL, NULL, NULL, false, 0 },
 		{ "unqueued/op", "acq_spin+nosleep_unqueued", 1, "%.4f", false, true, "kernel_mutex_via_spin", "ops",
-		  NULL, "unqueued_per_op", true },
+		  NULL, "unqueued_per_op", true, 0 },
 		{ "queued/op", "acq_nosleep+acq_sleep-nosleep_unqueued", 1, "%.4f", false, true,
-		  "kernel_mutex_via_spin_sleep+kernel_mutex_via_sleep", "ops", NULL, "queued_per_op", true },
+		  "kernel_mutex_via_spin_sleep+kernel_mutex_via_sleep", "ops", NULL, "queued_per_op", true, 0 },
 		{ "queued at once/op", KERNEL_NA, 1, "%.4f", true, true, "kernel_mutex_via_sleep", "ops", NULL,
-		  "queued_at_once_per_op", true },
-		{ "slept/op", "acq_sleep", 1, "%.4f", true, true, KERNEL_NA, "ops", NULL, "slept_per_op", true },
+		  "queued_at_once_per_op", true, 0 },
+		{ "slept/op", "acq_sleep", 1, "%.4f", true, true, KERNEL_NA, "ops", NULL, "slept_per_op", true, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)

@@ -33,6 +33,8 @@ enum sense {
 	SENSE_RATE,       /* higher is faster: operations per second */
 	SENSE_TIME,       /* lower is faster: cycles per acquisition */
 	SENSE_COST,       /* lower is cheaper: CPU time per operation */
+	SENSE_HIGHER,     /* higher is better: a program's metric (metric_better_NAME) */
+	SENSE_LOWER,      /* lower is better: a program's metric */
 };
 
 /*
@@ -54,6 +56,8 @@ struct column {
 	const char *kernel_per;  /* the kernel row's per in its place (NULL: per) */
 	const char *name;        /* its name in the CSV files (NULL: the key) */
 	bool phases;      /* a figure of acquisition phases: "n/a" for a lock without them */
+	int sense;        /* 1 + its enum sense where the column says it (a program's own
+			   * figures); 0: the contract's (column_sense) */
 };
 #define KERNEL_NA "-"
 
@@ -94,6 +98,7 @@ enum missing {
 	FIGURE_UNTIMED,   /* a cycle figure of a --timing off run */
 	FIGURE_KERNEL,    /* the kernel row has no such figure */
 	FIGURE_OLD,       /* runs written before the figure existed */
+	FIGURE_UNMATCHED, /* a program's metric its output did not give (--exec: metric_NAME absent) */
 	FIGURE_MODEL,     /* only the kernel row has the figure */
 	FIGURE_NO_PHASES, /* a phase figure of a lock without phases (pthread) */
 };
@@ -125,11 +130,17 @@ enum missing figure_missing(const struct variant *v, const struct column *col);
 int figure_pair(const struct group *g, unsigned int i, const struct column *col, struct stat3 *s,
 		struct stat3 *base, bool *base_ok, char *err, size_t errlen);
 /* The figures the tables of `tables` (enum table, or'd) show with a ratio to
- * the baseline, table by table, into cols[RATIO_COLUMNS_MAX]; returns how many. */
+ * the baseline, table by table, into cols[RATIO_COLUMNS_MAX]; returns how many.
+ * An --exec group's TABLE_THROUGHPUT and TABLE_SWEEP are the program's own
+ * figures (program_columns) in the place of its meaningless runs/sec. */
 unsigned int table_columns(const struct group *g, unsigned int tables, struct column *cols);
 /* The tables (enum table, or'd) the contract shows a column's figure in; 0
  * for a column that is no summary figure. */
 unsigned int column_tables(const struct column *col);
+/* An --exec group's own figures: each metric the way its runs say it is
+ * better, then the program's wall time and CPU time; into
+ * cols[RATIO_COLUMNS_MAX], returns how many (0: not an --exec group). */
+unsigned int program_columns(const struct group *g, struct column *cols);
 /* Every figure with a ratio (TABLE_THROUGHPUT, _CONTENDED, _ALL), into
  * cols[RATIO_COLUMNS_MAX]; returns how many. */
 unsigned int ratio_columns(const struct group *g, struct column *cols);

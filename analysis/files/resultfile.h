@@ -18,6 +18,11 @@
 #define RESULT_VALUE_LEN 256
 #define RESULT_FILE_MAX (1u << 20)
 #define RESULT_MAX_THREADS 65536 /* lockbench --threads' limit (bench/cli.c) */
+/* An --exec run's program (results/README.md, "--exec runs"): its name's
+ * bytes, and the metrics (metric_NAME) a reader takes of it. */
+#define RESULT_PROGRAM_LEN 64
+#define RESULT_METRICS_MAX 8
+#define RESULT_METRIC_NAME_LEN 31
 
 struct result_kv {
 	char key[RESULT_KEY_LEN];
@@ -154,6 +159,22 @@ void result_free(struct result_run *run);
 const char *result_get(const struct result_run *run, const char *key);
 /* The value of meta.csv's `key`, or NULL (no such key, or no meta.csv). */
 const char *result_meta_get(const struct result_run *run, const char *key);
+/* An --exec run's program: summary.csv's `program`, or "exec" for runs
+ * written before it (NULL: not an --exec run); and the threads asked of it
+ * (`program_threads_asked`, 0 where absent). */
+const char *result_program(const struct result_run *run);
+unsigned int result_threads_asked(const struct result_run *run);
+/* One of a program's own figures: metric_NAME, and which way it is better
+ * (metric_better_NAME; runs written before it: higher, --metric's meaning). */
+struct result_metric {
+	char name[RESULT_METRIC_NAME_LEN + 1];
+	bool lower;
+};
+/* The run's declared metrics (every metric_better_NAME; runs written before
+ * them: every metric_NAME), at most RESULT_METRICS_MAX (the reader refuses
+ * more); returns how many. */
+unsigned int result_metrics(const struct result_run *run, struct result_metric *m);
+
 /* The value of `key` as a finite number: 0, or -1 with a message when it is
  * missing or not a number. */
 int result_number(const struct result_run *run, const char *key, double *out, char *err, size_t errlen);

@@ -33,11 +33,16 @@ bool rf_derived_fits(const struct figure *f, const struct figure *num, const str
 int rf_keep_lines(struct result_lines *l, const char *buf, size_t len, bool skip_header);
 void rf_lines_free(struct result_lines *l);
 
+/* An --exec run's metric keys: metric_NAME, metric_better_NAME. */
+#define METRIC_PREFIX "metric_"
+#define METRIC_BETTER_PREFIX "metric_better_"
+
 /* A run's summary.csv keys (resultfile_run.c). */
 const char *rf_timed_key(const struct result_run *run, const char *timed, const char *exact);
 const char *rf_key_with_prefix(const struct result_run *run, const char *prefix);
 
 /* The checks one file kind's reader asks of another's. */
+int rf_check_exec(const struct result_run *run, const char *what, char *err, size_t errlen);
 int rf_check_summary(const struct result_run *run, const char *what, char *err, size_t errlen);
 int rf_check_quantiles(const struct result_run *run, const char *stem, const uint64_t *bins,
 		       uint64_t total, const char *file, char *err, size_t errlen);

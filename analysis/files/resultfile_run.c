@@ -58,6 +58,44 @@ int result_number(const struct result_run *run, const char *key, double *out, ch
 	return 0;
 }
 
+const char *result_program(const struct result_run *run)
+{
+	const char *workload = result_get(run, "workload"), *program = result_get(run, "program");
+
+	if (!workload || strcmp(workload, "exec") != 0)
+		return NULL;
+	return program ? program : "exec";
+}
+
+unsigned int result_threads_asked(const struct result_run *run)
+{
+	const char *v = result_get(run, "program_threads_asked");
+	uint64_t n;
+
+	/* The reader has checked it (rf_check_exec): a count within RESULT_MAX_THREADS. */
+	return v && rf_parse_u64_span(v, strlen(v), &n) ? (unsigned int)n : 0;
+}
+
+unsigned int result_metrics(const struct result_run *run, struct result_metric *m)
+{
+	/* Runs written before metric_better_NAME declared their metrics by
+	 * metric_NAME alone, and meant higher is better. */
+	bool declared = rf_key_with_prefix(run, METRIC_BETTER_PREFIX) != NULL;
+	const char *prefix = declared ? METRIC_BETTER_PREFIX : METRIC_PREFIX;
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < run->nkv && n < RESULT_METRICS_MAX; i++) {
+		const char *key = run->kv[i].key;
+
+		if (strncmp(key, prefix, strlen(prefix)) != 0 ||
+		    (!declared && strncmp(key, METRIC_BETTER_PREFIX, strlen(METRIC_BETTER_PREFIX)) == 0))
+			continue;
+		snprintf(m[n].name, sizeof(m[n].name), "%s", key + strlen(prefix));
+		m[n++].lower = declared && strcmp(run->kv[i].value, "lower") == 0;
+	}
+	return n;
+}
+
 /* The first summary.csv key starting with `prefix`, or NULL. */
 const char *rf_key_with_prefix(const struct result_run *run, const char *prefix)
 {

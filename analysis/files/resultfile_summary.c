@@ -307,7 +307,10 @@ int rf_check_summary(const struct result_run *run, const char *what, char *err, 
 	for (size_t i = 0; i < sizeof(derived_figures) / sizeof(derived_figures[0]); i++)
 		if (check_derived(run, &derived_figures[i], what, err, errlen))
 			return -1;
-	return check_phases(run, what, err, errlen) || rf_check_kernel_types(run, what, err, errlen) ? -1 : 0;
+	return check_phases(run, what, err, errlen) || rf_check_kernel_types(run, what, err, errlen) ||
+			       rf_check_exec(run, what, err, errlen)
+		       ? -1
+		       : 0;
 }
 
 int result_parse_summary(struct result_run *run, const char *buf, size_t len, const char *what,

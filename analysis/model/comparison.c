@@ -122,8 +122,16 @@ static struct group *group_for(struct builder *b, unsigned int host, const struc
 			       const char *workload, const char *unit, unsigned int threads)
 {
 	struct comparison *c = b->c;
+	const char *program = result_program(run);
+	char name[sizeof(c->groups[0].name)];
 	struct group *g;
 
+	/* An --exec run's experiment is its program at the threads asked of it. */
+	if (program) {
+		snprintf(name, sizeof(name), "exec-%s", program);
+		workload = name;
+		threads = result_threads_asked(run);
+	}
 	for (unsigned int i = 0; i < c->ngroups; i++)
 		if (c->groups[i].host == host && strcmp(c->groups[i].workload, workload) == 0 &&
 		    c->groups[i].threads == threads)
@@ -134,8 +142,40 @@ static struct group *group_for(struct builder *b, unsigned int host, const struc
 	}
 	g = &c->groups[c->ngroups++];
 	*g = (struct group){ .host = host, .workload = workload, .unit = unit, .rate = rate_of(run, unit),
-			     .threads = threads };
+			     .threads = threads, .program = program };
+	if (program) {
+		memcpy(g->name, name, sizeof(name));
+		g->workload = g->name;
+	}
 	return g;
+}
+
+/* The run's metrics into its --exec group's: each the way every run of the
+ * group says it is better (-1 with the error set where two disagree). */
+static int group_metrics(struct builder *b, struct group *g, const struct result_run *run)
+{
+	struct result_metric m[RESULT_METRICS_MAX];
+	unsigned int n = g->program ? result_metrics(run, m) : 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		char key[RESULT_KEY_LEN];
+		unsigned int k = 0;
+
+		snprintf(key, sizeof(key), "metric_%.31s", m[i].name);
+		while (k < g->nmetrics && strcmp(g->metric[k].key, key) != 0)
+			k++;
+		if (k < g->nmetrics && g->metric[k].lower != m[i].lower)
+			return fail(b, "%s/summary.csv: metric_better_%s is %s, but other runs of program %s say %s",
+				    run->dir, m[i].name, m[i].lower ? "lower" : "higher", g->program,
+				    m[i].lower ? "higher" : "lower");
+		if (k < g->nmetrics)
+			continue;
+		if (g->nmetrics >= RESULT_METRICS_MAX)
+			return fail(b, "runs of program %s declare more than %d metrics", g->program, RESULT_METRICS_MAX);
+		memcpy(g->metric[g->nmetrics].key, key, sizeof(key));
+		g->metric[g->nmetrics++].lower = m[i].lower;
+	}
+	return 0;
 }
 
 /* The run's variant in group g, a new one the first time it is met; NULL with the error set. */
@@ -192,7 +232,7 @@ static int group_run(struct builder *b, const struct result_run *run)
 	if (result_number(run, "threads", &threads, b->err, b->errlen))
 		return -1;
 	if (!(g = group_for(b, (unsigned int)host, run, workload, unit, (unsigned int)threads)) ||
-	    !(v = variant_for(b, g, run, lock)))
+	    group_metrics(b, g, run) || !(v = variant_for(b, g, run, lock)))
 		return -1;
 	if (v->nreps >= MAX_REPS)
 		return fail(b, "too many repetitions of %s", lock);

@@ -51,12 +51,27 @@ struct rate {
 	char name[48];           /* its name in the CSV files: ops_per_s, jobs_per_min */
 };
 
+/* One of an --exec group's metrics (metric_NAME), the way every run of
+ * it says it is better. */
+struct group_metric {
+	char key[RESULT_KEY_LEN];   /* metric_NAME */
+	bool lower;
+};
+
 struct group {
 	unsigned int host;       /* the comparison's hosts[]: a group never mixes machines */
+	/* The workload; for --exec runs "exec-PROGRAM" (name), so that runs of
+	 * different programs are never one group, nor one sweep. */
 	const char *workload;
 	const char *unit;
 	struct rate rate;
-	unsigned int threads;
+	unsigned int threads;    /* --exec runs: the threads asked of the program (0: not said) */
+	/* An --exec run's experiment: its program and the threads asked of it
+	 * (result_program, result_threads_asked), and its metrics. */
+	const char *program;     /* NULL: not an --exec group */
+	char name[RESULT_PROGRAM_LEN + 8];
+	struct group_metric metric[RESULT_METRICS_MAX];
+	unsigned int nmetrics;
 	struct variant v[MAX_VARIANTS];
 	unsigned int nv;
 };

@@ -145,15 +145,19 @@ static int csv_phases(struct csv *t, const struct group *g)
 /* One row per thread count, one column per lock; empty where not run.
  * With `ci`, three columns per lock: the median, then its 95% interval's
  * ends (`<lock> lo`, `<lock> hi`), for error bars. */
-static int csv_sweep(struct csv *t, const char *workload, const char *key, bool ci)
+static int csv_sweep(struct csv *t, const char *workload, const struct column *col, bool ci)
 {
 	static struct sweep sw;
 	char name[256];
 	struct sf_out o;
 	FILE *f;
+	const char *key = col->key;
 
 	sweep_of(t->c, workload, &sw);
-	snprintf(name, sizeof(name), "sweep-%s-%s%s.csv", workload, key, ci ? "-ci" : "");
+	/* Named by its key (sweep-W-ops_per_s.csv, whatever the rate's unit:
+	 * the scripts' name); a sum of keys by its column's name. */
+	snprintf(name, sizeof(name), "sweep-%s-%s%s.csv", workload, strpbrk(key, "+-") ? figure_name(col) : key,
+		 ci ? "-ci" : "");
 	if (!(f = csv_open(t, name, &o)))
 		return -1;
 	fprintf(f, "threads");
@@ -349,7 +353,7 @@ static int csv_sweeps(struct csv *t, const struct group *g)
 
 	for (int ci = 0; ci <= 1; ci++)
 		for (unsigned int k = 0; k < ncols; k++)
-			if (csv_sweep(t, g->workload, cols[k].key, ci))
+			if (csv_sweep(t, g->workload, &cols[k], ci))
 				return -1;
 	return 0;
 }

@@ -45,7 +45,7 @@ static void print_stats_text(struct md *m)
 		fprintf(m->out, "Figures are single runs: no confidence intervals and no verdicts (`--reps 4` or more give them).\n\n");
 		return;
 	}
-	fprintf(m->out, "Figures are medians over the repetitions with their 95%% confidence interval in brackets (order statistics; with fewer than 6 repetitions the bracket is [min..max], which covers less, as each table says; `!`: the interval reaches beyond ±10%% of the median). Each ratio to the first variant has a verdict: `faster`/`slower` (`cheaper`/`costlier` for CPU time, `more`/`fewer` for counts) only where the Mann-Whitney U test over the repetitions finds a difference at 95%% confidence, else `no difference` — read that as \"not shown by these runs\", whatever the ratio says. The \"Differences\" table gives each ratio's 95%% interval and p; the \"Distribution\" tables compare whole histograms (earth mover's distance, permutation test) and show where the mass moved, bin by bin.\n");
+	fprintf(m->out, "Figures are medians over the repetitions with their 95%% confidence interval in brackets (order statistics; with fewer than 6 repetitions the bracket is [min..max], which covers less, as each table says; `!`: the interval reaches beyond ±10%% of the median). Each ratio to the first variant has a verdict: `faster`/`slower` (`cheaper`/`costlier` for CPU time, `more`/`fewer` for counts, `better`/`worse` for a program's metrics) only where the Mann-Whitney U test over the repetitions finds a difference at 95%% confidence, else `no difference` — read that as \"not shown by these runs\", whatever the ratio says. The \"Differences\" table gives each ratio's 95%% interval and p; the \"Distribution\" tables compare whole histograms (earth mover's distance, permutation test) and show where the mass moved, bin by bin.\n");
 	if (reach_note(m->d->reps, m->d->reps, note, sizeof(note)))
 		fprintf(m->out, "%s\n", note);
 	fprintf(m->out, "\n");
@@ -302,6 +302,7 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 	print_patch(&m);
 	md_kernel_section(&m);
 	print_sweeps(&m);
+	md_programs_section(&m);
 	md_failed_section(&m);
 	md_checks_section(&m);
 	md_warnings_section(&m);

@@ -164,6 +164,7 @@ void md_answer_section(struct md *m)
 				 kernel_baseline, print_kernel_answer);
 	for (const char *p = all; md_next_word(&p, w, sizeof(w));)
 		print_experiment(m, "sweep", w, "Highest median throughput by thread count", NULL, print_sweep_answer);
+	md_programs_answer(m);
 	if (!m->nparts)
 		fprintf(m->out, "- No experiment finished a run (see [Failed runs](#failed-runs)).\n");
 	print_caveat(m);

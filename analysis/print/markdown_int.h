@@ -34,7 +34,8 @@ void tally_sort(struct tally *t, bool by_count);
 void tally_free(struct tally *t);
 
 /* One experiment's runs of one workload (run-all's KIND-W-* runs: patch,
- * kernel, sweep), compared as lbcompare compares them: its text is what
+ * kernel, sweep; and kind "exec" of "exec": every --exec run, whatever its
+ * name, each program an experiment of its own), compared as lbcompare compares them: its text is what
  * run-all keeps in data/KIND-W.txt for people, built here from the runs. */
 struct md_part {
 	char kind[16], workload[64];
@@ -97,6 +98,9 @@ void md_fenced(FILE *out, const char *text);
 /* Variant i's cell of COL in a markdown table row: median [CI], ratio and
  * verdict against the group's first variant. */
 void md_figure_cell(FILE *out, const struct group *g, unsigned int i, const struct column *col);
+/* Group G's figures COLS as a markdown table, a row per variant (its first
+ * column titled HEAD), each cell md_figure_cell's. */
+void md_figure_table(FILE *out, const struct group *g, const char *head, const struct column *cols, unsigned int ncols);
 /* How many of ratio_columns() the headline tables give. */
 #define MD_HEADLINE_COLUMNS 4
 /* Group G's headline figures as a markdown table, a row per variant (the
@@ -112,6 +116,10 @@ int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 
 void md_answer_section(struct md *m);
 /* Every chart, before the tables. */
 void md_charts_section(struct md *m);
+
+/* The answer's line of each program (markdown_programs.c), and its section. */
+void md_programs_answer(struct md *m);
+void md_programs_section(struct md *m);
 
 void md_kernel_section(struct md *m);
 void md_noise_section(struct md *m);

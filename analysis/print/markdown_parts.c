@@ -78,6 +78,40 @@ static bool part_runs(struct md *m, struct md_part *p)
 	return true;
 }
 
+/* Whether finished run I is an --exec run (lockbench --exec: workload exec). */
+static bool exec_run(const struct md *m, size_t i)
+{
+	return result_program(m->run[i]) != NULL;
+}
+
+/* The --exec runs, whatever run-all named them: one part, kind and workload
+ * "exec", its comparison's groups each a program at its threads asked
+ * (model/comparison.h).  The interposer's pthread is each group's baseline:
+ * its runs first, then the others in the directory's order. */
+static int exec_part(struct md *m, char *err, size_t errlen)
+{
+	struct md_part *p = &m->part[m->nparts];
+
+	for (int pthread_first = 1; pthread_first >= 0; pthread_first--)
+		for (size_t i = 0; i < m->d->ndone; i++) {
+			const char *lock = result_get(m->run[i], "lock");
+
+			if (!exec_run(m, i) || (lock && strcmp(lock, "pthread") == 0) != pthread_first)
+				continue;
+			if (!p->runs && !(p->runs = calloc(m->d->ndone + 1, sizeof(*p->runs)))) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			p->runs[p->nruns++] = m->run[i];
+		}
+	if (!p->nruns)
+		return 0;
+	snprintf(p->kind, sizeof(p->kind), "exec");
+	snprintf(p->workload, sizeof(p->workload), "exec");
+	m->nparts++;
+	return md_part_compare(p, false, err, errlen);
+}
+
 /* MSG as one line, as lbcompare says it (paths come from the directory). */
 static void one_line(char *msg)
 {
@@ -136,7 +170,7 @@ int md_parts_build(struct md *m, char *err, size_t errlen)
 			if (md_part_compare(p, false, err, errlen) != 0)
 				return -1;
 		}
-	return 0;
+	return exec_part(m, err, errlen);
 }
 
 void md_parts_free(struct md *m)

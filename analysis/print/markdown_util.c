@@ -84,6 +84,24 @@ void md_figure_cell(FILE *out, const struct group *g, unsigned int i, const stru
 	fprintf(out, " |");
 }
 
+void md_figure_table(FILE *out, const struct group *g, const char *head, const struct column *cols, unsigned int ncols)
+{
+	fprintf(out, "| %s |", head);
+	for (unsigned int c = 0; c < ncols; c++)
+		fprintf(out, " %s |", cols[c].title);
+	fprintf(out, "\n|---|");
+	for (unsigned int c = 0; c < ncols; c++)
+		fprintf(out, "---|");
+	fprintf(out, "\n");
+	for (unsigned int i = 0; i < g->nv; i++) {
+		fprintf(out, "| %s%s |", g->v[i].label, i == 0 ? " (baseline)" : "");
+		for (unsigned int c = 0; c < ncols; c++)
+			md_figure_cell(out, g, i, &cols[c]);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\n");
+}
+
 /* The headline figures of group G (ratio_columns' first four: throughput,
  * CPU us/op, #contentions, contended mean cycles), a row per variant. */
 void md_headline_table(FILE *out, const struct group *g)
@@ -91,20 +109,7 @@ void md_headline_table(FILE *out, const struct group *g)
 	struct column cols[RATIO_COLUMNS_MAX];
 
 	ratio_columns(g, cols);
-	fprintf(out, "| variant |");
-	for (unsigned int c = 0; c < MD_HEADLINE_COLUMNS; c++)
-		fprintf(out, " %s |", cols[c].title);
-	fprintf(out, "\n|---|");
-	for (unsigned int c = 0; c < MD_HEADLINE_COLUMNS; c++)
-		fprintf(out, "---|");
-	fprintf(out, "\n");
-	for (unsigned int i = 0; i < g->nv; i++) {
-		fprintf(out, "| %s%s |", g->v[i].label, i == 0 ? " (baseline)" : "");
-		for (unsigned int c = 0; c < MD_HEADLINE_COLUMNS; c++)
-			md_figure_cell(out, g, i, &cols[c]);
-		fprintf(out, "\n");
-	}
-	fprintf(out, "\n");
+	md_figure_table(out, g, "variant", cols, MD_HEADLINE_COLUMNS);
 }
 
 void tally_add(struct tally *t, const char *key)

@@ -16,6 +16,7 @@ struct unavailable {
 	bool old, kernel;        /* "n/a": runs that predate a figure; the kernel row's missing ones */
 	bool model, no_phases;   /* the models' missing ones; a lock without phases */
 	bool untimed;            /* a cycle figure of --timing off runs */
+	bool unmatched;          /* a program's metric its output did not give */
 	bool spread;             /* some interval reaches beyond +-10% of its median */
 };
 
@@ -88,7 +89,8 @@ static int print_cell(struct text *t, const struct group *g, unsigned int i, uns
 	if (why != FIGURE_OK) {
 		print_unavailable(t, nreps, col);
 		*(why == FIGURE_UNTIMED ? &na->untimed : why == FIGURE_KERNEL ? &na->kernel
-			: why == FIGURE_MODEL ? &na->model : why == FIGURE_NO_PHASES ? &na->no_phases : &na->old) = true;
+			: why == FIGURE_MODEL ? &na->model : why == FIGURE_NO_PHASES ? &na->no_phases
+			: why == FIGURE_UNMATCHED ? &na->unmatched : &na->old) = true;
 		return 0;
 	}
 	if (figure_pair(g, i, col, &s, &base, &base_ok, t->err, t->errlen))
@@ -116,6 +118,8 @@ static void print_legend(struct text *t, const struct unavailable *na)
 		fprintf(t->out, "(n/a: those runs were written by a lockbench that did not record the figure)\n");
 	if (na->untimed)
 		fprintf(t->out, "(n/a: runs with --timing off time no acquisition)\n");
+	if (na->unmatched)
+		fprintf(t->out, "(n/a: in some run the program's output did not match the metric's regex: summary.csv has no metric_NAME)\n");
 	if (na->kernel)
 		fprintf(t->out, "(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions,\n"
 		       " nor whether a queued waiter slept)\n");
@@ -193,6 +197,9 @@ static int print_throughput(struct text *t, const struct group *g)
 {
 	struct column cols[RATIO_COLUMNS_MAX];
 
+	if (g->program)
+		fprintf(t->out, "The program's own figures (one run is one operation, so these replace runs/sec): its metrics,\n"
+			"each judged the way its runs say it is better (metric_better_NAME), its wall and CPU time:\n");
 	return print_block(t, g, cols, table_columns(g, TABLE_THROUGHPUT, cols), ROWS_ALL);
 }
 
@@ -304,28 +311,28 @@ static bool group_has_phases(const struct group *g)
 static int print_phases(struct text *t, const struct group *g)
 {
 	static const struct column cols[] = {
-		{ "acq fast", "acq_fast", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
-		{ "acq spin", "acq_spin", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
-		{ "acq nosleep", "acq_nosleep", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
-		{ "acq sleep", "acq_sleep", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
-		{ "futex waits", "futex_waits", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
-		{ "spin cycles", "spin_cycles", 1, "%.3g", true, false, NULL, NULL, NULL, NULL, false },
+		{ "acq fast", "acq_fast", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false, 0 },
+		{ "acq spin", "acq_spin", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false, 0 },
+		{ "acq nosleep", "acq_nosleep", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false, 0 },
+		{ "acq sleep", "acq_sleep", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false, 0 },
+		{ "futex waits", "futex_waits", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false, 0 },
+		{ "spin cycles", "spin_cycles", 1, "%.3g", true, false, NULL, NULL, NULL, NULL, false, 0 },
 	};
 	/* need_resched is optional: runs from before the sched oracle lack it. */
 	static const struct column exits[] = {
 #define SPIN_EXIT_COLUMN(id, name, title) \
 	{ title, SPIN_EXIT_KEY_PREFIX name, 1, "%.0f", true, SPIN_EXIT_##id == SPIN_EXIT_NEED_RESCHED, \
-	  NULL, NULL, NULL, NULL, false },
+	  NULL, NULL, NULL, NULL, false, 0 },
 		SPIN_EXIT_REASONS(SPIN_EXIT_COLUMN)
 #undef SPIN_EXIT_COLUMN
 	};
 	static const struct column preempted[] = {
-		{ "owner preempted", "owner_preempted", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
-		{ "per acquisition", "owner_preempted", 1, "%.4f", true, true, NULL, "acquisitions", NULL, NULL, false },
-		{ "wait_lock", "wait_lock_preempted", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
-		{ "spinner queue", "queue_preempted", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
-		{ "unlocks slow", "unlock_slow", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
-		{ "failed CAS", "spin_cas_failed", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
+		{ "owner preempted", "owner_preempted", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false, 0 },
+		{ "per acquisition", "owner_preempted", 1, "%.4f", true, true, NULL, "acquisitions", NULL, NULL, false, 0 },
+		{ "wait_lock", "wait_lock_preempted", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false, 0 },
+		{ "spinner queue", "queue_preempted", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false, 0 },
+		{ "unlocks slow", "unlock_slow", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false, 0 },
+		{ "failed CAS", "spin_cas_failed", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false, 0 },
 	};
 
 	if (!group_has_phases(g))
@@ -421,9 +428,9 @@ static bool group_has_kernel_mutex(const struct group *g)
 static int print_kernel_mutex(struct text *t, const struct group *g)
 {
 	static const struct column cols[] = {
-		{ "via spin", "kernel_mutex_via_spin", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
-		{ "spin, sleep", "kernel_mutex_via_spin_sleep", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
-		{ "via sleep", "kernel_mutex_via_sleep", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false },
+		{ "via spin", "kernel_mutex_via_spin", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false, 0 },
+		{ "spin, sleep", "kernel_mutex_via_spin_sleep", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false, 0 },
+		{ "via sleep", "kernel_mutex_via_sleep", 1, "%.0f", true, true, NULL, NULL, NULL, NULL, false, 0 },
 	};
 
 	if (!group_has_kernel_mutex(g))
@@ -443,9 +450,9 @@ static int print_kernel_mutex(struct text *t, const struct group *g)
 static int print_kernel(struct text *t, const struct group *g)
 {
 	static const struct column cols[] = {
-		{ "kernel waits", "kernel_contentions", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
-		{ "mean cycles", "kernel_wait_cycles_mean", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false },
-		{ "wait cycles/op", "kernel_wait_cycles_sum", 1, "%.0f", true, false, NULL, "ops", NULL, NULL, false },
+		{ "kernel waits", "kernel_contentions", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false, 0 },
+		{ "mean cycles", "kernel_wait_cycles_mean", 1, "%.0f", true, false, NULL, NULL, NULL, NULL, false, 0 },
+		{ "wait cycles/op", "kernel_wait_cycles_sum", 1, "%.0f", true, false, NULL, "ops", NULL, NULL, false, 0 },
 	};
 
 	if (!group_has_kernel(g))
@@ -504,8 +511,13 @@ int print_group(struct text *t, const struct group *g)
 		fprintf(t->out, "== host %s: ", t->c->hosts[g->host].label);
 	else
 		fprintf(t->out, "== ");
-	fprintf(t->out, "workload %s, %u threads: %u variant%s, baseline %s; timing %s ==\n\n", g->workload, g->threads,
-	       g->nv, g->nv == 1 ? "" : "s", g->v[0].label, t->c->mixed_timing ? "mixed (lock@timing)" : g->v[0].timing);
+	if (g->program)
+		fprintf(t->out, "program %s under the interposer (docs/exec.md), %u threads asked%s", g->program,
+			g->threads, g->threads ? "" : " (not a registry run)");
+	else
+		fprintf(t->out, "workload %s, %u threads", g->workload, g->threads);
+	fprintf(t->out, ": %u variant%s, baseline %s; timing %s ==\n\n", g->nv, g->nv == 1 ? "" : "s", g->v[0].label,
+		t->c->mixed_timing ? "mixed (lock@timing)" : g->v[0].timing);
 	print_stats_note(t, g);
 	print_kernel_row_note(t, g);
 	if (print_models_vs_kernel(t, g) || print_seed(t, g) || print_throughput(t, g) || print_contention(t, g) || print_differences(t, g) || print_phases(t, g) ||

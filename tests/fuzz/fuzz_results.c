@@ -88,6 +88,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err[0] = '\0';
 	if (result_number(&run, "ops_per_s", &v, err, sizeof(err)) != 0)
 		one_line(err);
+	/* An --exec run's program and metrics, as the comparison takes them. */
+	if (result_program(&run)) {
+		struct result_metric m[RESULT_METRICS_MAX];
+		const char *program = result_program(&run);
+
+		if (strlen(program) > RESULT_PROGRAM_LEN && strcmp(program, "exec") != 0)
+			abort();
+		if (result_metrics(&run, m) > RESULT_METRICS_MAX || result_threads_asked(&run) > RESULT_MAX_THREADS)
+			abort();
+	}
 	result_free(&run);
 	return 0;
 }

@@ -1,0 +1,144 @@
+/*
+ * markdown_programs.c — report.md's "Real programs" (markdown_int.h): each
+ * program run-all ran under the interposer (lockbench --exec, docs/exec.md),
+ * one experiment per program and threads asked (the comparison's --exec
+ * groups, model/comparison.h), as a table of its locks against the
+ * interposer's pthread with the program's own figures (program_columns:
+ * each metric the way its runs say it is better, the wall time) and the
+ * locks' contention; then the patch's pair, kmutex-spin -> kmutex-fix, on
+ * each of them.  Every verdict is judge()'s, as the other tables' are.
+ */
+#include <string.h>
+
+#include "../figures/figures.h"
+#include "markdown_int.h"
+
+/* The exec part's groups, in the order run-all's plan met them. */
+static size_t program_groups(const struct md *m, const struct group **g)
+{
+	const struct md_part *part = md_part(m, "exec", "exec");
+	size_t n = 0;
+
+	for (unsigned int i = 0; part && part->c && i < part->c->ngroups; i++)
+		if (part->c->groups[i].program)
+			g[n++] = &part->c->groups[i];
+	return n;
+}
+
+/* The program's figures the section judges (program_columns without the
+ * CPU time, which the full text has), then the locks' contention: the share
+ * of acquisitions contended (in percent) and their mean cycles; returns how many. */
+static unsigned int section_columns(const struct group *g, struct column *cols, unsigned int *nprogram)
+{
+	struct column contended[RATIO_COLUMNS_MAX];
+	unsigned int n = *nprogram = program_columns(g, cols) - 1;
+
+	cols[n++] = (struct column){ "% contended", "contentions", 100, "%.3g", false, false, NULL, "acquisitions",
+				     NULL, "contended_pct", false, 1 + SENSE_COUNT };
+	for (unsigned int c = 0, k = table_columns(g, TABLE_CONTENDED, contended); c < k; c++)
+		if (strcmp(contended[c].key, "contended_acq_cycles_mean") == 0)
+			cols[n++] = contended[c];
+	return n;
+}
+
+/* The variant of LOCK under the default --sched, its index in g, or -1. */
+static int variant_index(const struct group *g, const char *lock)
+{
+	const struct variant *v = find_variant(g, lock);
+
+	return v ? (int)(v - g->v) : -1;
+}
+
+/* kmutex-spin -> kmutex-fix on COL: "501 → 2002, **4.00x** [3.9..4.1], better";
+ * false (nothing printed) where either lacks the figure. */
+static bool print_pair(FILE *out, const struct group *g, const struct column *col)
+{
+	int spin = variant_index(g, "kmutex-spin"), fix = variant_index(g, "kmutex-fix");
+	struct stat3 before, after;
+	struct verdict vd;
+	char err[ERR_LEN];
+	const char *word;
+
+	if (spin < 0 || fix < 0 || figure_missing(&g->v[spin], col) != FIGURE_OK ||
+	    figure_missing(&g->v[fix], col) != FIGURE_OK ||
+	    figure(&g->v[spin], col->key, col->scale, &before, err, sizeof(err)) != 0 ||
+	    figure(&g->v[fix], col->key, col->scale, &after, err, sizeof(err)) != 0)
+		return false;
+	judge(&after, &before, &vd);
+	fprintf(out, col->fmt, before.median);
+	fprintf(out, " → ");
+	fprintf(out, col->fmt, after.median);
+	if (before.median != 0)
+		fprintf(out, ", **%.2fx**", after.median / before.median);
+	if (vd.ratio_ok && vd.ratio.reached)
+		fprintf(out, " [%.3g..%.3g]", vd.ratio.lo, vd.ratio.hi);
+	word = verdict_word(&vd, column_sense(col));
+	fprintf(out, ", %s", strcmp(word, "-") ? word : "no verdict (fewer than 2 runs a side)");
+	return true;
+}
+
+static void print_heading(FILE *out, const struct group *g, const char *lead)
+{
+	fprintf(out, "%s`%s`, ", lead, g->program);
+	if (g->threads)
+		fprintf(out, "%u threads asked", g->threads);
+	else
+		fprintf(out, "its own threads");
+}
+
+/* The answer's line of a program: the patch's pair on its first figure
+ * (its registry metric; the wall time where it has none). */
+static void print_answer(FILE *out, const struct group *g)
+{
+	struct column cols[RATIO_COLUMNS_MAX];
+
+	program_columns(g, cols);
+	print_heading(out, g, "- **Real program ");
+	fprintf(out, ":** `kmutex-spin` → `kmutex-fix` on %s: ", cols[0].title);
+	if (!print_pair(out, g, &cols[0]))
+		fprintf(out, "n/a (not both ran)");
+	fprintf(out, ".\n");
+}
+
+void md_programs_answer(struct md *m)
+{
+	static const struct group *g[MAX_GROUPS];
+	size_t n = program_groups(m, g);
+
+	for (size_t i = 0; i < n; i++)
+		print_answer(m->out, g[i]);
+}
+
+static void print_program(FILE *out, const struct group *g)
+{
+	struct column cols[RATIO_COLUMNS_MAX];
+	unsigned int nprogram, ncols = section_columns(g, cols, &nprogram);
+
+	print_heading(out, g, "### ");
+	fprintf(out, "\n\n");
+	md_figure_table(out, g, "lock", cols, ncols);
+	fprintf(out, "The patch's pair, `kmutex-spin` → `kmutex-fix`:");
+	for (unsigned int c = 0; c < nprogram; c++) {
+		fprintf(out, "%s %s ", c ? ";" : "", cols[c].title);
+		if (!print_pair(out, g, &cols[c]))
+			fprintf(out, "n/a (not both ran)");
+	}
+	fprintf(out, ".\n\n");
+}
+
+void md_programs_section(struct md *m)
+{
+	static const struct group *g[MAX_GROUPS];
+	const struct md_part *part = md_part(m, "exec", "exec");
+	size_t n;
+
+	if (!part)
+		return;
+	fprintf(m->out, "## Real programs\n\n");
+	fprintf(m->out, "Each program ran under lockbench's interposer (`lockbench --exec`, `docs/exec.md`): every normal pthread mutex of the unmodified program was the lock named, and its figures are the program's own — each metric it printed, judged the way its registry says is better, and its wall time — beside the locks' contended share of acquisitions and their mean cycles. A program at one thread count is one experiment; the interposer's `pthread` (glibc's mutex through the library) is the baseline. The CPU time, all acquisitions, phases and histograms are in the full comparison, `lbcompare` over `runs/`.\n\n");
+	if (md_failed_comparison(m, part))
+		return;
+	n = program_groups(m, g);
+	for (size_t i = 0; i < n; i++)
+		print_program(m->out, g[i]);
+}

@@ -16,6 +16,9 @@
  *   LOCKBENCH_EXEC_TIMING     all | off | sample:N
  *   LOCKBENCH_EXEC_SEED       the --timing sampler's seed
  *   LOCKBENCH_EXEC_OUT        where each process writes exec-PID.csv at exit
+ *   LOCKBENCH_EXEC_PIN        --pin: the CPU order "CPU,CPU,...", thread i of
+ *                             the program (creation order, main first) on
+ *                             CPU i mod n (preload_pin.c); unset: unpinned
  * A bad value ends the program before main() with one line and status 127.
  */
 #define _GNU_SOURCE
@@ -388,7 +391,7 @@ static void px_fork_child(void)
 
 /* ---- setup, from the environment ---- */
 
-static void __attribute__((noreturn, format(printf, 1, 2))) px_die(const char *fmt, ...)
+void px_die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -479,6 +482,7 @@ static void __attribute__((constructor)) px_setup(void)
 	const char *out = getenv("LOCKBENCH_EXEC_OUT");
 
 	px_real_resolve();
+	px_pin_setup(getenv("LOCKBENCH_EXEC_PIN"));
 	if (!name || !*name)
 		return;
 	if (getrandom(&px_cfg.key, sizeof(px_cfg.key), GRND_NONBLOCK) != sizeof(px_cfg.key))

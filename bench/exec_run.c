@@ -332,8 +332,10 @@ static int run_program(struct exec_run *x, const char *so, char *err, size_t err
 		close_pair(gofd);
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: fork: %s", strerror(errno));
 	}
-	if (x->pid == 0)
+	if (x->pid == 0) {
+		close(gofd[1]);  /* else the go pipe never reads end-of-file */
 		child(x, so, pipefd[1], gofd[0]);
+	}
 	close(pipefd[1]);
 	close(gofd[0]);
 	status = kernel_follow(x, err, errlen);

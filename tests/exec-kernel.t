@@ -15,18 +15,11 @@ PROG=${EXEC_PROG:-build/tests/exec_prog}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-export LOCKBENCH_EXEC_SO="${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}"
-# Under ThreadSanitizer a preloaded program's condvar waits never return (tests/exec.t says why).
-if ldd "$LOCKBENCH_EXEC_SO" 2>/dev/null | grep -q libtsan; then
-	echo "1..0 # skip ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"
-	exit 0
-fi
+exec_preamble
 
 echo "1..9"
 
 capture_probe
-# lb ARGS...: lockbench ARGS, bounded; rc, stdout in $tmp/out, stderr in $tmp/err.
-lb() { timeout -s KILL 60 "$LB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 # fpos_rows DIR: kernel-locks.csv's mutex rows whose caller ($13) takes a file's position lock.
 fpos_rows() { awk -F, 'NR > 1 && $3 == "mutex" && $13 ~ /fdget_pos/' "$1/kernel-locks.csv" 2>/dev/null; }
 

@@ -13,17 +13,10 @@ PROG=${EXEC_PROG:-build/tests/exec_prog}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-export LOCKBENCH_EXEC_SO="${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}"
-# Under ThreadSanitizer a preloaded program's condvar waits never return (tests/exec.t says why).
-if ldd "$LOCKBENCH_EXEC_SO" 2>/dev/null | grep -q libtsan; then
-	echo "1..0 # skip ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"
-	exit 0
-fi
+exec_preamble
 
 echo "1..9"
 
-# lb ARGS...: lockbench ARGS, bounded; rc, stdout in $tmp/out, stderr in $tmp/err.
-lb() { timeout -s KILL 60 "$LB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 # affinities DIR: the program's "affinity I CPUS" lines as "I CPUS".
 affinities() { awk '$1 == "affinity" { print $2, $3 }' "$1/program-stdout.txt"; }
 # order POLICY: the policy's CPU order, comma-separated, as --topology prints it.

@@ -252,12 +252,11 @@ static void child_env(const struct exec_run *x, const char *so)
  * goes up the report pipe. */
 static void __attribute__((noreturn)) child(const struct exec_run *x, const char *so, int report_fd, int go_fd)
 {
-	char go;
-	ssize_t n;
-
 	int out = openat(x->dir_fd, "program-stdout.txt", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 	int errfd = openat(x->dir_fd, "program-stderr.txt", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 	int e;
+	char go;
+	ssize_t n;
 
 	if (out < 0 || errfd < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0) {
 		e = errno;
@@ -349,8 +348,10 @@ static int run_program(struct exec_run *x, const char *so, char *err, size_t err
 	while (n < 0 && errno == EINTR);
 	close(pipefd[0]);
 	while (wait4(x->pid, &x->status, 0, &x->ru) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			klock_close();
 			return fail(err, errlen, EXIT_RUNTIME, "--exec: wait: %s", strerror(errno));
+		}
 	x->wall_s = mono_now_s() - t0;
 	if (status) {
 		klock_close();

@@ -391,7 +391,7 @@ static void px_fork_child(void)
 
 /* ---- setup, from the environment ---- */
 
-void px_die(const char *fmt, ...)
+static void __attribute__((noreturn, format(printf, 1, 2))) px_die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -480,9 +480,11 @@ static void __attribute__((constructor)) px_setup(void)
 {
 	const char *name = getenv("LOCKBENCH_EXEC_LOCK");
 	const char *out = getenv("LOCKBENCH_EXEC_OUT");
+	const char *pin = getenv("LOCKBENCH_EXEC_PIN");
 
 	px_real_resolve();
-	px_pin_setup(getenv("LOCKBENCH_EXEC_PIN"));
+	if (px_pin_setup(pin))
+		px_die("LOCKBENCH_EXEC_PIN '%s': not a list of CPU numbers", pin);
 	if (!name || !*name)
 		return;
 	if (getrandom(&px_cfg.key, sizeof(px_cfg.key), GRND_NONBLOCK) != sizeof(px_cfg.key))

@@ -215,15 +215,12 @@ int px_glibc_mutex_unlock(pthread_mutex_t *m);
 int px_lock_any(pthread_mutex_t *m, const void *site);
 int px_unlock_any(pthread_mutex_t *m);
 
-/* One line "lockbench exec: ..." on stderr and _exit(127): a setting the
- * library cannot run with, before main(). */
-void __attribute__((noreturn, format(printf, 1, 2))) px_die(const char *fmt, ...);
-
 /* ---- preload_pin.c ---- */
 
 /* --pin: LOCKBENCH_EXEC_PIN's CPU order (NULL or "": none), the calling
- * (main) thread pinned first; from the constructor. */
-void px_pin_setup(const char *list);
+ * (main) thread pinned first; from the constructor.  0, or -1 when the
+ * list is not CPU numbers (or no memory). */
+int px_pin_setup(const char *list);
 /* This process's threads pinned, and those sched_setaffinity() refused. */
 void px_pin_counts(uint64_t *pinned, uint64_t *failed);
 

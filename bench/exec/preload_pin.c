@@ -14,7 +14,7 @@
  * pinned and pthread_create() is glibc's, but for one pointer test.  A
  * fork()ed child keeps the forking thread's CPU, and its threads go on
  * with the parent's count; its own pin counts start at 0 (it reports its
- * own exec-PID.csv).
+ * own exec-PID.csv).  Below the other preload files: it calls none of them.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -100,8 +100,8 @@ static void px_pin_fork_child(void)
 	px_pinned = px_pin_failed = 0;
 }
 
-/* "CPU,CPU,..." into px_pin_cpus; a bad list ends the program (px_die). */
-static void px_pin_parse(const char *list)
+/* "CPU,CPU,..." into px_pin_cpus: 0, or -1 for a bad list (or no memory). */
+static int px_pin_parse(const char *list)
 {
 	size_t n = 1;
 	const char *p = list;
@@ -110,7 +110,7 @@ static void px_pin_parse(const char *list)
 		n += *c == ',';
 	px_pin_cpus = malloc(n * sizeof(*px_pin_cpus));
 	if (!px_pin_cpus)
-		px_die("LOCKBENCH_EXEC_PIN: out of memory");
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		char *end;
 		long cpu;
@@ -118,22 +118,28 @@ static void px_pin_parse(const char *list)
 		errno = 0;
 		cpu = strtol(p, &end, 10);
 		if (errno || end == p || cpu < 0 || cpu >= PX_PIN_MAX_CPUS || (*end != ',' && *end != '\0') ||
-		    (*end == '\0') != (i == n - 1))
-			px_die("LOCKBENCH_EXEC_PIN '%s': not a list of CPU numbers", list);
+		    (*end == '\0') != (i == n - 1)) {
+			free(px_pin_cpus);
+			px_pin_cpus = NULL;
+			return -1;
+		}
 		px_pin_cpus[i] = (int)cpu;
 		p = end + 1;
 	}
 	px_pin_n = (unsigned int)n;
+	return 0;
 }
 
-void px_pin_setup(const char *list)
+int px_pin_setup(const char *list)
 {
 	px_pin_resolve();
 	if (!list || !*list)
-		return;
-	px_pin_parse(list);
+		return 0;
+	if (px_pin_parse(list))
+		return -1;
 	pthread_atfork(NULL, NULL, px_pin_fork_child);
 	px_pin_self(0);
+	return 0;
 }
 
 void px_pin_counts(uint64_t *pinned, uint64_t *failed)

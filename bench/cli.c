@@ -565,6 +565,7 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 		return parse_u64("--think", arg, 0, MAX_WORK_CYCLES, &cfg->think_cycles, err, errlen);
 	case OPT_PIN:
 		cfg->pin = arg;
+		cfg->pin_asked = true;
 		return 0;
 	case OPT_SPIN_BUDGET:
 		return add_lock_opt("--spin-budget", "spin-budget", arg, err, errlen);

@@ -36,9 +36,12 @@
 #include "exec/exec_file.h"
 #include "output/outdir.h"
 #include "output/report.h"
+#include "kernel/kernel_locks.h"
+#include "platform/placement.h"
 #include "platform/tsc.h"
 #include "run/checks.h"
 #include "../common/safefile.h"
+#include "../locks/bpfload.h"
 
 #ifndef LOCKBENCH_EXEC_SO
 #define LOCKBENCH_EXEC_SO "build/liblockbench-exec.so"
@@ -46,6 +49,7 @@
 #define EXEC_MUTEX_ROWS 20            /* mutexes.csv: the most contended */
 #define EXEC_MAX_MUTEXES 4096         /* rows read from all processes' files */
 #define EXEC_OUTPUT_MAX (64u << 20)   /* bytes of the program's output scanned for metrics */
+#define EXEC_KLOCK_TASKS 16384        /* --kernel-locks: the program's threads (tids) tracked */
 
 /* What an --exec run is, where a benchmark has its workload. */
 static const struct workload_ops exec_workload = {
@@ -90,6 +94,13 @@ struct exec_run {
 	char prepare_note[256];
 	struct exec_mutex *mutexes;
 	unsigned int nmutexes;
+	/* --pin: the policy's CPU order, and as LOCKBENCH_EXEC_PIN */
+	int *pin_order;
+	int pin_order_n;
+	char *pin_env;
+	uint64_t threads_pinned, pin_failures;   /* the library's, all processes */
+	struct machine_info machine;    /* probed before the program runs */
+	struct kernel_locks kernel;     /* --kernel-locks: the program's */
 };
 
 enum {
@@ -152,8 +163,14 @@ static int exec_check(struct exec_run *x, char *err, size_t errlen)
 	if (cfg->lock->flags & LOCK_F_PER_LOCK_THREAD)
 		return fail(err, errlen, EXIT_USAGE, "--exec: lock %s sizes its state for a fixed set of threads, "
 			    "which a program does not announce", cfg->lock->name);
-	if (cfg->kernel_locks)
-		return fail(err, errlen, EXIT_USAGE, "--exec: --kernel-locks does not follow a program yet");
+	if (cfg->kernel_locks) {
+		char why[400];
+
+		/* Asked before the program is started; the load itself must wait
+		 * for its pid (run_program). */
+		if (bpfload_check(why, sizeof(why)) != 0)
+			return fail(err, errlen, EXIT_USAGE, "--kernel-locks: %s", why);
+	}
 	for (unsigned int i = 0; i < cfg->exec_metrics_n; i++) {
 		for (unsigned int j = 0; j < i; j++)
 			if (strncmp(cfg->exec_metrics[j], cfg->exec_metrics[i], strcspn(cfg->exec_metrics[i], "=") + 1) == 0)
@@ -164,6 +181,12 @@ static int exec_check(struct exec_run *x, char *err, size_t errlen)
 			return EXIT_USAGE;
 	}
 	return 0;
+}
+
+/* The program's threads run where the kernel puts them unless --pin says. */
+static const char *exec_pin(const struct bench_config *cfg)
+{
+	return cfg->pin_asked ? cfg->pin : "none";
 }
 
 /* The library: $LOCKBENCH_EXEC_SO, else the one this build made. */
@@ -217,15 +240,23 @@ static void child_env(const struct exec_run *x, const char *so)
 	snprintf(seed, sizeof(seed), "%" PRIu64, cfg->seed);
 	setenv("LOCKBENCH_EXEC_SEED", seed, 1);
 	setenv("LOCKBENCH_EXEC_OUT", x->dir, 1);
+	if (x->pin_env)
+		setenv("LOCKBENCH_EXEC_PIN", x->pin_env, 1);
+	else
+		unsetenv("LOCKBENCH_EXEC_PIN");
 }
 
-/* In the child: output to the private directory, the environment, exec.
- * A failed exec's errno goes up the pipe. */
-static void __attribute__((noreturn)) child(const struct exec_run *x, const char *so, int report_fd)
+/* In the child: output to the private directory, the environment, a wait
+ * for the launcher's go (one byte on go_fd: the kernel lock capture is
+ * following this pid by then; none: give up), exec.  A failed exec's errno
+ * goes up the report pipe. */
+static void __attribute__((noreturn)) child(const struct exec_run *x, const char *so, int report_fd, int go_fd)
 {
 	int out = openat(x->dir_fd, "program-stdout.txt", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 	int errfd = openat(x->dir_fd, "program-stderr.txt", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 	int e;
+	char go;
+	ssize_t n;
 
 	if (out < 0 || errfd < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0) {
 		e = errno;
@@ -236,39 +267,101 @@ static void __attribute__((noreturn)) child(const struct exec_run *x, const char
 	close(errfd);
 	close(x->dir_fd);
 	child_env(x, so);
+	do
+		n = read(go_fd, &go, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(127);
 	execvp(x->cfg->exec_argv[0], x->cfg->exec_argv);
 	e = errno;
 	(void)!write(report_fd, &e, sizeof(e));
 	_exit(127);
 }
 
+/* --kernel-locks: the capture loaded for the child's tgid (its threads to
+ * come share it) and started, before the child may exec. */
+static int kernel_follow(const struct exec_run *x, char *err, size_t errlen)
+{
+	char why[400];
+
+	if (!x->cfg->kernel_locks)
+		return 0;
+	if (klock_open_tgid(x->pid, EXEC_KLOCK_TASKS, why, sizeof(why)) != 0)
+		return fail(err, errlen, EXIT_USAGE, "--kernel-locks: %s", why);
+	klock_start(x->machine.tsc_hz);
+	return 0;
+}
+
+/* After the program: what the capture recorded; unloaded either way. */
+static int kernel_collect(struct exec_run *x, char *err, size_t errlen)
+{
+	int status = 0;
+
+	if (!x->cfg->kernel_locks)
+		return 0;
+	klock_stop();
+	if (klock_collect(&x->kernel, err, errlen) != 0)
+		status = EXIT_RUNTIME;
+	klock_close();
+	return status;
+}
+
+static void close_pair(int fd[2])
+{
+	close(fd[0]);
+	close(fd[1]);
+}
+
 static int run_program(struct exec_run *x, const char *so, char *err, size_t errlen)
 {
-	int pipefd[2], e = 0;
+	int pipefd[2], gofd[2], e = 0, status;
 	double t0;
 	ssize_t n;
 
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: pipe: %s", strerror(errno));
+	if (pipe2(gofd, O_CLOEXEC) != 0) {
+		close_pair(pipefd);
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: pipe: %s", strerror(errno));
+	}
 	fflush(NULL);
-	t0 = mono_now_s();
 	x->pid = fork();
-	if (x->pid < 0)
+	if (x->pid < 0) {
+		close_pair(pipefd);
+		close_pair(gofd);
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: fork: %s", strerror(errno));
-	if (x->pid == 0)
-		child(x, so, pipefd[1]);
+	}
+	if (x->pid == 0) {
+		close(gofd[1]);  /* else the go pipe never reads end-of-file */
+		child(x, so, pipefd[1], gofd[0]);
+	}
 	close(pipefd[1]);
+	close(gofd[0]);
+	status = kernel_follow(x, err, errlen);
+	t0 = mono_now_s();
+	/* Go, or (capture refused) the pipe closed: the child ends unrun. */
+	if (!status && write(gofd[1], "g", 1) != 1)
+		status = fail(err, errlen, EXIT_RUNTIME, "--exec: pipe: %s", strerror(errno));
+	close(gofd[1]);
 	do
 		n = read(pipefd[0], &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
 	close(pipefd[0]);
 	while (wait4(x->pid, &x->status, 0, &x->ru) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			klock_close();
 			return fail(err, errlen, EXIT_RUNTIME, "--exec: wait: %s", strerror(errno));
+		}
 	x->wall_s = mono_now_s() - t0;
-	if (n == sizeof(e))
+	if (status) {
+		klock_close();
+		return status;
+	}
+	if (n == sizeof(e)) {
+		klock_close();
 		return fail(err, errlen, EXIT_USAGE, "--exec: cannot run '%s': %s", x->cfg->exec_argv[0], strerror(e));
-	return 0;
+	}
+	return kernel_collect(x, err, errlen);
 }
 
 /* ---- the library's files ---- */
@@ -387,6 +480,10 @@ static void read_figures(struct exec_run *x, const char *name)
 			continue;
 		if (!strcmp(line, "acquisitions"))
 			t->acquired += v;
+		else if (!strcmp(line, EXEC_KEY_PINNED))
+			x->threads_pinned += v;
+		else if (!strcmp(line, EXEC_KEY_PIN_FAILED))
+			x->pin_failures += v;
 		else if (!strcmp(line, "untimed"))
 			t->untimed += v;
 		else if (!strcmp(line, "untimed_contended"))
@@ -530,6 +627,8 @@ static void program_figures(struct exec_run *x, struct bench_result *res)
 	figure_add(fg, "cond_waits", "condvar waits", "%" PRIu64, x->counts[EC_cond_waits]);
 	figure_add(fg, "cond_timeouts", "condvar waits timed out", "%" PRIu64, x->counts[EC_cond_timeouts]);
 	figure_add(fg, "mutexes_started", "mutexes started", "%" PRIu64, x->counts[EC_mutex_starts]);
+	figure_add(fg, "program_threads_pinned", "threads pinned (--pin)", "%" PRIu64, x->threads_pinned);
+	figure_add(fg, "program_pin_failures", "threads --pin could not pin", "%" PRIu64, x->pin_failures);
 	for (unsigned int i = 0; i < x->nmetrics; i++) {
 		char key[48];
 
@@ -542,19 +641,19 @@ static void program_figures(struct exec_run *x, struct bench_result *res)
 
 static int build_result(struct exec_run *x, struct bench_result *res)
 {
-	static const int cpu_unpinned = -1;
 	struct bench_thread *t = x->prog;
 
 	memset(res, 0, sizeof(*res));
 	x->rcfg = *x->cfg;
 	x->rcfg.workload = &exec_workload;
 	x->rcfg.threads = 1;
-	x->rcfg.pin = "none";
+	x->rcfg.pin = exec_pin(x->cfg);
 	x->rcfg.duration_s = x->wall_s;
 	x->rcfg.warmup_s = 0;
 	res->cfg = &x->rcfg;
 	res->threads = &x->prog;
 	t->lt = x->prog_lt;
+	t->cpu = -1;  /* the program's threads: not one CPU */
 	t->ops = t->ops_all = 1;
 	t->usage.user_s = (double)x->ru.ru_utime.tv_sec + x->ru.ru_utime.tv_usec / 1e6;
 	t->usage.sys_s = (double)x->ru.ru_stime.tv_sec + x->ru.ru_stime.tv_usec / 1e6;
@@ -576,8 +675,11 @@ static int build_result(struct exec_run *x, struct bench_result *res)
 	if (x->settings_read)
 		res->lock_params.settings = x->settings;
 	res->timer_overhead = tsc_timer_overhead();
-	machine_probe(&res->machine, &cpu_unpinned, 1);
+	res->machine = x->machine;
 	res->tsc_hz = res->machine.tsc_hz;
+	res->pin_order = x->pin_order;
+	res->pin_order_n = x->pin_order_n;
+	res->kernel = x->kernel;
 	program_figures(x, res);
 	checks_evaluate(res);
 	return 0;
@@ -780,6 +882,8 @@ static void cleanup(struct exec_run *x)
 		if (x->metric[i].compiled)
 			regfree(&x->metric[i].re);
 	free(x->mutexes);
+	free(x->pin_order);
+	free(x->pin_env);
 	free(x->prog);
 	free(x->prog_lt);
 }
@@ -818,6 +922,38 @@ static int exec_setup(struct exec_run *x, char *err, size_t errlen)
 	memset(x->prog_lt, 0, sizeof(*x->prog_lt));
 	hist_reset(&x->prog->acq);
 	hist_reset(&x->prog->acq_contended);
+	return 0;
+}
+
+/* --pin: the policy's CPU order, as a benchmark's (placement.h), passed
+ * to the library as LOCKBENCH_EXEC_PIN "CPU,CPU,...", which places thread
+ * i (creation order, the main thread first) on CPU i mod n.  Then the
+ * machine probed as a benchmark's is, on those CPUs (every usable one
+ * unpinned): before the program, so that the kernel lock capture has the
+ * TSC rate from its start. */
+static int exec_place(struct exec_run *x, char *err, size_t errlen)
+{
+	static const int cpu_unpinned = -1;
+	size_t len = 0, cap;
+
+	x->pin_order_n = placement_order(exec_pin(x->cfg), &x->pin_order, err, errlen);
+	if (x->pin_order_n < 0) {
+		x->pin_order_n = 0;
+		return EXIT_USAGE;
+	}
+	if (x->pin_order_n > 0) {
+		cap = (size_t)x->pin_order_n * 12 + 1;
+		x->pin_env = malloc(cap);
+		if (!x->pin_env)
+			return fail(err, errlen, EXIT_RUNTIME, "--exec: out of memory");
+		x->pin_env[0] = '\0';
+		for (int i = 0; i < x->pin_order_n; i++)
+			len += (size_t)snprintf(x->pin_env + len, cap - len, "%s%d", i ? "," : "", x->pin_order[i]);
+	}
+	if (x->pin_order_n > 0)
+		machine_probe(&x->machine, x->pin_order, (unsigned int)x->pin_order_n);
+	else
+		machine_probe(&x->machine, &cpu_unpinned, 1);
 	return 0;
 }
 
@@ -870,6 +1006,8 @@ int exec_run_and_report(const struct bench_config *cfg)
 		status = EXIT_USAGE;
 	else if (!status) {
 		status = exec_setup(x, err, sizeof(err));
+		if (!status)
+			status = exec_place(x, err, sizeof(err));
 		if (!status)
 			status = run_program(x, so, err, sizeof(err));
 		if (!status && read_library_files(x) != 0)

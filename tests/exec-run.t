@@ -13,15 +13,8 @@ PROG=${EXEC_PROG:-build/tests/exec_prog}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-export LOCKBENCH_EXEC_SO="${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}"
-# Under ThreadSanitizer a preloaded program's condvar waits never return (tests/exec.t says why).
-if ldd "$LOCKBENCH_EXEC_SO" 2>/dev/null | grep -q libtsan; then
-	echo "1..0 # skip ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"
-	exit 0
-fi
+exec_preamble
 
-# lb NAME ARGS...: lockbench ARGS, bounded; rc, stdout in $tmp/out, stderr in $tmp/err.
-lb() { timeout -s KILL 120 "$LB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 # prog_out DIR KEY: the program's "KEY N" line, as kept in DIR.
 prog_out() { awk -v k="$2" '$1 == k { print $2 }' "$1/program-stdout.txt"; }
 # one_line_exit1 NAME: exit 1 with one line on stderr.

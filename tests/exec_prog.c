@@ -9,7 +9,12 @@
  * with what the library counted.
  *
  *   exec_prog [-q] CASE...   cases: counter prodcons trylock timed static
- *                       recursive fork threads reuse, or all; -q: 1/100th
+ *                       recursive fork threads reuse, or all; and apart
+ *                       (not in all): affinity, each thread's CPU
+ *                       affinity printed ("affinity I CPUS", I in creation
+ *                       order, 0 the main thread), and fpos, threads that
+ *                       read() one shared descriptor and so meet on the
+ *                       kernel's f_pos_lock mutex; -q: 1/100th
  *                       of the counter's and the queue's rounds (the FIFO
  *                       spinlocks, oversubscribed, hand over a time slice
  *                       per acquisition)
@@ -24,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -482,6 +488,73 @@ static void case_reuse(void)
 	}
 }
 
+/* ---- affinity: where --pin put each thread (launcher's test, exec-pin.t) ---- */
+
+#define AFFINITY_THREADS 5
+static char affinity_of[AFFINITY_THREADS + 1][256];
+
+/* This thread's allowed CPUs, "0,1", into affinity_of[i]. */
+static void *affinity_read(void *arg)
+{
+	intptr_t i = (intptr_t)arg;
+	cpu_set_t set;
+	size_t n = 0;
+
+	expect("sched_getaffinity", sched_getaffinity(0, sizeof(set), &set), 0);
+	affinity_of[i][0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && n < sizeof(affinity_of[i]) - 8; c++)
+		if (CPU_ISSET(c, &set))
+			n += (size_t)snprintf(affinity_of[i] + n, sizeof(affinity_of[i]) - n, "%s%d", n ? "," : "", c);
+	return NULL;
+}
+
+/* One thread at a time, so that creation order is the index. */
+static void case_affinity(void)
+{
+	affinity_read((void *)(intptr_t)0);
+	for (intptr_t i = 1; i <= AFFINITY_THREADS; i++)
+		pthread_join(spawn(affinity_read, (void *)i), NULL);
+	for (int i = 0; i <= AFFINITY_THREADS; i++)
+		printf("affinity %d %s\n", i, affinity_of[i]);
+}
+
+/* ---- fpos: a kernel mutex (the file's f_pos_lock) met by read()s ---- */
+
+#define FPOS_THREADS 4
+#define FPOS_READS 20000
+static int fpos_fd;
+
+static void *fpos_thread(void *arg)
+{
+	char c;
+
+	(void)arg;
+	for (int i = 0; i < FPOS_READS; i++)
+		if (read(fpos_fd, &c, 1) < 0)
+			fail("read", errno, 0);
+	return NULL;
+}
+
+static void case_fpos(void)
+{
+	static const char data[4096];
+	pthread_t t[FPOS_THREADS];
+
+	/* An unnamed temporary file (a memfd has no position lock: it is not
+	 * opened as a regular file is); threads sharing it through their one
+	 * descriptor table take its position lock on every read(). */
+	FILE *f = tmpfile();
+
+	fpos_fd = f ? fileno(f) : -1;
+	if (fpos_fd < 0 || write(fpos_fd, data, sizeof(data)) != (ssize_t)sizeof(data) || lseek(fpos_fd, 0, SEEK_SET))
+		fail("tmpfile", errno, 0);
+	for (int i = 0; i < FPOS_THREADS; i++)
+		t[i] = spawn(fpos_thread, NULL);
+	for (int i = 0; i < FPOS_THREADS; i++)
+		pthread_join(t[i], NULL);
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	alarm(120);
@@ -516,6 +589,10 @@ int main(int argc, char **argv)
 			case_threads();
 		if (all || !strcmp(c, "reuse"))
 			case_reuse();
+		if (!strcmp(c, "affinity"))
+			case_affinity();
+		if (!strcmp(c, "fpos"))
+			case_fpos();
 		printf("ok %s\n", c);
 	}
 	printf("pid %d\nlock_calls %lu\npassthrough_calls %lu\n", (int)getpid(), (unsigned long)lock_calls,

@@ -57,6 +57,7 @@ struct bench_config {
 	uint64_t cs_cycles;       /* busy work inside the critical section */
 	uint64_t think_cycles;    /* busy work between operations */
 	const char *pin;          /* placement policy (placement.h) */
+	bool pin_asked;           /* --pin was given (--exec pins nothing without it) */
 	struct lock_params lock_params;
 	int lock_node;            /* NUMA node for the lock and shared data; -1: first thread's */
 	double watchdog_s;        /* 0: the default (max(5, duration)) */

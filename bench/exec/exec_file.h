@@ -18,6 +18,11 @@
 #define EXEC_MUTEX_HEADER \
 	"mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles,site_object,site_address"
 
+/* --pin (bench/exec/preload_pin.c): the process's threads the library
+ * placed, and those whose sched_setaffinity() failed. */
+#define EXEC_KEY_PINNED "threads_pinned"
+#define EXEC_KEY_PIN_FAILED "pin_failures"
+
 /* struct lock_events' plain counters, written as ev_NAME (spin exits apart). */
 #define EXEC_EVENTS                                                             \
 	EXEC_EVENT(acq_fast) EXEC_EVENT(acq_spin) EXEC_EVENT(acq_nosleep)       \

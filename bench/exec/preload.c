@@ -16,6 +16,9 @@
  *   LOCKBENCH_EXEC_TIMING     all | off | sample:N
  *   LOCKBENCH_EXEC_SEED       the --timing sampler's seed
  *   LOCKBENCH_EXEC_OUT        where each process writes exec-PID.csv at exit
+ *   LOCKBENCH_EXEC_PIN        --pin: the CPU order "CPU,CPU,...", thread i of
+ *                             the program (creation order, main first) on
+ *                             CPU i mod n (preload_pin.c); unset: unpinned
  * A bad value ends the program before main() with one line and status 127.
  */
 #define _GNU_SOURCE
@@ -572,8 +575,11 @@ static void __attribute__((constructor)) px_setup(void)
 {
 	const char *name = getenv("LOCKBENCH_EXEC_LOCK");
 	const char *out = getenv("LOCKBENCH_EXEC_OUT");
+	const char *pin = getenv("LOCKBENCH_EXEC_PIN");
 
 	px_real_resolve();
+	if (px_pin_setup(pin))
+		px_die("LOCKBENCH_EXEC_PIN '%s': not a list of CPU numbers", pin);
 	if (!name || !*name)
 		return;
 	if (getrandom(&px_cfg.key, sizeof(px_cfg.key), GRND_NONBLOCK) != sizeof(px_cfg.key))

@@ -215,6 +215,15 @@ int px_glibc_mutex_unlock(pthread_mutex_t *m);
 int px_lock_any(pthread_mutex_t *m, const void *site);
 int px_unlock_any(pthread_mutex_t *m);
 
+/* ---- preload_pin.c ---- */
+
+/* --pin: LOCKBENCH_EXEC_PIN's CPU order (NULL or "": none), the calling
+ * (main) thread pinned first; from the constructor.  0, or -1 when the
+ * list is not CPU numbers (or no memory). */
+int px_pin_setup(const char *list);
+/* This process's threads pinned, and those sched_setaffinity() refused. */
+void px_pin_counts(uint64_t *pinned, uint64_t *failed);
+
 /* ---- preload_out.c ---- */
 
 /* Writes exec-PID.csv under px_cfg.out_dir (once; at exit). */

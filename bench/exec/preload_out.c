@@ -55,6 +55,7 @@ static void px_write_main(FILE *f)
 	struct bench_thread all;
 	struct lock_events ev;
 	struct px_counts c;
+	uint64_t pinned, pin_failed;
 
 	memset(&all, 0, sizeof(all));
 	memset(&ev, 0, sizeof(ev));
@@ -77,6 +78,8 @@ static void px_write_main(FILE *f)
 #define EXEC_COUNT(name) fprintf(f, #name ",%" PRIu64 "\n", c.name);
 	EXEC_COUNTS
 #undef EXEC_COUNT
+	px_pin_counts(&pinned, &pin_failed);
+	fprintf(f, EXEC_KEY_PINNED ",%" PRIu64 "\n" EXEC_KEY_PIN_FAILED ",%" PRIu64 "\n", pinned, pin_failed);
 	if (px_cfg.ops->settings_figures)
 		px_cfg.ops->settings_figures(&px_cfg.params.settings, px_setting, f);
 	/* The settled settings' bytes, for the launcher's summary.csv, which

@@ -26,6 +26,11 @@
 
 #define KALLSYMS "/proc/kallsyms"
 
+int klock_open(unsigned int threads, char *why, size_t whylen)
+{
+	return klock_open_tgid(getpid(), threads, why, whylen);
+}
+
 const char *const klock_type_name[KLOCK_TYPES] = {
 	[KLOCK_SPINLOCK] = "spinlock",
 	[KLOCK_RWLOCK_READ] = "rwlock_read",
@@ -146,7 +151,7 @@ static void load_failed(int err, char *why, size_t whylen)
 		bpfload_why(why, whylen, "%s", said);
 }
 
-static int capture_load(unsigned int threads, char *why, size_t whylen)
+static int capture_load(pid_t tgid, unsigned int threads, char *why, size_t whylen)
 {
 	struct kernel_locks_bpf *skel = kernel_locks_bpf__open();
 	int err;
@@ -156,7 +161,7 @@ static int capture_load(unsigned int threads, char *why, size_t whylen)
 		bpfload_why(why, whylen, "cannot open the BPF object: %s", strerror(errno));
 		return err;
 	}
-	skel->rodata->target_tgid = (uint32_t)getpid();
+	skel->rodata->target_tgid = (uint32_t)tgid;
 	/* The workers, the main thread, and room for helpers. */
 	err = bpf_map__set_max_entries(skel->maps.tasks, threads + 64);
 	if (!err)
@@ -174,7 +179,7 @@ static int capture_load(unsigned int threads, char *why, size_t whylen)
 	return 0;
 }
 
-int klock_open(unsigned int threads, char *why, size_t whylen)
+int klock_open_tgid(pid_t tgid, unsigned int threads, char *why, size_t whylen)
 {
 	int err = bpfload_check(why, whylen);
 
@@ -187,7 +192,7 @@ int klock_open(unsigned int threads, char *why, size_t whylen)
 		return cap.ncpus ? cap.ncpus : -EINVAL;
 	}
 	bpfload_quiet_begin();
-	err = capture_load(threads, why, whylen);
+	err = capture_load(tgid, threads, why, whylen);
 	bpfload_quiet_end();
 	return err;
 }
@@ -506,8 +511,9 @@ int klock_collect(struct kernel_locks *out, char *err, size_t errlen)
 
 #else /* !LOCKBENCH_BPF */
 
-int klock_open(unsigned int threads, char *why, size_t whylen)
+int klock_open_tgid(pid_t tgid, unsigned int threads, char *why, size_t whylen)
 {
+	(void)tgid;
 	(void)threads;
 	return bpfload_check(why, whylen);
 }

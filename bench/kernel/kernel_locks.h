@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "bpf/klock_maps.h"
 #include "ksyms.h"
@@ -73,6 +74,9 @@ extern const char *const klock_mutex_class_name[KLOCK_MUTEX_CLASSES];
  * BTF, the tracepoints, BPF at build time).  `threads`: the run's workers.
  * Cheap enough to ask before anything else of a run. */
 int klock_open(unsigned int threads, char *why, size_t whylen);
+/* The same for another process (`lockbench --exec`'s program, forked and
+ * waiting to exec): its tasks only, `threads` of them tracked at most. */
+int klock_open_tgid(pid_t tgid, unsigned int threads, char *why, size_t whylen);
 /* Records from now on, converting ns to cycles at `tsc_hz`; until stop. */
 void klock_start(double tsc_hz);
 void klock_stop(void);

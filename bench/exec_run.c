@@ -75,7 +75,7 @@ struct exec_mutex {
 struct exec_run {
 	const struct bench_config *cfg;
 	struct bench_config rcfg;       /* cfg as the report sees it: one "thread", the program */
-	char dir[64];                   /* the private directory */
+	char dir[512];                  /* the private directory */
 	int dir_fd;
 	pid_t pid;
 	int status;
@@ -867,6 +867,11 @@ static void cleanup(struct exec_run *x)
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
 
+	/* A dup shares the file offset, and the program's files were read
+	 * through dir_fd before: from where that left off, readdir sees
+	 * nothing, and rmdir would find the directory not empty. */
+	if (d)
+		rewinddir(d);
 	while (d && (e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			unlinkat(x->dir_fd, e->d_name, 0);
@@ -904,14 +909,33 @@ static int program_verdict(const struct exec_run *x, char *err, size_t errlen)
 	return 0;
 }
 
+/* The private directory goes under $TMPDIR, else /tmp, as the file
+ * workloads' does, so a caller (a test) can keep it apart and see it gone. */
+static int private_dir(struct exec_run *x)
+{
+	const char *parent = getenv("TMPDIR");
+	int n;
+
+	if (!parent || !parent[0])
+		parent = "/tmp";
+	n = snprintf(x->dir, sizeof(x->dir), "%s/lockbench-exec-XXXXXX", parent);
+	if (n < 0 || (size_t)n >= sizeof(x->dir)) {
+		x->dir[0] = '\0';
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (!mkdtemp(x->dir)) {
+		x->dir[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
 static int exec_setup(struct exec_run *x, char *err, size_t errlen)
 {
 	x->dir_fd = -1;
-	snprintf(x->dir, sizeof(x->dir), "/tmp/lockbench-exec-XXXXXX");
-	if (!mkdtemp(x->dir)) {
-		x->dir[0] = '\0';
+	if (private_dir(x) < 0)
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: private directory: %s", strerror(errno));
-	}
 	x->dir_fd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	x->prog = aligned_alloc(CACHELINE, sizeof(*x->prog));
 	x->prog_lt = aligned_alloc(CACHELINE, ALIGN_UP(sizeof(*x->prog_lt), CACHELINE));

@@ -20,7 +20,7 @@ prog_out() { awk -v k="$2" '$1 == k { print $2 }' "$1/program-stdout.txt"; }
 # one_line_exit1 NAME: exit 1 with one line on stderr.
 one_line() { [ "$rc" -eq "$1" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; }
 
-echo "1..19"
+echo "1..20"
 
 r=$tmp/prog
 lb -l kmutex-fix --exec -o "$r" --quiet --metric 'pid=^pid ([0-9]+)' -- "$PROG" counter prodcons timed
@@ -65,6 +65,15 @@ lb -l kmutex-fix --exec -o "$tmp/xn" --quiet --metric 'x=^(ok) counter' -- "$PRO
 check "a metric that is not a number: one line, exit 1" 'one_line 1 && grep -q "not a number" "$tmp/err"'
 lb -l kmutex-fix --exec --quiet -- "$PROG" counter
 check "without -o the program's output follows" '[ "$rc" -eq 0 ] && grep -q "^ok counter" "$tmp/out"'
+
+# The launcher's private directory (under $TMPDIR) is gone after a run that
+# succeeded and after one whose program failed.
+mkdir "$tmp/priv"
+TMPDIR="$tmp/priv" lb -l kmutex-fix --exec -o "$tmp/xp" --quiet -- "$PROG" counter
+rc_ok=$rc
+TMPDIR="$tmp/priv" lb -l kmutex-fix --exec -o "$tmp/xp3" --quiet -- sh -c 'exit 3'
+check "the private directory is removed after a run (exit $rc_ok) and a failed one (exit $rc): $(ls -A "$tmp/priv")" \
+	'[ "$rc_ok" -eq 0 ] && [ "$rc" -eq 1 ] && [ -z "$(ls -A "$tmp/priv")" ]'
 
 # lbcompare reads --exec directories.
 lb -l kmutex-spin --exec -o "$tmp/c-spin" --quiet -- "$PROG" counter

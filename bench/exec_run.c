@@ -534,7 +534,7 @@ static void program_identity(const struct exec_run *x, struct figures *fg)
 		name[n] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", base[n]) ?
 			base[n] : '_';
 	name[n] = '\0';
-	figure_add(fg, "program", "program", "%s", x->cfg->exec_program ? x->cfg->exec_program : name);
+	figure_add(fg, "program", "program name", "%s", x->cfg->exec_program ? x->cfg->exec_program : name);
 	figure_add(fg, "program_threads_asked", "threads asked (-t)", "%u", x->cfg->exec_threads_asked);
 }
 

@@ -179,7 +179,7 @@ void cli_usage(FILE *out)
 		"                          better unless :lower says otherwise)\n"
 		"  -o, --out DIR           write result files to DIR (a new DIR-2, -3... if it holds results)\n"
 		"      --quiet             no summary on stdout (with -o DIR or --exec only)\n"
-		"      --list              list locks and workloads\n"
+		"      --list              list locks, workloads and programs\n"
 		"      --topology          print the machine and each placement policy's CPU order\n"
 		"  -h, --help              this text\n",
 		MAX_THREADS, PLACEMENT_DEFAULT, placement_help, EXEC_METRICS_MAX);

@@ -136,6 +136,8 @@ $(BUILD)/pic/locks/pthread.o: CFLAGS += $(EXEC_GLIBC_MUTEX)
 $(BUILD)/pic/locks/oracle_sched.o: $(filter %/sched_oracle.skel.h,$(BPF_SKEL))
 # The launcher finds the library where this build put it ($LOCKBENCH_EXEC_SO overrides).
 $(BUILD)/bench/exec_run.o: CFLAGS += -DLOCKBENCH_EXEC_SO='"$(abspath $(EXEC_SO))"'
+# The programs' registry is bench/exec/'s, outside BENCH_DIRS' headers.
+$(BUILD)/bench/exec_programs.o: bench/exec/programs.def
 $(EXEC_SO): $(EXEC_OBJ)
 	$(CC) -shared $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS) -ldl
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "exec_programs.h"
 #include "platform/placement.h"
 #include "platform/schedmode.h"
 #include "workloads/workload.h"
@@ -30,7 +31,7 @@ enum {
 	OPT_CS = 256, OPT_THINK, OPT_LIST, OPT_PIN, OPT_SPIN_BUDGET, OPT_LOCK_NODE,
 	OPT_WATCHDOG, OPT_DIR, OPT_SEED, OPT_WARMUP,
 	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
-	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED, OPT_EXEC, OPT_METRIC,
+	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED, OPT_EXEC, OPT_METRIC, OPT_PROGRAM,
 	OPT_WORKLOAD_FIRST = 1024,    /* + i: the i-th distinct workload option key */
 };
 
@@ -61,6 +62,7 @@ static const struct option long_options[] = {
 	{ "sched",       required_argument, NULL, OPT_SCHED },
 	{ "exec",        no_argument,       NULL, OPT_EXEC },
 	{ "metric",      required_argument, NULL, OPT_METRIC },
+	{ "program",     required_argument, NULL, OPT_PROGRAM },
 	{ NULL, 0, NULL, 0 },
 };
 #define OWN_OPTIONS (sizeof(long_options) / sizeof(long_options[0]) - 1)
@@ -169,11 +171,15 @@ void cli_usage(FILE *out)
 		"      --exec -- PROGRAM ARGS...  run PROGRAM with every normal pthread mutex made the lock\n"
 		"                          under test (a preloaded library; docs/exec.md): -w, -t, -d and\n"
 		"                          the workload's options do not apply\n"
-		"      --metric NAME=REGEX  with --exec: a figure read from the program's output, the\n"
-		"                          first match's first group (up to %d)\n"
+		"      --exec --program NAME  run a program of the registry (--list shows them) instead:\n"
+		"                          -t is its threads (default: CPUs available), -d its seconds\n"
+		"                          (default: the registry's, a full run-all's), its metric declared\n"
+		"      --metric NAME[:higher|:lower]=REGEX  with --exec: a figure read from the program's\n"
+		"                          output, the first match's first group (up to %d; higher is\n"
+		"                          better unless :lower says otherwise)\n"
 		"  -o, --out DIR           write result files to DIR (a new DIR-2, -3... if it holds results)\n"
 		"      --quiet             no summary on stdout (with -o DIR or --exec only)\n"
-		"      --list              list locks and workloads\n"
+		"      --list              list locks, workloads and programs\n"
 		"      --topology          print the machine and each placement policy's CPU order\n"
 		"  -h, --help              this text\n",
 		MAX_THREADS, PLACEMENT_DEFAULT, placement_help, EXEC_METRICS_MAX);
@@ -225,8 +231,9 @@ static void list_workload_options(FILE *out)
  * operation's name, its throughput per second or per minute),
  * `meets-in-kernel NAME` for each workload whose threads also meet on a
  * kernel lock, `no-exclusion NAME` for each lock that excludes nothing (with
- * --kernel-locks, the kernel's own lock alone), and `patch-lock NAME
- * always|kernel-locks`, the patch table's columns in order. */
+ * --kernel-locks, the kernel's own lock alone), `patch-lock NAME
+ * always|kernel-locks`, the patch table's columns in order, and `program
+ * NAME ROLE FULL QUICK` (bench/exec/programs.def: its {seconds}). */
 static void list_plan(FILE *out)
 {
 	fprintf(out, "plan:\n");
@@ -249,6 +256,10 @@ static void list_plan(FILE *out)
 	for (size_t i = 0; i < lock_patch_table_len; i++)
 		fprintf(out, "  patch-lock %s %s\n", lock_patch_table[i].lock,
 			lock_patch_table[i].kernel_locks ? "kernel-locks" : "always");
+	for (size_t i = 0; i < exec_program_registry_len; i++)
+		fprintf(out, "  program %s %s %g %g\n", exec_program_registry[i].name,
+			program_role_names[exec_program_registry[i].role], exec_program_registry[i].seconds_full,
+			exec_program_registry[i].seconds_quick);
 }
 
 void cli_list(FILE *out)
@@ -259,6 +270,9 @@ void cli_list(FILE *out)
 	fprintf(out, "workloads:\n");
 	for (size_t i = 0; i < workload_registry_len; i++)
 		fprintf(out, "  %-18s %s\n", workload_registry[i]->name, workload_registry[i]->description);
+	fprintf(out, "programs:\n");
+	for (size_t i = 0; i < exec_program_registry_len; i++)
+		fprintf(out, "  %-18s %s\n", exec_program_registry[i].name, exec_program_registry[i].argv_template);
 	list_lock_options(out);
 	list_workload_options(out);
 	list_plan(out);
@@ -319,6 +333,11 @@ static int parse_lock(const char *text, struct bench_config *cfg, char *err, siz
 	if (cfg->lock)
 		return 0;
 	return lock_unknown_name(err, errlen, "--lock: unknown lock", text, lock_registry_len, lock_name_at);
+}
+
+static const char *program_name_at(size_t i)
+{
+	return exec_program_registry[i].name;
 }
 
 static int parse_workload(const char *text, struct bench_config *cfg, char *err, size_t errlen)
@@ -514,18 +533,56 @@ static const char *join_cmdline(int argc, char **argv)
 	return buf;
 }
 
-/* --exec: the program follows `--`; the library is given the lock's
- * settings as typed (KEY=VALUE lines) and checks them again itself. */
-static bool exec_asked;
+/* --exec: the program follows `--`, or is --program's; the library is
+ * given the lock's settings as typed (KEY=VALUE lines) and checks them again
+ * itself. */
+static bool exec_asked, duration_given;
+static const struct exec_program *program_asked;
+
+static int parse_program(const char *text, char *err, size_t errlen)
+{
+	program_asked = exec_program_find(text);
+	if (program_asked)
+		return 0;
+	return lock_unknown_name(err, errlen, "--program: unknown program", text, exec_program_registry_len,
+				 program_name_at);
+}
+
+/* --program: its template made argv with -t and -d (default: the
+ * registry's full seconds), its metric declared as --metric would. */
+static int program_args(int argc, struct bench_config *cfg, char *err, size_t errlen)
+{
+	static struct exec_program_argv pa;
+	double seconds = duration_given ? cfg->duration_s : program_asked->seconds_full;
+
+	if (optind < argc)
+		return fail(err, errlen, "--program %s: and a program after --: give one or the other",
+			    program_asked->name);
+	if (exec_program_expand(program_asked, cfg->threads, seconds, &pa, err, errlen))
+		return -1;
+	if (cfg->exec_metrics_n >= EXEC_METRICS_MAX)
+		return fail(err, errlen, "--metric: more than %d with --program's own", EXEC_METRICS_MAX - 1);
+	cfg->exec_metrics[cfg->exec_metrics_n++] = pa.metric;
+	cfg->exec_argv = pa.argv;
+	cfg->exec_program = program_asked->name;
+	cfg->exec_threads_asked = cfg->threads;
+	return 0;
+}
 
 static int exec_args(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen)
 {
 	static char opts[MAX_LOCK_OPTS * 256];
 	size_t n = 0;
 
-	if (optind >= argc || strcmp(argv[optind - 1], "--") != 0)
-		return fail(err, errlen, "--exec: no program (give it after --: --exec -- PROGRAM ARGS...)");
-	cfg->exec_argv = argv + optind;
+	if (program_asked) {
+		if (program_args(argc, cfg, err, errlen))
+			return -1;
+	} else if (optind >= argc || strcmp(argv[optind - 1], "--") != 0) {
+		return fail(err, errlen, "--exec: no program (give it after --: --exec -- PROGRAM ARGS..., "
+			    "or --program NAME)");
+	} else {
+		cfg->exec_argv = argv + optind;
+	}
 	opts[0] = '\0';
 	for (unsigned int i = 0; i < nlock_opts && n < sizeof(opts); i++)
 		n += (size_t)snprintf(opts + n, sizeof(opts) - n, "%.*s=%s\n", (int)lock_opts[i].klen,
@@ -551,6 +608,7 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 		cfg->threads = (unsigned int)v;
 		return 0;
 	case 'd':
+		duration_given = true;
 		return parse_seconds("--duration", arg, 0.001, MAX_SECONDS, &cfg->duration_s, err, errlen);
 	case 'o':
 		if (arg[0] == '\0')
@@ -600,6 +658,8 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 	case OPT_EXEC:
 		exec_asked = true;
 		return 0;
+	case OPT_PROGRAM:
+		return parse_program(arg, err, errlen);
 	case OPT_METRIC:
 		if (cfg->exec_metrics_n >= EXEC_METRICS_MAX)
 			return fail(err, errlen, "--metric: more than %d", EXEC_METRICS_MAX);
@@ -655,6 +715,8 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 	nlock_opts = 0;
 	nworkload_opts = 0;
 	exec_asked = false;
+	duration_given = false;
+	program_asked = NULL;
 	if (options_build(err, errlen))
 		return -1;
 	cfg->cmdline = join_cmdline(argc, argv);
@@ -696,6 +758,8 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 			    "(give -o DIR, or leave --quiet out)");
 	if (cfg->exec_metrics_n && !exec_asked)
 		return fail(err, errlen, "--metric: only with --exec");
+	if (program_asked && !exec_asked)
+		return fail(err, errlen, "--program: only with --exec");
 	if (action == CLI_RUN && (apply_lock_opts(cfg, err, errlen) || apply_workload_opts(cfg, err, errlen)))
 		return -1;
 	/* A waiter that spins without end never lets a SCHED_FIFO holder that

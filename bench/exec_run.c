@@ -62,6 +62,7 @@ struct exec_metric {
 	char name[32];
 	regex_t re;
 	bool compiled, found;
+	bool lower;                     /* NAME:lower=: lower is better */
 	char value[40];
 };
 
@@ -128,19 +129,30 @@ static int fail(char *err, size_t errlen, int status, const char *fmt, ...)
 
 /* ---- before the program runs: what can be refused is ---- */
 
-/* NAME=REGEX: NAME [a-z0-9_], REGEX an extended regex with a group. */
+/* The length of --metric's NAME, before its `:` or `=`. */
+static size_t metric_name_len(const char *text)
+{
+	return strcspn(text, ":=");
+}
+
+/* NAME[:higher|:lower]=REGEX: NAME [a-z0-9_], REGEX an extended regex
+ * with a group; higher is better unless it says lower. */
 static int metric_parse(struct exec_metric *m, const char *text, char *err, size_t errlen)
 {
 	const char *eq = strchr(text, '=');
-	size_t len = eq ? (size_t)(eq - text) : 0;
+	size_t len = metric_name_len(text);
+	const char *better = text + len;
 	char why[160];
 	int rc;
 
-	if (!eq || len == 0 || len >= sizeof(m->name) || strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
-		return fail(err, errlen, EXIT_USAGE, "--metric '%s': not NAME=REGEX with NAME of [a-z0-9_], "
-			    "at most %zu characters", text, sizeof(m->name) - 1);
+	if (!eq || len == 0 || len >= sizeof(m->name) || strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789_") != len ||
+	    !(better == eq || (better + 6 == eq && !strncmp(better, ":lower", 6)) ||
+	      (better + 7 == eq && !strncmp(better, ":higher", 7))))
+		return fail(err, errlen, EXIT_USAGE, "--metric '%s': not NAME=REGEX or NAME:lower=REGEX (or :higher) "
+			    "with NAME of [a-z0-9_], at most %zu characters", text, sizeof(m->name) - 1);
 	memcpy(m->name, text, len);
 	m->name[len] = '\0';
+	m->lower = better[0] == ':' && better[1] == 'l';
 	rc = regcomp(&m->re, eq + 1, REG_EXTENDED | REG_NEWLINE);
 	if (rc) {
 		regerror(rc, &m->re, why, sizeof(why));
@@ -173,9 +185,11 @@ static int exec_check(struct exec_run *x, char *err, size_t errlen)
 	}
 	for (unsigned int i = 0; i < cfg->exec_metrics_n; i++) {
 		for (unsigned int j = 0; j < i; j++)
-			if (strncmp(cfg->exec_metrics[j], cfg->exec_metrics[i], strcspn(cfg->exec_metrics[i], "=") + 1) == 0)
-				return fail(err, errlen, EXIT_USAGE, "--metric: '%.*s' given twice",
-					    (int)strcspn(cfg->exec_metrics[i], "="), cfg->exec_metrics[i]);
+			if (metric_name_len(cfg->exec_metrics[j]) == metric_name_len(cfg->exec_metrics[i]) &&
+			    strncmp(cfg->exec_metrics[j], cfg->exec_metrics[i], metric_name_len(cfg->exec_metrics[i])) == 0)
+				return fail(err, errlen, EXIT_USAGE, "--metric: '%.*s' given twice%s",
+					    (int)metric_name_len(cfg->exec_metrics[i]), cfg->exec_metrics[i],
+					    cfg->exec_program && i == cfg->exec_metrics_n - 1 ? " (--program's own)" : "");
 		x->nmetrics++;
 		if (metric_parse(&x->metric[i], cfg->exec_metrics[i], err, errlen))
 			return EXIT_USAGE;
@@ -603,12 +617,31 @@ static int metric_scan(struct exec_run *x, char *err, size_t errlen)
 
 /* ---- the result ---- */
 
+/* summary.csv's `program` and `program_threads_asked`: --program's name
+ * and -t, or PROGRAM's basename with every byte outside [A-Za-z0-9._+-]
+ * made `_` (at most 64) and 0. */
+static void program_identity(const struct exec_run *x, struct figures *fg)
+{
+	const char *argv0 = x->cfg->exec_argv[0], *base = strrchr(argv0, '/');
+	char name[65];
+	size_t n = 0;
+
+	base = base && base[1] ? base + 1 : argv0;
+	for (; base[n] && n < sizeof(name) - 1; n++)
+		name[n] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", base[n]) ?
+			base[n] : '_';
+	name[n] = '\0';
+	figure_add(fg, "program", "program name", "%s", x->cfg->exec_program ? x->cfg->exec_program : name);
+	figure_add(fg, "program_threads_asked", "threads asked (-t)", "%u", x->cfg->exec_threads_asked);
+}
+
 static void program_figures(struct exec_run *x, struct bench_result *res)
 {
 	struct figures *fg = &res->extra;
 	int code = WIFEXITED(x->status) ? WEXITSTATUS(x->status) : -1;
 	int sig = WIFSIGNALED(x->status) ? WTERMSIG(x->status) : 0;
 
+	program_identity(x, fg);
 	figure_add(fg, "program_exit_status", "program exit status", "%d", code);
 	figure_add(fg, "program_signal", "program killed by signal", "%d", sig);
 	figure_add(fg, "program_wall_s", "program wall time, s", "%.6f", x->wall_s);
@@ -632,6 +665,8 @@ static void program_figures(struct exec_run *x, struct bench_result *res)
 	for (unsigned int i = 0; i < x->nmetrics; i++) {
 		char key[48];
 
+		snprintf(key, sizeof(key), "metric_better_%s", x->metric[i].name);
+		figure_add(fg, key, key, "%s", x->metric[i].lower ? "lower" : "higher");
 		if (!x->metric[i].found)
 			continue;
 		snprintf(key, sizeof(key), "metric_%s", x->metric[i].name);

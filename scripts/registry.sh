@@ -24,9 +24,19 @@ in_list() {
 # meet on a kernel lock) and for `no-exclusion` (the locks that exclude
 # nothing), `NAME UNIT s|min` for `unit` (what one operation
 # is called, its throughput per second or per minute), `NAME WHEN` for
-# `patch-lock`, the patch table's locks (WHEN: always, or kernel-locks).
+# `patch-lock`, the patch table's locks (WHEN: always, or kernel-locks),
+# `NAME ROLE FULL QUICK` for `program` (bench/exec/programs.def: its
+# {seconds} in a full and a --quick run).
 registry_plan() {
 	kind=$1 awk '
 		/^[a-z]+:$/ { on = ($0 == "plan:"); next }
 		on && $1 == ENVIRON["kind"] { $1 = ""; sub(/^ /, ""); print }'
+}
+
+# registry_commands: reads `lockbench --list` on stdin and prints each
+# program's `NAME COMMAND` from the programs: section (COMMAND: the first
+# word of its argv template, what must be on PATH).
+registry_commands() {
+	awk '/^[a-z]+:$/ { on = ($0 == "programs:"); next }
+		on { print $1, $2 }'
 }

@@ -77,6 +77,10 @@ struct bench_config {
 	const char *exec_lock_opts;
 	const char *exec_metrics[EXEC_METRICS_MAX];
 	unsigned int exec_metrics_n;
+	/* --program NAME (bench/exec/programs.def): its name and its
+	 * {threads} (-t); NULL and 0 for `-- PROGRAM`. */
+	const char *exec_program;
+	unsigned int exec_threads_asked;
 	/* Output */
 	const char *out_dir;      /* NULL: summary only */
 	const char *cmdline;      /* the command line, as typed */

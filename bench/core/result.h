@@ -15,9 +15,9 @@
 #include "../platform/machine.h"
 
 /* An ordered list of extra named figures (key as in summary.csv). */
-#define FIGURES_MAX 32
+#define FIGURES_MAX 48   /* an --exec run's: 18, and 2 per --metric (EXEC_METRICS_MAX) */
 struct figure {
-	char key[40];      /* summary.csv key: [a-z0-9_]+ */
+	char key[48];      /* summary.csv key: [a-z0-9_]+ (metric_better_ and a 31-byte NAME) */
 	char label[48];    /* human label for the summary */
 	char value[40];    /* already formatted */
 };

@@ -177,4 +177,5 @@ set_keys "$d/runs/program-sysbench-threads-t4-fix-r2" metric_better_events=lower
 "$CMP" --markdown "$d" >"$tmp/report.md" 2>"$tmp/err"
 check "report.md: a failed comparison of the programs said in their section" \
 	'[ $? -eq 0 ] && sed -n "/^## Real programs/,/^## /p" "$tmp/report.md" |
-	 grep -q "other runs of program sysbench-threads say higher" && ! grep -q "^### .sysbench-threads" "$tmp/report.md"'
+	 grep -q "other runs of program sysbench-threads say higher" && ! grep -q "^### .sysbench-threads" "$tmp/report.md" &&
+	 grep -q "failed.* (.data/program-\*\.txt.)" "$tmp/report.md"'

@@ -109,10 +109,12 @@ void md_programs_answer(struct md *m)
 		print_answer(m->out, g[i]);
 }
 
-static void print_program(FILE *out, const struct group *g)
+static void print_program(struct md *m, const struct group *g)
 {
+	FILE *out = m->out;
 	struct column cols[RATIO_COLUMNS_MAX];
 	unsigned int nprogram, ncols = section_columns(g, cols, &nprogram);
+	char name[160], alt[160];
 
 	print_heading(out, g, "### ");
 	fprintf(out, "\n\n");
@@ -124,6 +126,11 @@ static void print_program(FILE *out, const struct group *g)
 			fprintf(out, "n/a (not both ran)");
 	}
 	fprintf(out, ".\n\n");
+	/* run-all draws it from this group's CSV (lbcompare --csv names it by
+	 * the group's workload, exec-PROGRAM, and the threads asked). */
+	snprintf(name, sizeof(name), "hist-contended-%s-t%u", g->workload, g->threads);
+	snprintf(alt, sizeof(alt), "contended acquisition times, %s, %u threads asked", g->program, g->threads);
+	md_print_plot(m, alt, name);
 }
 
 void md_programs_section(struct md *m)
@@ -135,10 +142,10 @@ void md_programs_section(struct md *m)
 	if (!part)
 		return;
 	fprintf(m->out, "## Real programs\n\n");
-	fprintf(m->out, "Each program ran under lockbench's interposer (`lockbench --exec`, `docs/exec.md`): every normal pthread mutex of the unmodified program was the lock named, and its figures are the program's own — each metric it printed, judged the way its registry says is better, and its wall time — beside the locks' contended share of acquisitions and their mean cycles. A program at one thread count is one experiment; the interposer's `pthread` (glibc's mutex through the library) is the baseline. The CPU time, all acquisitions, phases and histograms are in the full comparison, `lbcompare` over `runs/`.\n\n");
+	fprintf(m->out, "Each program ran under lockbench's interposer (`lockbench --exec`, `docs/exec.md`): every normal pthread mutex of the unmodified program was the lock named, and its figures are the program's own — each metric it printed, judged the way its registry says is better, and its wall time — beside the locks' contended share of acquisitions and their mean cycles. A program at one thread count is one experiment; the interposer's `pthread` (glibc's mutex through the library) is the baseline. The CPU time, all acquisitions, phases and histograms are in the full comparison (run-all's `data/program-NAME.txt`, or `lbcompare` over `runs/`).\n\n");
 	if (md_failed_comparison(m, part))
 		return;
 	n = program_groups(m, g);
 	for (size_t i = 0; i < n; i++)
-		print_program(m->out, g[i]);
+		print_program(m, g[i]);
 }

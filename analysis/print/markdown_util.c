@@ -38,7 +38,12 @@ bool md_failed_comparison(struct md *m, const struct md_part *part)
 
 	if (!part->failed[0])
 		return false;
-	snprintf(rel, sizeof(rel), "data/%s-%s.txt", part->kind, part->workload);
+	/* The report compares every --exec run as one part (exec_part); run-all
+	 * keeps each program's comparison apart, as data/program-NAME.txt. */
+	if (strcmp(part->kind, "exec") == 0)
+		snprintf(rel, sizeof(rel), "data/program-*.txt");
+	else
+		snprintf(rel, sizeof(rel), "data/%s-%s.txt", part->kind, part->workload);
 	md_print_failed_comparison(m->out, rel, part->failed);
 	snprintf(key, sizeof(key), "%s\t%s", rel, part->failed);
 	tally_add(&m->failed, key);

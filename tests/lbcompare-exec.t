@@ -16,11 +16,15 @@ trap 'rm -rf "$tmp"' EXIT
 echo "1..22"
 
 metric='events=total number of events: *([0-9]+)'
-if command -v sysbench >/dev/null 2>&1; then
-	"$LB" -l pthread --exec -o "$tmp/base" --quiet --metric "$metric" -- \
+# Under ThreadSanitizer a preloaded program's condvar waits never return
+# (docs/exec.md): the base run is then echo's, which locks nothing.  Bounded
+# either way.
+if command -v sysbench >/dev/null 2>&1 &&
+	! ldd "${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}" 2>/dev/null | grep -q libtsan; then
+	timeout -s KILL 120 "$LB" -l pthread --exec -o "$tmp/base" --quiet --metric "$metric" -- \
 		sysbench threads --threads=2 --time=1 run >/dev/null 2>"$tmp/err"
 else
-	"$LB" -l pthread --exec -o "$tmp/base" --quiet --metric "$metric" -- \
+	timeout -s KILL 120 "$LB" -l pthread --exec -o "$tmp/base" --quiet --metric "$metric" -- \
 		echo 'total number of events: 812' >/dev/null 2>"$tmp/err"
 fi
 check "a real --exec run made ($(cat "$tmp/err"))" '[ -f "$tmp/base/summary.csv" ]'

@@ -19,8 +19,8 @@ LIMIT_S=120
 # ThreadSanitizer's interceptors reach glibc's condvars by symbol version
 # (dlvsym), past any preloaded library, and glibc's condvar then unlocks our
 # mutex bytes as its own: a wait never returns.  Not testable under it.
-if ldd "$SO" 2>/dev/null | grep -q libtsan; then
-	echo "1..0 # skip ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"
+if exec_tsan "$SO"; then
+	echo "1..0 # skip $EXEC_TSAN_WHY"
 	exit 0
 fi
 # A sanitizer build's library needs its runtime loaded first.

@@ -20,7 +20,7 @@ metric='events=total number of events: *([0-9]+)'
 # (docs/exec.md): the base run is then echo's, which locks nothing.  Bounded
 # either way.
 if command -v sysbench >/dev/null 2>&1 &&
-	! ldd "${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}" 2>/dev/null | grep -q libtsan; then
+	! exec_tsan; then
 	timeout -s KILL 120 "$LB" -l pthread --exec -o "$tmp/base" --quiet --metric "$metric" -- \
 		sysbench threads --threads=2 --time=1 run >/dev/null 2>"$tmp/err"
 else

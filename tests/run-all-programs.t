@@ -39,8 +39,8 @@ if ! command -v sysbench >/dev/null 2>&1; then
 	for t in 4 5 6 7 8; do ok "# skip sysbench not installed (scripts/deps.sh installs it)"; done
 	exit 0
 fi
-if ldd "$LOCKBENCH_EXEC_SO" 2>/dev/null | grep -q libtsan; then
-	for t in 4 5 6 7 8; do ok "# skip ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"; done
+if exec_tsan; then
+	for t in 4 5 6 7 8; do ok "# skip $EXEC_TSAN_WHY"; done
 	exit 0
 fi
 

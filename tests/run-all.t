@@ -17,7 +17,7 @@ echo "1..39"
 # (docs/exec.md), so there the suite runs every workload but not the real
 # programs (tests/run-all-programs.t covers them, skipping the same way).
 set --
-if ldd "${LOCKBENCH_EXEC_SO:-$top/build/liblockbench-exec.so}" 2>/dev/null | grep -q libtsan; then
+if exec_tsan "${LOCKBENCH_EXEC_SO:-$top/build/liblockbench-exec.so}"; then
 	set -- --workloads "$("${LOCKBENCH:-$top/bench/lockbench}" --list |
 		awk '/^[a-z]+:$/ { on = ($0 == "workloads:"); next } on { printf "%s%s", n++ ? "," : "", $1 }')"
 	echo "# ThreadSanitizer: the quick suite without the real programs ($2)"

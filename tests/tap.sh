@@ -47,9 +47,15 @@ capture() { if [ -n "$skip" ]; then ok "$1 $skip"; else check "$1" "$2"; fi; }
 # stdout in $tmp/out, stderr in $tmp/err.
 exec_preamble() {
 	export LOCKBENCH_EXEC_SO="${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}"
-	if ldd "$LOCKBENCH_EXEC_SO" 2>/dev/null | grep -q libtsan; then
-		echo "1..0 # skip ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"
+	if exec_tsan; then
+		echo "1..0 # skip $EXEC_TSAN_WHY"
 		exit 0
 	fi
 }
+
+# exec_tsan [SO]: the preloaded library (SO, else $LOCKBENCH_EXEC_SO, else
+# this build's) is ThreadSanitizer's, under which a preloaded program's
+# condvar waits never return (tests/exec.t says why): EXEC_TSAN_WHY.
+EXEC_TSAN_WHY="ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"
+exec_tsan() { ldd "${1:-${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}}" 2>/dev/null | grep -q libtsan; }
 lb() { timeout -s KILL 120 "$LB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }

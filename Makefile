@@ -183,6 +183,13 @@ $(BUILD)/scripts/exec_cost: scripts/exec_cost.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# make bench's floor for the interposer's cost: the registry's locks and
+# glibc's mutex calls (for the `pthread` locks' copy), and nothing of ours.
+EXEC_FLOOR_SO := $(BUILD)/scripts/libexec-floor.so
+$(EXEC_FLOOR_SO): $(patsubst %.c,$(BUILD)/pic/%.o,$(LOCK_SRC) $(COMMON_SRC) bench/exec/preload_glibc.c \
+		scripts/exec_floor.c)
+	$(CC) -shared $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS) -ldl
+
 $(BENCH_BIN): scripts/uncontended.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
@@ -255,11 +262,11 @@ test: deps
 # Each ratio printed with docs/measurement.md's beside it, flagged where far off
 # (scripts/bench-docs.sh); the figures themselves stay the program's.
 bench: deps
-	@$(MAKE) --no-print-directory all $(BENCH_BIN) $(COVERAGE_BIN) $(BUILD)/scripts/exec_cost
+	@$(MAKE) --no-print-directory all $(BENCH_BIN) $(COVERAGE_BIN) $(BUILD)/scripts/exec_cost $(EXEC_FLOOR_SO)
 	$(BENCH_BIN) >$(BUILD)/bench.out; rc=$$?; scripts/bench-docs.sh docs/measurement.md <$(BUILD)/bench.out; exit $$rc
 	$(COVERAGE_BIN)
 	scripts/kernel-locks-overhead.sh $(BIN)
-	scripts/exec-bench.sh $(BIN) $(BUILD)/scripts/exec_cost $(EXEC_SO)
+	scripts/exec-bench.sh $(BIN) $(BUILD)/scripts/exec_cost $(EXEC_SO) $(EXEC_FLOOR_SO)
 
 # The whole test suite under ThreadSanitizer, and under AddressSanitizer +
 # UndefinedBehaviorSanitizer, each in its own build directory.

@@ -3,8 +3,10 @@
 # 1. the interposer's cost: an uncontended lock+unlock through it
 #    (exec_cost program, the library preloaded, --timing off) against the
 #    same lock driven by lockbench directly (exec_cost direct LOCK), per lock
-#    it accepts; and glibc's mutex with no library, with the library inert
-#    (no lock named: every call passed to glibc) and as the `pthread` lock;
+#    it accepts, and under the floor library (exec_floor.c: an interposer
+#    that only finds the lock, the least any can cost); and glibc's mutex
+#    with no library, with the library inert (no lock named: every call
+#    passed to glibc) and as the `pthread` lock;
 # 2. sysbench (where installed) under kmutex-spin, kmutex-fix, pthread (with
 #    --timing all and off), the library inert, and with no library:
 #    `threads` (events in 2 s, 8 threads: more is better) and `mutex`
@@ -16,11 +18,12 @@
 #    trials carry some.
 # Printed, not asserted: a busy machine moves every figure.
 #
-#   scripts/exec-bench.sh [LOCKBENCH [EXEC_COST [LIBRARY]]]
+#   scripts/exec-bench.sh [LOCKBENCH [EXEC_COST [LIBRARY [FLOOR_LIBRARY]]]]
 set -u
 LB=${1:-bench/lockbench}
 COST=${2:-build/scripts/exec_cost}
 SO=$(readlink -f "${3:-build/liblockbench-exec.so}")
+FLOOR=$(readlink -f "${4:-build/scripts/libexec-floor.so}")
 REPS=${EXEC_BENCH_REPS:-3}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -35,24 +38,31 @@ least() { sort -n "$1" | awk 'NR == 1 { print $1 } END { if (!NR) print "-" }'; 
 PAIRS=${EXEC_BENCH_PAIRS:-7}
 
 echo "--exec interposition cost: uncontended lock+unlock, TSC cycles (the least of $PAIRS runs, alternating, each the least of 9 x 200000), --timing off, load average $(cut -d' ' -f1 /proc/loadavg)"
-printf '%-16s %10s %12s %8s\n' lock direct interposed ratio
+echo "(floor: an interposer that only finds the lock, scripts/exec_floor.c; ratios to direct)"
+printf '%-16s %8s %8s %11s %8s %8s\n' lock direct floor interposed ratio floor
+# LIBRARY preloaded for lock $1, exec_cost's program run once.
+program_under() {
+	LD_PRELOAD="$2" LOCKBENCH_EXEC_LOCK="$1" LOCKBENCH_EXEC_TIMING=off \
+		LOCKBENCH_EXEC_LOCK_OPTS="$(opts_of "$1")" "$COST" program
+}
 for l in $("$LB" --list | awk '/^locks:/ { on = 1; next } /^[a-z]/ { on = 0 } on { print $1 }'); do
-	if ! i=$(LD_PRELOAD="$SO" LOCKBENCH_EXEC_LOCK="$l" LOCKBENCH_EXEC_TIMING=off \
-		LOCKBENCH_EXEC_LOCK_OPTS="$(opts_of "$l")" "$COST" program 2>"$tmp/err"); then
+	if ! i=$(program_under "$l" "$SO" 2>"$tmp/err"); then
 		printf '%-16s %s\n' "$l" "refused: $(sed 's/^lockbench exec: //' "$tmp/err" | head -n 1)"
 		continue
 	fi
-	# PAIRS runs of each, alternating, so a busy spell of the machine hits both.
+	# PAIRS runs of each, alternating, so a busy spell of the machine hits all three.
 	echo "$i" >"$tmp/i"
 	: >"$tmp/d"
+	: >"$tmp/f"
 	for p in $(seq "$PAIRS"); do
 		"$COST" direct "$l" >>"$tmp/d"
-		[ "$p" -eq "$PAIRS" ] || LD_PRELOAD="$SO" LOCKBENCH_EXEC_LOCK="$l" LOCKBENCH_EXEC_TIMING=off \
-			LOCKBENCH_EXEC_LOCK_OPTS="$(opts_of "$l")" "$COST" program >>"$tmp/i"
+		program_under "$l" "$FLOOR" >>"$tmp/f"
+		[ "$p" -eq "$PAIRS" ] || program_under "$l" "$SO" >>"$tmp/i"
 	done
 	d=$(least "$tmp/d")
+	f=$(least "$tmp/f")
 	i=$(least "$tmp/i")
-	printf '%-16s %10s %12s %8s\n' "$l" "$d" "$i" "$(ratio "$i" "$d")"
+	printf '%-16s %8s %8s %11s %8s %8s\n' "$l" "$d" "$f" "$i" "$(ratio "$i" "$d")" "$(ratio "$f" "$d")"
 done
 : >"$tmp/plain"
 : >"$tmp/inert"

@@ -10,7 +10,8 @@
  *   exec_cost program       pthread_mutex_lock/unlock of a static
  *                           PTHREAD_MUTEX_INITIALIZER mutex, as a program
  *                           calls them: run it with and without the library
- *                           preloaded (LOCKBENCH_EXEC_TIMING=off)
+ *                           preloaded (LOCKBENCH_EXEC_TIMING=off), and under
+ *                           the floor library (exec_floor.c)
  *
  * A second thread stays alive (asleep) in both, as in scripts/uncontended.c:
  * glibc drops its lock prefix while a process is single-threaded.

@@ -87,18 +87,26 @@ uint64_t bench_timing_gap(struct bench_thread *t);
 void bench_timing_init(struct bench_thread *t, const struct bench_config *cfg);
 
 /* An acquisition --timing leaves untimed: the same lock() and the same exact
- * counts, without the TSC reads and the histogram. */
-static inline void bench_lock_untimed(struct bench_thread *t)
+ * counts, without the TSC reads and the histogram.  Of `lock` with node
+ * `lt`, t's own or not: the preload's fast path (bench/exec/preload.c) has
+ * both in registers, where reading them back from t just after storing them
+ * would put a store-to-load forwarding on the way to the lock's atomic. */
+static inline void bench_lock_untimed_on(struct bench_thread *t, void *lock, struct lock_thread *lt)
 {
 	bool contended;
 
 	t->timing_skip--;
 	__atomic_store_n(&t->waiting_since, BENCH_WAITING_UNTIMED, __ATOMIC_RELAXED);
-	contended = t->lock_ops->lock(t->lock, t->lt);
+	contended = t->lock_ops->lock(lock, lt);
 	__atomic_store_n(&t->waiting_since, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->acquired, t->acquired + 1, __ATOMIC_RELAXED);
 	t->untimed++;
 	t->untimed_contended += contended;
+}
+
+static inline void bench_lock_untimed(struct bench_thread *t)
+{
+	bench_lock_untimed_on(t, t->lock, t->lt);
 }
 
 /*

@@ -6,7 +6,8 @@
  * acquisition: a program's lock() goes through the same bench_lock() as a
  * benchmark's, into the same per-thread histograms.
  *
- * Files, each calling only those before it: preload_thread.c (the settings,
+ * Files, each calling only those before it: preload_glibc.c (glibc's own
+ * mutex calls, found next after the library), preload_thread.c (the settings,
  * the per-thread records and nodes), preload_mutex.c (a mutex's lock:
  * started, found, destroyed), preload_out.c (the figures written at exit,
  * exec_file.h's format), preload.c (the interposed mutex calls, the setup
@@ -106,6 +107,20 @@ struct px_real {
 extern struct px_real px_real;
 void px_real_resolve(void);
 
+/* Before the constructor (another library's constructor locking): glibc's. */
+static inline void px_real_ready(void)
+{
+	if (__builtin_expect(!px_real.lock, 0))
+		px_real_resolve();
+}
+
+/* glibc's mutex, for the `pthread` locks' copy in this library. */
+int px_glibc_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
+int px_glibc_mutex_destroy(pthread_mutex_t *m);
+int px_glibc_mutex_lock(pthread_mutex_t *m);
+int px_glibc_mutex_trylock(pthread_mutex_t *m);
+int px_glibc_mutex_unlock(pthread_mutex_t *m);
+
 /* A tiny test-and-set lock with sched_yield, for the preload's own slow
  * paths (starting a mutex, a thread's exit): never a pthread mutex, which
  * would be our own (preload_thread.c). */
@@ -202,13 +217,6 @@ void px_thread_fork_parent(void);
 void px_thread_fork_child(void);
 
 /* ---- preload.c ---- */
-
-/* glibc's mutex calls, for the library's copy of locks/pthread.c. */
-int px_glibc_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
-int px_glibc_mutex_destroy(pthread_mutex_t *m);
-int px_glibc_mutex_lock(pthread_mutex_t *m);
-int px_glibc_mutex_trylock(pthread_mutex_t *m);
-int px_glibc_mutex_unlock(pthread_mutex_t *m);
 
 /* The interposed lock/unlock of any mutex (ours or passed through), for
  * the condition variables; site: their caller's. */

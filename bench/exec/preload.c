@@ -76,6 +76,21 @@ static inline struct px_node *px_node_take(struct px_thread *t)
 	return n;
 }
 
+/* px_node_take() for the fast path: NULL where it would call out (no spare
+ * node left, or the node's first use), and the caller takes the slow path
+ * instead.  So nothing the fast path holds must live across a call before
+ * the lock's own, and it saves no registers for one. */
+static inline struct px_node *px_node_ready_one(struct px_thread *t)
+{
+	struct px_node *n = px_cfg.holds_thread ? t->spare : t->node;
+
+	if (__builtin_expect(n == NULL || !n->inited, 0))
+		return NULL;
+	if (px_cfg.holds_thread)
+		t->spare = n->next;
+	return n;
+}
+
 static struct px_node *px_node_of(struct lock_thread *lt)
 {
 	return (struct px_node *)((char *)lt - offsetof(struct px_node, lt));
@@ -102,22 +117,22 @@ static void __attribute__((noinline)) px_lock_timed(struct bench_thread *bt)
  * bt->lock) rather than kept in a register across it: the fast path keeps
  * only the record.
  */
-static inline bool px_acquire(struct px_thread *t, struct px_mutex *x)
+static inline bool px_acquire(struct px_thread *t, struct px_mutex *x, struct px_node *n)
 {
 	struct bench_thread *bt = &t->bt;
-	struct lock_thread *lt;
 	struct px_mutex *held;
 
 	bt->lock = PX_LOCK(x);
-	lt = &px_node_take(t)->lt;
-	bt->lt = lt;
+	bt->lt = &n->lt;
 	if (bt->timing_skip)
-		bench_lock_untimed_on(bt, PX_LOCK(x), lt);
+		bench_lock_untimed_on(bt, PX_LOCK(x), &n->lt);
 	else
 		px_lock_timed(bt);
 	held = px_header(bt->lock);
-	if (px_cfg.holds_thread)
-		held->owner_lt = bt->lt;
+	/* Read back only for LOCK_F_HOLDS_THREAD, written for every lock: its
+	 * line is written here anyway, and no test of the lock's flags after
+	 * the lock call keeps the configuration in a register across it. */
+	held->owner_lt = bt->lt;
 	held->acquisitions++;
 	return bt->acq.contended + bt->untimed_contended != t->seen_contended;
 }
@@ -255,7 +270,8 @@ static int __attribute__((noinline)) px_lock_ours(pthread_mutex_t *m, const void
 	t = px_self();
 	if (!x || !t)
 		return ENOMEM;
-	if (px_acquire(t, x))
+	t->bt.lock = PX_LOCK(x);
+	if (px_acquire(t, x, px_node_take(t)))
 		px_contended(t, site);
 	return 0;
 }
@@ -286,10 +302,14 @@ PX_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	struct px_thread *t = px_me;
 	struct px_mutex *x = px_fast(t, m);
+	struct px_node *n;
 
 	if (__builtin_expect(x == NULL, 0))
 		return px_lock_any(m, __builtin_return_address(0));
-	if (px_acquire(t, x))
+	n = px_node_ready_one(t);
+	if (__builtin_expect(n == NULL, 0))
+		return px_lock_ours(m, __builtin_return_address(0));
+	if (px_acquire(t, x, n))
 		px_contended(t, __builtin_return_address(0));
 	return 0;
 }

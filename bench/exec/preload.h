@@ -34,7 +34,7 @@ struct px_mutex {
 	pthread_mutex_t *addr;        /* the pthread_mutex_t it serves: set at start, then read-only */
 	struct px_mutex *hnext;       /* its registry bucket's chain (px_reg_lock) */
 	/* Written only by the thread holding the lock, plain: exact without atomics. */
-	struct lock_thread *owner_lt; /* LOCK_F_HOLDS_THREAD: the node lock() was given */
+	struct lock_thread *owner_lt; /* the node lock() was given (read for LOCK_F_HOLDS_THREAD) */
 	uint64_t acquisitions;        /* lock(), trylock(), timedlock() and condvar re-locks that took it */
 	uint64_t contentions;         /* of them, lock() calls that missed their first attempt */
 	uint64_t contended_timed;     /* contended ones that were timed (--timing) */

@@ -194,6 +194,10 @@ $(BENCH_BIN): scripts/uncontended.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+$(BUILD)/scripts/ratio: scripts/ratio.c analysis/figures/stats.c analysis/figures/stats.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ scripts/ratio.c analysis/figures/stats.c -lm
+
 $(COVERAGE_BIN): scripts/share-coverage.c analysis/figures/stats.c analysis/figures/stats.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ scripts/share-coverage.c analysis/figures/stats.c -lm
@@ -262,11 +266,12 @@ test: deps
 # Each ratio printed with docs/measurement.md's beside it, flagged where far off
 # (scripts/bench-docs.sh); the figures themselves stay the program's.
 bench: deps
-	@$(MAKE) --no-print-directory all $(BENCH_BIN) $(COVERAGE_BIN) $(BUILD)/scripts/exec_cost $(EXEC_FLOOR_SO)
+	@$(MAKE) --no-print-directory all $(BENCH_BIN) $(COVERAGE_BIN) $(BUILD)/scripts/exec_cost $(EXEC_FLOOR_SO) \
+		$(BUILD)/scripts/ratio
 	$(BENCH_BIN) >$(BUILD)/bench.out; rc=$$?; scripts/bench-docs.sh docs/measurement.md <$(BUILD)/bench.out; exit $$rc
 	$(COVERAGE_BIN)
 	scripts/kernel-locks-overhead.sh $(BIN)
-	scripts/exec-bench.sh $(BIN) $(BUILD)/scripts/exec_cost $(EXEC_SO) $(EXEC_FLOOR_SO)
+	scripts/exec-bench.sh $(BIN) $(BUILD)/scripts/exec_cost $(EXEC_SO) $(EXEC_FLOOR_SO) $(BUILD)/scripts/ratio
 
 # The whole test suite under ThreadSanitizer, and under AddressSanitizer +
 # UndefinedBehaviorSanitizer, each in its own build directory.

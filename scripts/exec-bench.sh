@@ -8,23 +8,28 @@
 #    with no library, with the library inert (no lock named: every call
 #    passed to glibc) and as the `pthread` lock;
 # 2. sysbench (where installed) under kmutex-spin, kmutex-fix, pthread (with
-#    --timing all and off), the library inert, and with no library:
-#    `threads` (events in 2 s, 8 threads: more is better) and `mutex`
-#    (seconds for fixed work, 8 threads on 4 mutexes: less is better), the
-#    median of REPS runs, interleaved.  The per-lock costs: the least of
+#    --timing all, off and sample:64), the library inert, and with no
+#    library: `threads` (events in 2 s, 8 threads: more is better) and
+#    `mutex` (seconds for fixed work, 8 threads on 4 mutexes: less is
+#    better), REPS runs each, interleaved: the medians, and each variant's
+#    speed against no library as lbcompare states a ratio (scripts/ratio.c:
+#    Hodges-Lehmann, Moses' 95% interval, the Mann-Whitney verdict), so
+#    that a target such as >= 0.95x is met only where the interval's low
+#    end reaches it.  The per-lock costs: the least of
 #    PAIRS runs of each side, alternating, each the least of its trials
 #    (exec_cost.c): on a shared machine another job only ever adds cycles
 #    to an uncontended loop, and while others keep the CPUs busy most
 #    trials carry some.
 # Printed, not asserted: a busy machine moves every figure.
 #
-#   scripts/exec-bench.sh [LOCKBENCH [EXEC_COST [LIBRARY [FLOOR_LIBRARY]]]]
+#   scripts/exec-bench.sh [LOCKBENCH [EXEC_COST [LIBRARY [FLOOR_LIBRARY [RATIO]]]]]
 set -u
 LB=${1:-bench/lockbench}
 COST=${2:-build/scripts/exec_cost}
 SO=$(readlink -f "${3:-build/liblockbench-exec.so}")
 FLOOR=$(readlink -f "${4:-build/scripts/libexec-floor.so}")
-REPS=${EXEC_BENCH_REPS:-3}
+RATIO=${5:-build/scripts/ratio}
+REPS=${EXEC_BENCH_REPS:-9}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -76,8 +81,9 @@ printf 'glibc mutex: no library %s, library inert (passed through) %s (%s)\n' "$
 
 command -v sysbench >/dev/null 2>&1 || { echo "sysbench: not installed (scripts/deps.sh installs it)"; exit 0; }
 # none: no library; inert: the library preloaded with no lock named (every
-# call passed to glibc); LOCK-off: --exec --timing off; else --exec (timing all).
-variants="none inert pthread pthread-off kmutex-spin kmutex-fix"
+# call passed to glibc); LOCK-off: --exec --timing off; LOCK-sN: --timing
+# sample:N; else --exec (timing all).
+variants="none inert pthread pthread-off pthread-s64 kmutex-spin kmutex-fix"
 # Runs sysbench ARGS... as variant $1.
 sb() {
 	v=$1
@@ -86,6 +92,7 @@ sb() {
 	none) sysbench "$@" ;;
 	inert) LD_PRELOAD="$SO" sysbench "$@" ;;
 	*-off) "$LB" -l "${v%-off}" --exec --timing off --quiet -- sysbench "$@" ;;
+	*-s[0-9]*) "$LB" -l "${v%-s*}" --exec --timing "sample:${v##*-s}" --quiet -- sysbench "$@" ;;
 	*) "$LB" -l "$v" --exec --quiet -- sysbench "$@" ;;
 	esac
 }
@@ -97,13 +104,18 @@ for r in $(seq "$REPS"); do
 		awk '/total time:/ { sub(/s$/, "", $NF); print $NF }' "$tmp/out2" >>"$tmp/mutex-$v"
 	done
 done
-echo "sysbench through --exec (LOCK: --timing all; LOCK-off: --timing off; inert: the library preloaded, no lock named), median of $REPS ($(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end): threads = events in 2 s (more is better), mutex = seconds (less is better)"
-printf '%-14s %10s %8s %10s %8s\n' variant threads ratio mutex_s ratio
-base_t=$(median "$tmp/threads-none")
-base_m=$(median "$tmp/mutex-none")
+# "RATIO [LO..HI] VERDICT" of X's runs to Y's (scripts/ratio.c: lbcompare's
+# Hodges-Lehmann ratio, Moses' 95% interval, Mann-Whitney), as speed: more
+# than 1 is faster than no library.
+speed() {
+	[ "$1" != "$2" ] || { printf 'the base'; return; }
+	"$RATIO" "$1" "$2" | awk '{ printf "%sx %s %s", $1, ($2 == "-") ? "(too few runs for 95%)" : "[" $2 ".." $3 "]",
+		($5 == "same") ? "no difference" : ($5 == "higher") ? "faster" : "slower" }'
+}
+echo "sysbench through --exec (LOCK: --timing all; LOCK-off: --timing off; LOCK-sN: --timing sample:N; inert: the library preloaded, no lock named), $REPS runs each, interleaved ($(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end): threads = events in 2 s (more is better), mutex = seconds (less is better); speed against no library, with its 95% interval and verdict"
+printf '%-14s %9s %-36s %9s %s\n' variant threads speed mutex_s speed
 for v in $variants; do
-	t=$(median "$tmp/threads-$v")
-	m=$(median "$tmp/mutex-$v")
-	printf '%-14s %10s %8s %10s %8s\n' "$([ "$v" = none ] && echo "no library" || echo "$v")" "$t" \
-		"$(ratio "$t" "$base_t")" "$m" "$(ratio "$m" "$base_m")"
+	printf '%-14s %9s %-36s %9s %s\n' "$([ "$v" = none ] && echo "no library" || echo "$v")" \
+		"$(median "$tmp/threads-$v")" "$(speed "$tmp/threads-$v" "$tmp/threads-none")" \
+		"$(median "$tmp/mutex-$v")" "$(speed "$tmp/mutex-none" "$tmp/mutex-$v")"
 done

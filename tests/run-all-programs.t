@@ -60,7 +60,7 @@ have=$(awk '{ printf " %s", $6 }' "$tmp/a/variants.txt")
 check "run-all --workloads sysbench-mutex: exit 0 ($(tail -n 1 "$tmp/a.out"))" '[ $rc -eq 0 ]'
 check "its variants: the patch table's locks that exclude, and pthread ($have)" \
 	'[ -n "$want" ] && [ "$have" = "$want" ] &&
-	 [ "$(grep -c "^program-sysbench-mutex-t2-[a-z-]* --exec --program sysbench-mutex -l [a-z-]* -t 2 -d 3$" "$tmp/a/variants.txt")" -eq "$(echo $want | wc -w)" ]'
+	 [ "$(grep -c "^program-sysbench-mutex-t2-[a-z-]* --exec --program sysbench-mutex -l [a-z-]* -t 2 -d 3 --timing sample:64\( --kernel-locks\)\{0,1\}$" "$tmp/a/variants.txt")" -eq "$(echo $want | wc -w)" ]'
 bad=""
 while read -r name args; do
 	[ "$(awk -F, '$1 == "program" { print $2 }' "$tmp/a/runs/$name/summary.csv" 2>/dev/null)" = sysbench-mutex ] || bad="$bad $name"

@@ -137,7 +137,8 @@ static bool name_char(char c)
 
 /* "NAME ARGS": NAME of [a-z0-9.-] starting with [a-z0-9] (it names a
  * directory: never ".", "..", a hidden name or one read as an option), ARGS
- * plain words ('/' in --dir's), as run-all writes and checks them. */
+ * plain words ('/' in --dir's, ':' in --timing's sample:N), as run-all
+ * writes and checks them. */
 static bool parse_plan_line(char *line, struct plan_run *r)
 {
 	char *sp = strchr(line, ' '), *w;
@@ -148,7 +149,7 @@ static bool parse_plan_line(char *line, struct plan_run *r)
 		if (!name_char(*p))
 			return false;
 	for (char *p = sp + 1; *p; p++)
-		if (!name_char(*p) && !(*p >= 'A' && *p <= 'Z') && *p != ',' && *p != '_' && *p != ' ' && *p != '/')
+		if (!name_char(*p) && !(*p >= 'A' && *p <= 'Z') && !strchr(",_ /:", *p))
 			return false;
 	*sp = '\0';
 	r->name = line;

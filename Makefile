@@ -138,8 +138,10 @@ $(BUILD)/pic/locks/oracle_sched.o: $(filter %/sched_oracle.skel.h,$(BPF_SKEL))
 $(BUILD)/bench/exec_run.o: CFLAGS += -DLOCKBENCH_EXEC_SO='"$(abspath $(EXEC_SO))"'
 # The programs' registry is bench/exec/'s, outside BENCH_DIRS' headers.
 $(BUILD)/bench/exec_programs.o: bench/exec/programs.def
-$(EXEC_SO): $(EXEC_OBJ)
-	$(CC) -shared $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS) -ldl
+# Its condvar calls carry glibc's symbol version (bench/exec/preload_cond.map says why).
+EXEC_MAP  := bench/exec/preload_cond.map
+$(EXEC_SO): $(EXEC_OBJ) $(EXEC_MAP)
+	$(CC) -shared $(LDFLAGS) -Wl,--as-needed -Wl,--version-script=$(EXEC_MAP) -o $@ $(EXEC_OBJ) $(LDLIBS) -ldl
 
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^

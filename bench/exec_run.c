@@ -220,8 +220,13 @@ static const char *exec_so(char *err, size_t errlen)
 
 /* ---- the program ---- */
 
-/* A sanitizer build's library needs the sanitizer's runtime loaded first:
- * this process's own, where it has one. */
+/* A sanitizer build's library needs the sanitizer's runtime loaded before
+ * libc: this process's own, where it has one.  AddressSanitizer's goes
+ * first.  ThreadSanitizer's goes after the library: in front of it, TSan's
+ * interceptors would take the program's pthread calls, and its condvar wait
+ * calls the library's inside a "blocking call" that leaves our locks'
+ * atomics untracked, so every re-lock in a wait would be reported as a race
+ * (docs/exec.md, "ThreadSanitizer"). */
 static int find_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
@@ -239,8 +244,11 @@ static void child_env(const struct exec_run *x, const char *so)
 	const char *old = getenv("LD_PRELOAD");
 
 	dl_iterate_phdr(find_sanitizer, sanitizer);
-	snprintf(preload, sizeof(preload), "%s%s%s%s%s", sanitizer, *sanitizer ? " " : "", so,
-		 old && *old ? " " : "", old ? old : "");
+	if (strstr(sanitizer, "/libtsan.so"))
+		snprintf(preload, sizeof(preload), "%s %s%s%s", so, sanitizer, old && *old ? " " : "", old ? old : "");
+	else
+		snprintf(preload, sizeof(preload), "%s%s%s%s%s", sanitizer, *sanitizer ? " " : "", so,
+			 old && *old ? " " : "", old ? old : "");
 	setenv("LD_PRELOAD", preload, 1);
 	if (*sanitizer)
 		setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 0);

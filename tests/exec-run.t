@@ -17,8 +17,6 @@ exec_preamble
 
 # prog_out DIR KEY: the program's "KEY N" line, as kept in DIR.
 prog_out() { awk -v k="$2" '$1 == k { print $2 }' "$1/program-stdout.txt"; }
-# one_line_exit1 NAME: exit 1 with one line on stderr.
-one_line() { [ "$rc" -eq "$1" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; }
 
 echo "1..20"
 

@@ -41,21 +41,24 @@ capture_probe() {
 capture() { if [ -n "$skip" ]; then ok "$1 $skip"; else check "$1" "$2"; fi; }
 
 # exec_preamble: an --exec test's start: LOCKBENCH_EXEC_SO exported (this
-# build's library unless set), and under ThreadSanitizer the whole file
-# skipped (a preloaded program's condvar waits never return: tests/exec.t
-# says why).  Then lb ARGS... runs "$LB" ARGS bounded, rc its status,
-# stdout in $tmp/out, stderr in $tmp/err.
+# build's library unless set), and exec_tsan_options.  Then lb ARGS... runs
+# "$LB" ARGS bounded, rc its status, stdout in $tmp/out, stderr in $tmp/err.
 exec_preamble() {
 	export LOCKBENCH_EXEC_SO="${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}"
-	if exec_tsan; then
-		echo "1..0 # skip $EXEC_TSAN_WHY"
-		exit 0
-	fi
+	exec_tsan_options
 }
 
 # exec_tsan [SO]: the preloaded library (SO, else $LOCKBENCH_EXEC_SO, else
-# this build's) is ThreadSanitizer's, under which a preloaded program's
-# condvar waits never return (tests/exec.t says why): EXEC_TSAN_WHY.
-EXEC_TSAN_WHY="ThreadSanitizer calls glibc's condvars past the preloaded library (docs/exec.md)"
+# this build's) is ThreadSanitizer's.
 exec_tsan() { ldd "${1:-${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}}" 2>/dev/null | grep -q libtsan; }
+# exec_tsan_options [SO]: under it, TSAN_OPTIONS gets tests/exec-tsan.supp
+# (the library's reported findings, and exec_prog's deliberate misuse: the
+# file says which and why), for the programs the test runs.
+exec_tsan_options() {
+	exec_tsan "$@" || return 0
+	export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")" && pwd)/exec-tsan.supp"
+}
 lb() { timeout -s KILL 120 "$LB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+# one_line STATUS: lb's run exited STATUS with one line on stderr, besides the
+# machine probe's warnings (a loaded machine's TSC check cut short).
+one_line() { [ "$rc" -eq "$1" ] && [ "$(grep -vc '^lockbench: WARNING: ' "$tmp/err")" -eq 1 ]; }

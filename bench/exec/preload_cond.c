@@ -5,7 +5,8 @@
  * which would reach glibc's mutex code with our bytes in it: so every
  * pthread_cond_* is ours, and waits on whatever mutex it is given through
  * the interposed lock and unlock (ours, or glibc's for a kind passed
- * through).
+ * through).  Ours also to a lookup by glibc's symbol version, as
+ * ThreadSanitizer's interceptors make: preload_cond.map.
  *
  * One futex sequence word per condvar, in the pthread_cond_t's own bytes
  * (PTHREAD_COND_INITIALIZER is zeros): a waiter reads `seq` and counts

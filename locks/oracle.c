@@ -75,7 +75,8 @@ void oracle_thread_init(struct oracle_runstate *me, int kind)
 	__atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&me->cpu, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&me->watching, NULL, __ATOMIC_RELAXED);
-	me->slot = oracle_resolve(kind) == ORACLE_SCHED ? oracle_sched_slot_self() : NULL;
+	__atomic_store_n(&me->slot, oracle_resolve(kind) == ORACLE_SCHED ? oracle_sched_slot_self() : NULL,
+			 __ATOMIC_RELAXED);
 }
 
 void oracle_on_cpu(struct oracle_runstate *me)
@@ -128,12 +129,13 @@ void oracle_hook_call(enum oracle_event event, const struct oracle_runstate *me,
 /* 2.6.29's test: the owner is on the CPU it was on when the watch began. */
 static bool owner_on_cpu_at(const struct oracle_runstate *owner, uint32_t cpu)
 {
-	const struct oracle_sched_slot *slot = owner->slot;
+	const struct oracle_sched_slot *slot = oracle_slot(owner);
 
 	/* Relaxed: hints.  A switch writes the CPU before on_cpu; a read that
-	 * straddles one can only see "not running", toward sleeping. */
-	return __atomic_load_n(&slot->on_cpu, __ATOMIC_RELAXED) &&
-	       __atomic_load_n(&slot->cpu, __ATOMIC_RELAXED) == cpu;
+	 * straddles one can only see "not running", toward sleeping.  No slot
+	 * (a recycled node, lockbench --exec): running, as zeroed memory. */
+	return !slot || (__atomic_load_n(&slot->on_cpu, __ATOMIC_RELAXED) &&
+			 __atomic_load_n(&slot->cpu, __ATOMIC_RELAXED) == cpu);
 }
 
 enum oracle_watch oracle_watch_owner(struct oracle_runstate *const *owner_field,
@@ -142,9 +144,10 @@ enum oracle_watch oracle_watch_owner(struct oracle_runstate *const *owner_field,
 				     const struct oracle_spin *spin, bool cpu_fixed)
 {
 	enum oracle_watch why = ORACLE_SPINNING;
-	bool at_cpu = cpu_fixed && kind == ORACLE_SCHED && owner->slot;
+	const struct oracle_sched_slot *slot = kind == ORACLE_SCHED ? oracle_slot(owner) : NULL;
+	bool at_cpu = cpu_fixed && slot;
 	/* Relaxed: owner->cpu, read once as 2.6.29 did. */
-	uint32_t cpu = at_cpu ? __atomic_load_n(&owner->slot->cpu, __ATOMIC_RELAXED) : 0;
+	uint32_t cpu = at_cpu ? __atomic_load_n(&slot->cpu, __ATOMIC_RELAXED) : 0;
 
 	/* Relaxed: `watching` is for observers; `owner_field` is a hint whose
 	 * staleness costs a few extra spins, as the kernel's plain read does. */

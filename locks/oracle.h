@@ -134,9 +134,14 @@ void oracle_sched_untraced_switch_in(struct oracle_sched_slot *slot);
 struct oracle_runstate {
 	uint32_t sleeping;   /* 1 while in a futex wait of the lock library */
 	uint32_t cpu;        /* rq-curr: 1 + the CPU it last ran lock code on; 0 unknown */
-	/* sched: this thread's slot, set once by oracle_thread_init and only
-	 * read after, so spinners reach an owner's slot without touching
-	 * anything the owner writes. */
+	/* sched: this thread's slot, set by oracle_thread_init and only read
+	 * after, so spinners reach an owner's slot without touching anything
+	 * the owner writes.  Relaxed atomic (oracle_slot()): lockbench --exec
+	 * inits a thread's node at its first lock, published only by the
+	 * lock's relaxed owner store, and recycles an exited thread's node
+	 * while a spinner may still read it; NULL (not seen yet) reads as a
+	 * running owner, as zeroed memory does.  (The node's zeroing itself is
+	 * still unordered with a spinner's read: tests/exec-tsan.supp.) */
 	struct oracle_sched_slot *slot;
 	/* The owner run-state this thread is spinning on (NULL: none): lets a
 	 * test see where a spinner is without touching the hot path. */
@@ -227,14 +232,23 @@ static inline void oracle_awake(struct oracle_runstate *me, int kind)
 	oracle_test_event(ORACLE_EV_AWAKE, me, NULL);
 }
 
+/* A thread's sched slot, read once: see struct oracle_runstate. */
+static inline const struct oracle_sched_slot *oracle_slot(const struct oracle_runstate *rs)
+{
+	return __atomic_load_n(&rs->slot, __ATOMIC_RELAXED);
+}
+
 /* The kernel's owner->on_cpu, as far as `kind` can tell. */
 static inline bool oracle_owner_running(const struct oracle_runstate *owner, int kind)
 {
 	uint32_t cpu;
 	const struct oracle_runstate *curr;
+	const struct oracle_sched_slot *slot;
 
-	if (kind == ORACLE_SCHED)
-		return !owner->slot || __atomic_load_n(&owner->slot->on_cpu, __ATOMIC_RELAXED);
+	if (kind == ORACLE_SCHED) {
+		slot = oracle_slot(owner);
+		return !slot || __atomic_load_n(&slot->on_cpu, __ATOMIC_RELAXED);
+	}
 	if (__atomic_load_n(&owner->sleeping, __ATOMIC_RELAXED))
 		return false;
 	if (kind != ORACLE_RQ_CURR)

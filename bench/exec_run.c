@@ -242,13 +242,12 @@ static void child_env(const struct exec_run *x, const char *so)
 	const struct bench_config *cfg = x->cfg;
 	char preload[3 * PATH_MAX], sanitizer[PATH_MAX] = "", timing[40], seed[24];
 	const char *old = getenv("LD_PRELOAD");
+	bool tsan_after;
 
 	dl_iterate_phdr(find_sanitizer, sanitizer);
-	if (strstr(sanitizer, "/libtsan.so"))
-		snprintf(preload, sizeof(preload), "%s %s%s%s", so, sanitizer, old && *old ? " " : "", old ? old : "");
-	else
-		snprintf(preload, sizeof(preload), "%s%s%s%s%s", sanitizer, *sanitizer ? " " : "", so,
-			 old && *old ? " " : "", old ? old : "");
+	tsan_after = strstr(sanitizer, "/libtsan.so") != NULL;
+	snprintf(preload, sizeof(preload), "%s%s%s%s%s", tsan_after ? so : sanitizer, *sanitizer ? " " : "",
+		 tsan_after ? sanitizer : so, old && *old ? " " : "", old ? old : "");
 	setenv("LD_PRELOAD", preload, 1);
 	if (*sanitizer)
 		setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 0);

@@ -103,38 +103,43 @@ static struct px_mutex *px_header(void *lock)
 
 /* bench_lock()'s timed acquisition, out of line: its TSC reads and
  * histogram need registers that the untimed one (--timing off, most of
- * sample:N) would otherwise save and restore on every call too. */
-static void __attribute__((noinline)) px_lock_timed(struct bench_thread *bt)
+ * sample:N) would otherwise save and restore on every call too.  True when
+ * it was contended (hist_record() counts those in acq.contended). */
+static bool __attribute__((noinline)) px_lock_timed(struct bench_thread *bt)
 {
+	uint64_t contended_before = bt->acq.contended;
+
 	bench_lock(bt);
+	return bt->acq.contended != contended_before;
 }
 
 /*
  * lock() of x by t through the harness (bench_lock()'s two paths: untimed
  * inline, timed out of line), and its count to x.  True when it was
- * contended: the caller then calls px_contended().  The header is read
- * back from the record after the lock call (only this thread writes
- * bt->lock) rather than kept in a register across it: the fast path keeps
- * only the record.
+ * contended, as the lock's call said: the caller then calls
+ * px_contended().  The header is read back from the record after the lock
+ * call (only this thread writes bt->lock) rather than kept in a register
+ * across it: the fast path keeps only the record.
  */
 static inline bool px_acquire(struct px_thread *t, struct px_mutex *x, struct px_node *n)
 {
 	struct bench_thread *bt = &t->bt;
 	struct px_mutex *held;
+	bool contended;
 
 	bt->lock = PX_LOCK(x);
 	bt->lt = &n->lt;
 	if (bt->timing_skip)
-		bench_lock_untimed_on(bt, PX_LOCK(x), &n->lt);
+		contended = bench_lock_untimed_on(bt, PX_LOCK(x), &n->lt);
 	else
-		px_lock_timed(bt);
+		contended = px_lock_timed(bt);
 	held = px_header(bt->lock);
 	/* Read back only for LOCK_F_HOLDS_THREAD, written for every lock: its
 	 * line is written here anyway, and no test of the lock's flags after
 	 * the lock call keeps the configuration in a register across it. */
 	held->owner_lt = bt->lt;
 	held->acquisitions++;
-	return bt->acq.contended + bt->untimed_contended != t->seen_contended;
+	return contended;
 }
 
 /* Figures of t's contended acquisition to its mutex, written holding it:
@@ -144,7 +149,6 @@ static void __attribute__((noinline)) px_contended(struct px_thread *t, const vo
 {
 	struct px_mutex *x = px_header(t->bt.lock);
 
-	t->seen_contended = t->bt.acq.contended + t->bt.untimed_contended;
 	x->contentions++;
 	x->contended_timed += t->bt.acq_contended.count - t->seen_ccount;
 	x->contended_cycles += t->bt.acq_contended.sum - t->seen_csum;

@@ -69,7 +69,6 @@ struct px_thread {
 	struct bench_thread bt;      /* histograms, untimed counts, --timing countdown */
 	struct px_node *node;        /* its own node (every lock without LOCK_F_HOLDS_THREAD) */
 	struct px_node *spare;       /* LOCK_F_HOLDS_THREAD: free nodes */
-	uint64_t seen_contended;     /* bt.acq.contended + bt.untimed_contended after the last lock */
 	uint64_t seen_ccount, seen_csum; /* bt.acq_contended's count and sum then */
 	struct px_counts c;
 	struct px_thread *live_next, *live_prev; /* every live record (px_global_lock) */

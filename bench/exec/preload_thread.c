@@ -277,7 +277,7 @@ void px_thread_fork_child(void)
 		hist_reset(&bt->acq);
 		hist_reset(&bt->acq_contended);
 		bt->acquired = bt->untimed = bt->untimed_contended = 0;
-		self->seen_contended = self->seen_ccount = self->seen_csum = 0;
+		self->seen_ccount = self->seen_csum = 0;
 		memset(&self->c, 0, sizeof(self->c));
 		if (self->node)
 			memset(&self->node->lt.ev, 0, sizeof(self->node->lt.ev));

@@ -177,6 +177,16 @@ $(BUILD)/tests/exec_prog: tests/exec_prog.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
 
+# tests/exec_fake_lib.c: libraries for the launcher's check of the one it
+# preloads (tests/exec-run.t): a stub whose soname is ThreadSanitizer's
+# runtime, and a library that needs it.  Plain builds under every SANFLAGS:
+# their dynamic sections are what is read; neither is ever loaded.
+$(BUILD)/tests/libfake-tsan.so: tests/exec_fake_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wl,-soname,libtsan.so.2 -o $@ $<
+$(BUILD)/tests/libneeds-tsan.so: tests/exec_fake_lib.c $(BUILD)/tests/libfake-tsan.so
+	$(CC) -shared -fPIC -o $@ $< -Wl,--no-as-needed $(BUILD)/tests/libfake-tsan.so
+
 # tests/test_stats.c tests analysis/figures/stats.c, which only lbcompare links otherwise.
 $(BUILD)/tests/test_stats: TEST_EXTRA = analysis/figures/stats.c
 $(BUILD)/tests/test_stats: analysis/figures/stats.c analysis/figures/stats.h
@@ -261,7 +271,8 @@ deps:
 	@scripts/deps.sh
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog
+	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog \
+		$(BUILD)/tests/libneeds-tsan.so
 	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) LOCKBENCH_EXEC_SO=$(EXEC_SO) \
 		EXEC_PROG=$(BUILD)/tests/exec_prog CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 
@@ -285,8 +296,8 @@ asan:
 	+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(call SAN_TEST,asan,-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
-# libFuzzer smoke runs of the result-file readers and the option parser,
-# FUZZ_SECONDS each, from the seed corpora in tests/fuzz/ (copied: the
+# libFuzzer smoke runs of the result-file readers, the option parser and
+# the launcher's ELF reader (bench/platform/elfdeps.c), FUZZ_SECONDS each, from the seed corpora in tests/fuzz/ (copied: the
 # checked-in corpora stay as they are).
 comma := ,
 FUZZ_SECONDS ?= 30
@@ -296,7 +307,7 @@ fuzz:
 	@scripts/deps.sh fuzz
 	+@$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR) CC=clang SANFLAGS="$(FUZZ_FLAGS)" \
 		$(FUZZ_DIR)/liblockbench.a
-	@for t in results cli; do \
+	@for t in results cli elf; do \
 		clang $(filter-out -Werror,$(CFLAGS)) -Werror $(FUZZ_FLAGS) -fsanitize=fuzzer -o $(FUZZ_DIR)/fuzz_$$t \
 			tests/fuzz/fuzz_$$t.c $(RESULTFILE_SRC) $(FUZZ_DIR)/liblockbench.a $(LDLIBS) || exit 1; \
 		rm -rf $(FUZZ_DIR)/corpus-$$t && cp -r tests/fuzz/corpus-$$t $(FUZZ_DIR)/corpus-$$t; \

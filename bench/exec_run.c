@@ -37,6 +37,7 @@
 #include "output/outdir.h"
 #include "output/report.h"
 #include "kernel/kernel_locks.h"
+#include "platform/elfdeps.h"
 #include "platform/placement.h"
 #include "platform/tsc.h"
 #include "run/checks.h"
@@ -203,6 +204,60 @@ static const char *exec_pin(const struct bench_config *cfg)
 	return cfg->pin_asked ? cfg->pin : "none";
 }
 
+/* This process's sanitizer runtime (its path), or "": the first loaded
+ * object that is AddressSanitizer's or ThreadSanitizer's. */
+static int find_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	if (info->dlpi_name && (strstr(info->dlpi_name, "/libasan.so") || strstr(info->dlpi_name, "/libtsan.so"))) {
+		snprintf(data, PATH_MAX, "%s", info->dlpi_name);
+		return 1;
+	}
+	return 0;
+}
+
+static const char *const sanitizer_libs[] = { "libasan.so", "libtsan.so" };
+static const char *const sanitizer_names[] = { "AddressSanitizer", "ThreadSanitizer" };
+#define NO_SANITIZER 2
+
+/* Which of sanitizer_libs a DT_NEEDED name is (1 + its index), else 0. */
+static int needs_sanitizer(const char *needed, void *ctx)
+{
+	(void)ctx;
+	for (int i = 0; i < NO_SANITIZER; i++)
+		if (!strncmp(needed, sanitizer_libs[i], strlen(sanitizer_libs[i])))
+			return 1 + i;
+	return 0;
+}
+
+/* The library must be built for this lockbench's sanitizer, if any: a
+ * sanitizer build of it needs the runtime loaded before libc, which only
+ * a launcher running that runtime puts there (child_env()), and a plain
+ * build under ThreadSanitizer's runtime would leave every lock's atomics
+ * unseen by it.  (A plain library under AddressSanitizer works.) */
+static int exec_so_matches(const char *so, char *err, size_t errlen)
+{
+	char own[PATH_MAX] = "", why[PATH_MAX + 200];
+	int lib_san, own_san = NO_SANITIZER;
+
+	lib_san = elf_needed_each(so, needs_sanitizer, NULL, why, sizeof(why));
+	if (lib_san < 0)
+		return fail(err, errlen, EXIT_USAGE, "--exec: the preloaded library %s", why);
+	lib_san = lib_san ? lib_san - 1 : NO_SANITIZER;
+	dl_iterate_phdr(find_sanitizer, own);
+	for (int i = 0; i < NO_SANITIZER; i++)
+		if (strstr(own, sanitizer_libs[i]))
+			own_san = i;
+	if (lib_san != NO_SANITIZER && lib_san != own_san)
+		return fail(err, errlen, EXIT_USAGE, "--exec: the preloaded library %s is a %s build and this "
+			    "lockbench is not: run the lockbench of its build", so, sanitizer_names[lib_san]);
+	if (own_san == 1 && lib_san != own_san)
+		return fail(err, errlen, EXIT_USAGE, "--exec: this lockbench is a %s build and the preloaded "
+			    "library %s is not: give it the library of its build ($LOCKBENCH_EXEC_SO)",
+			    sanitizer_names[own_san], so);
+	return 0;
+}
+
 /* The library: $LOCKBENCH_EXEC_SO, else the one this build made. */
 static const char *exec_so(char *err, size_t errlen)
 {
@@ -215,28 +270,19 @@ static const char *exec_so(char *err, size_t errlen)
 		     "$LOCKBENCH_EXEC_SO names another)", so, strerror(errno));
 		return NULL;
 	}
-	return so;
+	return exec_so_matches(so, err, errlen) ? NULL : so;
 }
 
 /* ---- the program ---- */
 
 /* A sanitizer build's library needs the sanitizer's runtime loaded before
- * libc: this process's own, where it has one.  AddressSanitizer's goes
- * first.  ThreadSanitizer's goes after the library: in front of it, TSan's
- * interceptors would take the program's pthread calls, and its condvar wait
- * calls the library's inside a "blocking call" that leaves our locks'
- * atomics untracked, so every re-lock in a wait would be reported as a race
- * (docs/exec.md, "ThreadSanitizer"). */
-static int find_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
-{
-	(void)size;
-	if (info->dlpi_name && (strstr(info->dlpi_name, "/libasan.so") || strstr(info->dlpi_name, "/libtsan.so"))) {
-		snprintf(data, PATH_MAX, "%s", info->dlpi_name);
-		return 1;
-	}
-	return 0;
-}
-
+ * libc: this process's own (exec_so_matches() saw that it has the one the
+ * library needs).  AddressSanitizer's goes first.  ThreadSanitizer's goes
+ * after the library: in front of it, TSan's interceptors would take the
+ * program's pthread calls, and its condvar wait calls the library's inside
+ * a "blocking call" that leaves our locks' atomics untracked, so every
+ * re-lock in a wait would be reported as a race (docs/exec.md,
+ * "ThreadSanitizer"). */
 static void child_env(const struct exec_run *x, const char *so)
 {
 	const struct bench_config *cfg = x->cfg;

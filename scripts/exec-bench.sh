@@ -11,11 +11,11 @@
 #    --timing all, off and sample:64), the library inert, and with no
 #    library: `threads` (events in 2 s, 8 threads: more is better) and
 #    `mutex` (seconds for fixed work, 8 threads on 4 mutexes: less is
-#    better), REPS runs each, interleaved: the medians, and each variant's
-#    speed against no library as lbcompare states a ratio (scripts/ratio.c:
-#    Hodges-Lehmann, Moses' 95% interval, the Mann-Whitney verdict), so
-#    that a target such as >= 0.95x is met only where the interval's low
-#    end reaches it.  The per-lock costs: the least of
+#    better), REPS runs each (MUTEX_REPS of `mutex`), interleaved: the
+#    medians, and each variant's speed against no library as lbcompare
+#    states a ratio (scripts/ratio.c: Hodges-Lehmann, Moses' 95% interval,
+#    the Mann-Whitney verdict), so that a target such as >= 0.95x is met
+#    only where the interval's low end reaches it.  The per-lock costs: the least of
 #    PAIRS runs of each side, alternating, each the least of its trials
 #    (exec_cost.c): on a shared machine another job only ever adds cycles
 #    to an uncontended loop, and while others keep the CPUs busy most
@@ -30,6 +30,10 @@ SO=$(readlink -f "${3:-build/liblockbench-exec.so}")
 FLOOR=$(readlink -f "${4:-build/scripts/libexec-floor.so}")
 RATIO=${5:-build/scripts/ratio}
 REPS=${EXEC_BENCH_REPS:-9}
+# `mutex` runs last a quarter of a second, and from one to the next they
+# vary by a tenth: 41 of each give the ratio's interval about +-3%, where
+# 9 gave +-12% (0.898x [0.799..1.039] at 9; 0.946x [0.924..0.966] at 41).
+MUTEX_REPS=${EXEC_BENCH_MUTEX_REPS:-41}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -96,12 +100,16 @@ sb() {
 	*) "$LB" -l "$v" --exec --quiet -- sysbench "$@" ;;
 	esac
 }
-for r in $(seq "$REPS"); do
+for r in $(seq "$(( REPS > MUTEX_REPS ? REPS : MUTEX_REPS ))"); do
 	for v in $variants; do
-		sb "$v" threads --threads=8 --time=2 run >"$tmp/out" 2>&1
-		sb "$v" mutex --threads=8 --mutex-num=4 --mutex-locks=200000 --mutex-loops=100 run >"$tmp/out2" 2>&1
-		awk '/total number of events:/ { print $NF }' "$tmp/out" >>"$tmp/threads-$v"
-		awk '/total time:/ { sub(/s$/, "", $NF); print $NF }' "$tmp/out2" >>"$tmp/mutex-$v"
+		if [ "$r" -le "$REPS" ]; then
+			sb "$v" threads --threads=8 --time=2 run >"$tmp/out" 2>&1
+			awk '/total number of events:/ { print $NF }' "$tmp/out" >>"$tmp/threads-$v"
+		fi
+		if [ "$r" -le "$MUTEX_REPS" ]; then
+			sb "$v" mutex --threads=8 --mutex-num=4 --mutex-locks=200000 --mutex-loops=100 run >"$tmp/out2" 2>&1
+			awk '/total time:/ { sub(/s$/, "", $NF); print $NF }' "$tmp/out2" >>"$tmp/mutex-$v"
+		fi
 	done
 done
 # "RATIO [LO..HI] VERDICT" of X's runs to Y's (scripts/ratio.c: lbcompare's
@@ -112,7 +120,7 @@ speed() {
 	"$RATIO" "$1" "$2" | awk '{ printf "%sx %s %s", $1, ($2 == "-") ? "(too few runs for 95%)" : "[" $2 ".." $3 "]",
 		($5 == "same") ? "no difference" : ($5 == "higher") ? "faster" : "slower" }'
 }
-echo "sysbench through --exec (LOCK: --timing all; LOCK-off: --timing off; LOCK-sN: --timing sample:N; inert: the library preloaded, no lock named), $REPS runs each, interleaved ($(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end): threads = events in 2 s (more is better), mutex = seconds (less is better); speed against no library, with its 95% interval and verdict"
+echo "sysbench through --exec (LOCK: --timing all; LOCK-off: --timing off; LOCK-sN: --timing sample:N; inert: the library preloaded, no lock named), $REPS runs each of threads and $MUTEX_REPS of mutex, interleaved ($(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end): threads = events in 2 s (more is better), mutex = seconds (less is better); speed against no library, with its 95% interval and verdict"
 printf '%-14s %9s %-36s %9s %s\n' variant threads speed mutex_s speed
 for v in $variants; do
 	printf '%-14s %9s %-36s %9s %s\n' "$([ "$v" = none ] && echo "no library" || echo "$v")" \

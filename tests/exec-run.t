@@ -18,7 +18,7 @@ exec_preamble
 # prog_out DIR KEY: the program's "KEY N" line, as kept in DIR.
 prog_out() { awk -v k="$2" '$1 == k { print $2 }' "$1/program-stdout.txt"; }
 
-echo "1..20"
+echo "1..28"
 
 r=$tmp/prog
 lb -l kmutex-fix --exec -o "$r" --quiet --metric 'pid=^pid ([0-9]+)' -- "$PROG" counter prodcons timed
@@ -63,6 +63,42 @@ lb -l kmutex-fix --exec -o "$tmp/xn" --quiet --metric 'x=^(ok) counter' -- "$PRO
 check "a metric that is not a number: one line, exit 1" 'one_line 1 && grep -q "not a number" "$tmp/err"'
 lb -l kmutex-fix --exec --quiet -- "$PROG" counter
 check "without -o the program's output follows" '[ "$rc" -eq 0 ] && grep -q "^ok counter" "$tmp/out"'
+
+# A library that cannot be this launcher's: one line, exit 2, before any
+# program starts ($tmp/started stays absent; a plain library that is not
+# lockbench's passes this check, and its run ends with no figures).  The fakes beside exec_prog
+# (tests/exec_fake_lib.c) need "libtsan.so.2" or nothing.
+fake=$(dirname "$PROG")
+if ldd "$LB" 2>/dev/null | grep -q libtsan; then tsan_lb=yes; else tsan_lb=; fi
+bad_so() { LOCKBENCH_EXEC_SO=$1 lb -l tas --exec --quiet -- sh -c ": >'$tmp/started'"; }
+bad_so "$tmp/no-such.so"
+check "a library that is not there: one line, exit 2" 'one_line 2 && grep -q "No such file" "$tmp/err"'
+printf 'not a library\n' >"$tmp/text.so"
+bad_so "$tmp/text.so"
+check "a library that is not ELF: one line, exit 2 ($(cat "$tmp/err"))" 'one_line 2 && grep -q "not an ELF file" "$tmp/err"'
+mkfifo "$tmp/fifo.so"
+bad_so "$tmp/fifo.so"
+check "a FIFO for the library: one line, exit 2, not waited on" 'one_line 2 && grep -q "not a regular file" "$tmp/err"'
+head -c 100 "$LOCKBENCH_EXEC_SO" >"$tmp/cut.so"
+bad_so "$tmp/cut.so"
+check "a library cut short: one line, exit 2 ($(cat "$tmp/err"))" 'one_line 2 && grep -q "not inside the file" "$tmp/err"'
+bad_so "$PROG"
+check "a program for the library: one line, exit 2" 'one_line 2 && grep -q "not a shared library" "$tmp/err"'
+bad_so "$fake/libneeds-tsan.so"
+if [ -n "$tsan_lb" ]; then
+	ok "a ThreadSanitizer library refused by a plain launcher # skip this lockbench is ThreadSanitizer's"
+else
+	check "a ThreadSanitizer library refused by a plain launcher: one line, exit 2 ($(cat "$tmp/err"))" \
+		'one_line 2 && grep -q "is a ThreadSanitizer build and this lockbench is not" "$tmp/err"'
+fi
+check "no program was started for a refused library" '[ ! -e "$tmp/started" ]'
+bad_so "$fake/libfake-tsan.so"
+if [ -n "$tsan_lb" ]; then
+	check "a plain library refused by a ThreadSanitizer launcher: one line, exit 2 ($(cat "$tmp/err"))" \
+		'one_line 2 && grep -q "is a ThreadSanitizer build and the preloaded library .* is not" "$tmp/err"'
+else
+	ok "a plain library refused by a ThreadSanitizer launcher # skip this lockbench is not ThreadSanitizer's"
+fi
 
 # The launcher's private directory (under $TMPDIR) is gone after a run that
 # succeeded and after one whose program failed.

@@ -11,11 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-export LOCKBENCH_EXEC_SO="${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}"
-exec_tsan_options
-
-# lb ARGS...: lockbench ARGS, bounded; rc, stdout in $tmp/out, stderr in $tmp/err.
-lb() { timeout -s KILL 60 "$LB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+exec_preamble
 
 echo "1..14"
 

@@ -60,26 +60,11 @@ static struct px_node * __attribute__((noinline)) px_node_more(struct px_thread 
 }
 
 /* The node this lock() uses, for the lock in t->bt.lock: the thread's own,
- * or a spare of its own. */
-static inline struct px_node *px_node_take(struct px_thread *t)
-{
-	struct px_node *n = t->node;
-
-	if (px_cfg.holds_thread) {
-		n = t->spare;
-		if (__builtin_expect(n == NULL, 0))
-			return px_node_more(t);
-		t->spare = n->next;
-	}
-	if (__builtin_expect(!n->inited, 0))
-		n = px_node_ready(t, n);
-	return n;
-}
-
-/* px_node_take() for the fast path: NULL where it would call out (no spare
- * node left, or the node's first use), and the caller takes the slow path
- * instead.  So nothing the fast path holds must live across a call before
- * the lock's own, and it saves no registers for one. */
+ * or a spare of its own; NULL where that would call out (no spare node
+ * left, or the node's first use), and the caller takes px_node_take()'s
+ * way instead.  Alone, it is the fast path's: nothing the fast path holds
+ * must live across a call before the lock's own, and it saves no
+ * registers for one. */
 static inline struct px_node *px_node_ready_one(struct px_thread *t)
 {
 	struct px_node *n = px_cfg.holds_thread ? t->spare : t->node;
@@ -89,6 +74,28 @@ static inline struct px_node *px_node_ready_one(struct px_thread *t)
 	if (px_cfg.holds_thread)
 		t->spare = n->next;
 	return n;
+}
+
+/* px_node_ready_one()'s NULL: a new node (LOCK_F_HOLDS_THREAD with no
+ * spare left; a record's own node is made with it, px_self_slow()), or the
+ * chosen one made ready for its first use. */
+static struct px_node * __attribute__((noinline)) px_node_first(struct px_thread *t)
+{
+	struct px_node *n = px_cfg.holds_thread ? t->spare : t->node;
+
+	if (!n)
+		return px_node_more(t);
+	if (px_cfg.holds_thread)
+		t->spare = n->next;
+	return px_node_ready(t, n);
+}
+
+/* The node this lock() uses, whatever it takes. */
+static inline struct px_node *px_node_take(struct px_thread *t)
+{
+	struct px_node *n = px_node_ready_one(t);
+
+	return __builtin_expect(n != NULL, 1) ? n : px_node_first(t);
 }
 
 static struct px_node *px_node_of(struct lock_thread *lt)

@@ -6,10 +6,12 @@
 #    it accepts, and under the floor library (exec_floor.c: an interposer
 #    that only finds the lock, the least any can cost); and glibc's mutex
 #    with no library, with the library inert (no lock named: every call
-#    passed to glibc) and as the `pthread` lock;
+#    passed to glibc), under the floor library with no lock named (glibc's
+#    calls through a pointer: what passing through must cost) and as the
+#    `pthread` lock;
 # 2. sysbench (where installed) under kmutex-spin, kmutex-fix, pthread (with
-#    --timing all, off and sample:64), the library inert, and with no
-#    library: `threads` (events in 2 s, 8 threads: more is better) and
+#    --timing all, off and sample:64), the library inert, the floor library
+#    passing through, and with no library: `threads` (events in 2 s, 8 threads: more is better) and
 #    `mutex` (seconds for fixed work, 8 threads on 4 mutexes: less is
 #    better), REPS runs each (MUTEX_REPS of `mutex`), interleaved: the
 #    medians, and each variant's speed against no library as lbcompare
@@ -75,25 +77,32 @@ for l in $("$LB" --list | awk '/^locks:/ { on = 1; next } /^[a-z]/ { on = 0 } on
 done
 : >"$tmp/plain"
 : >"$tmp/inert"
+: >"$tmp/pass"
 for p in $(seq "$PAIRS"); do
 	"$COST" program >>"$tmp/plain"
 	LD_PRELOAD="$SO" "$COST" program >>"$tmp/inert"
+	LD_PRELOAD="$FLOOR" "$COST" program >>"$tmp/pass"
 done
 plain=$(least "$tmp/plain")
 inert=$(least "$tmp/inert")
-printf 'glibc mutex: no library %s, library inert (passed through) %s (%s)\n' "$plain" "$inert" "$(ratio "$inert" "$plain")"
+pass=$(least "$tmp/pass")
+printf 'glibc mutex: no library %s, library inert (passed through) %s (%s), floor passing through %s (%s)\n' \
+	"$plain" "$inert" "$(ratio "$inert" "$plain")" "$pass" "$(ratio "$pass" "$plain")"
 
 command -v sysbench >/dev/null 2>&1 || { echo "sysbench: not installed (scripts/deps.sh installs it)"; exit 0; }
-# none: no library; inert: the library preloaded with no lock named (every
-# call passed to glibc); LOCK-off: --exec --timing off; LOCK-sN: --timing
-# sample:N; else --exec (timing all).
-variants="none inert pthread pthread-off pthread-s64 kmutex-spin kmutex-fix"
+# none: no library; pass: the floor library with no lock named (glibc's
+# lock and unlock through a pointer: the thinnest interposer); inert: the
+# library preloaded with no lock named (every call passed to glibc);
+# LOCK-off: --exec --timing off; LOCK-sN: --timing sample:N; else --exec
+# (timing all).
+variants="none pass inert pthread pthread-off pthread-s64 kmutex-spin kmutex-fix"
 # Runs sysbench ARGS... as variant $1.
 sb() {
 	v=$1
 	shift
 	case $v in
 	none) sysbench "$@" ;;
+	pass) LD_PRELOAD="$FLOOR" sysbench "$@" ;;
 	inert) LD_PRELOAD="$SO" sysbench "$@" ;;
 	*-off) "$LB" -l "${v%-off}" --exec --timing off --quiet -- sysbench "$@" ;;
 	*-s[0-9]*) "$LB" -l "${v%-s*}" --exec --timing "sample:${v##*-s}" --quiet -- sysbench "$@" ;;
@@ -120,7 +129,7 @@ speed() {
 	"$RATIO" "$1" "$2" | awk '{ printf "%sx %s %s", $1, ($2 == "-") ? "(too few runs for 95%)" : "[" $2 ".." $3 "]",
 		($5 == "same") ? "no difference" : ($5 == "higher") ? "faster" : "slower" }'
 }
-echo "sysbench through --exec (LOCK: --timing all; LOCK-off: --timing off; LOCK-sN: --timing sample:N; inert: the library preloaded, no lock named), $REPS runs each of threads and $MUTEX_REPS of mutex, interleaved ($(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end): threads = events in 2 s (more is better), mutex = seconds (less is better); speed against no library, with its 95% interval and verdict"
+echo "sysbench through --exec (LOCK: --timing all; LOCK-off: --timing off; LOCK-sN: --timing sample:N; inert: the library preloaded, no lock named; pass: the floor library, no lock named), $REPS runs each of threads and $MUTEX_REPS of mutex, interleaved ($(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end): threads = events in 2 s (more is better), mutex = seconds (less is better); speed against no library, with its 95% interval and verdict"
 printf '%-14s %9s %-36s %9s %s\n' variant threads speed mutex_s speed
 for v in $variants; do
 	printf '%-14s %9s %-36s %9s %s\n' "$([ "$v" = none ] && echo "no library" || echo "$v")" \

@@ -13,6 +13,11 @@
  * lock is made on its first lock and never freed, LOCK_F_HOLDS_THREAD locks
  * get the thread's one node (never nested here), and every other
  * pthread_mutex_* call, and every other kind, is glibc's.
+ *
+ * With LOCKBENCH_EXEC_LOCK unset, lock and unlock are glibc's, called
+ * through the pointer dlsym found: the thinnest interposer there is, which
+ * exec-bench.sh runs sysbench under (any program, any number of threads)
+ * beside liblockbench-exec.so passing everything through.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -30,7 +35,9 @@ __attribute__((constructor)) static void floor_setup(void)
 	const char *name = getenv("LOCKBENCH_EXEC_LOCK");
 
 	px_real_resolve();
-	floor_ops = name ? lock_find(name) : NULL;
+	if (!name)
+		return;
+	floor_ops = lock_find(name);
 	if (!floor_ops) {
 		fprintf(stderr, "exec_floor: LOCKBENCH_EXEC_LOCK names no lock\n");
 		exit(127);
@@ -49,16 +56,24 @@ static void * __attribute__((noinline)) floor_start(pthread_mutex_t *m)
 
 PX_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	void *lock = *(void **)(void *)m;
+	const struct lock_ops *ops = floor_ops;
+	void *lock;
 
+	if (__builtin_expect(ops == NULL, 0))
+		return px_real.lock(m);
+	lock = *(void **)(void *)m;
 	if (__builtin_expect(lock == NULL, 0))
 		lock = floor_start(m);
-	floor_ops->lock(lock, floor_node);
+	ops->lock(lock, floor_node);
 	return 0;
 }
 
 PX_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-	floor_ops->unlock(*(void **)(void *)m, floor_node);
+	const struct lock_ops *ops = floor_ops;
+
+	if (__builtin_expect(ops == NULL, 0))
+		return px_real.unlock(m);
+	ops->unlock(*(void **)(void *)m, floor_node);
 	return 0;
 }

@@ -297,8 +297,9 @@ asan:
 	$(call SAN_TEST,asan,-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
 
 # libFuzzer smoke runs of the result-file readers, the option parser and
-# the launcher's ELF reader (bench/platform/elfdeps.c), FUZZ_SECONDS each, from the seed corpora in tests/fuzz/ (copied: the
-# checked-in corpora stay as they are).
+# the launcher's ELF reader (bench/platform/elfdeps.c), FUZZ_SECONDS each,
+# from the seed corpora in tests/fuzz/ (copied: the checked-in corpora stay
+# as they are).
 comma := ,
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all

@@ -216,15 +216,16 @@ static int find_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-static const char *const sanitizer_libs[] = { "libasan.so", "libtsan.so" };
-static const char *const sanitizer_names[] = { "AddressSanitizer", "ThreadSanitizer" };
-#define NO_SANITIZER 2
+enum sanitizer { SAN_ASAN, SAN_TSAN, SAN_NONE };
+static const char *const sanitizer_libs[SAN_NONE] = { "libasan.so", "libtsan.so" };
+static const char *const sanitizer_names[SAN_NONE] = { "AddressSanitizer", "ThreadSanitizer" };
 
-/* Which of sanitizer_libs a DT_NEEDED name is (1 + its index), else 0. */
+/* Which sanitizer's runtime a DT_NEEDED name is (1 + its enum sanitizer),
+ * else 0. */
 static int needs_sanitizer(const char *needed, void *ctx)
 {
 	(void)ctx;
-	for (int i = 0; i < NO_SANITIZER; i++)
+	for (int i = 0; i < SAN_NONE; i++)
 		if (!strncmp(needed, sanitizer_libs[i], strlen(sanitizer_libs[i])))
 			return 1 + i;
 	return 0;
@@ -238,20 +239,21 @@ static int needs_sanitizer(const char *needed, void *ctx)
 static int exec_so_matches(const char *so, char *err, size_t errlen)
 {
 	char own[PATH_MAX] = "", why[PATH_MAX + 200];
-	int lib_san, own_san = NO_SANITIZER;
+	int needed;
+	enum sanitizer lib_san, own_san = SAN_NONE;
 
-	lib_san = elf_needed_each(so, needs_sanitizer, NULL, why, sizeof(why));
-	if (lib_san < 0)
+	needed = elf_needed_each(so, needs_sanitizer, NULL, why, sizeof(why));
+	if (needed < 0)
 		return fail(err, errlen, EXIT_USAGE, "--exec: the preloaded library %s", why);
-	lib_san = lib_san ? lib_san - 1 : NO_SANITIZER;
+	lib_san = needed ? (enum sanitizer)(needed - 1) : SAN_NONE;
 	dl_iterate_phdr(find_sanitizer, own);
-	for (int i = 0; i < NO_SANITIZER; i++)
+	for (int i = 0; i < SAN_NONE; i++)
 		if (strstr(own, sanitizer_libs[i]))
-			own_san = i;
-	if (lib_san != NO_SANITIZER && lib_san != own_san)
+			own_san = (enum sanitizer)i;
+	if (lib_san != SAN_NONE && lib_san != own_san)
 		return fail(err, errlen, EXIT_USAGE, "--exec: the preloaded library %s is a %s build and this "
 			    "lockbench is not: run the lockbench of its build", so, sanitizer_names[lib_san]);
-	if (own_san == 1 && lib_san != own_san)
+	if (own_san == SAN_TSAN && lib_san != own_san)
 		return fail(err, errlen, EXIT_USAGE, "--exec: this lockbench is a %s build and the preloaded "
 			    "library %s is not: give it the library of its build ($LOCKBENCH_EXEC_SO)",
 			    sanitizer_names[own_san], so);
@@ -265,6 +267,12 @@ static const char *exec_so(char *err, size_t errlen)
 
 	if (!so || !*so)
 		so = LOCKBENCH_EXEC_SO;
+	for (const char *c = so; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			/* The path is in every message below: one line each. */
+			fail(err, errlen, EXIT_USAGE, "--exec: $LOCKBENCH_EXEC_SO holds a control character");
+			return NULL;
+		}
 	if (access(so, R_OK) != 0) {
 		fail(err, errlen, EXIT_USAGE, "--exec: the preloaded library %s: %s (make builds it; "
 		     "$LOCKBENCH_EXEC_SO names another)", so, strerror(errno));

@@ -18,7 +18,7 @@ exec_preamble
 # prog_out DIR KEY: the program's "KEY N" line, as kept in DIR.
 prog_out() { awk -v k="$2" '$1 == k { print $2 }' "$1/program-stdout.txt"; }
 
-echo "1..28"
+echo "1..29"
 
 r=$tmp/prog
 lb -l kmutex-fix --exec -o "$r" --quiet --metric 'pid=^pid ([0-9]+)' -- "$PROG" counter prodcons timed
@@ -73,6 +73,9 @@ if ldd "$LB" 2>/dev/null | grep -q libtsan; then tsan_lb=yes; else tsan_lb=; fi
 bad_so() { LOCKBENCH_EXEC_SO=$1 lb -l tas --exec --quiet -- sh -c ": >'$tmp/started'"; }
 bad_so "$tmp/no-such.so"
 check "a library that is not there: one line, exit 2" 'one_line 2 && grep -q "No such file" "$tmp/err"'
+bad_so "$tmp/two
+lines.so"
+check "a library path with a newline: one line, exit 2" 'one_line 2 && grep -q "control character" "$tmp/err"'
 printf 'not a library\n' >"$tmp/text.so"
 bad_so "$tmp/text.so"
 check "a library that is not ELF: one line, exit 2 ($(cat "$tmp/err"))" 'one_line 2 && grep -q "not an ELF file" "$tmp/err"'

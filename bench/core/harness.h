@@ -92,7 +92,7 @@ void bench_timing_init(struct bench_thread *t, const struct bench_config *cfg);
  * both in registers, where reading them back from t just after storing them
  * would put a store-to-load forwarding on the way to the lock's atomic.
  * Returns lock()'s answer, whether it was contended: the preload counts it
- * to the mutex from the register (mcs 33.4 -> 32.5 cycles a lock+unlock
+ * to the mutex from the register (mcs 33.8 -> 32.7 cycles a lock+unlock
  * through it, against re-reading two counters after the call). */
 static inline bool bench_lock_untimed_on(struct bench_thread *t, void *lock, struct lock_thread *lt)
 {

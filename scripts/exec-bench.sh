@@ -11,17 +11,17 @@
 #    `pthread` lock;
 # 2. sysbench (where installed) under kmutex-spin, kmutex-fix, pthread (with
 #    --timing all, off and sample:64), the library inert, the floor library
-#    passing through, and with no library: `threads` (events in 2 s, 8 threads: more is better) and
-#    `mutex` (seconds for fixed work, 8 threads on 4 mutexes: less is
-#    better), REPS runs each (MUTEX_REPS of `mutex`), interleaved: the
-#    medians, and each variant's speed against no library as lbcompare
-#    states a ratio (scripts/ratio.c: Hodges-Lehmann, Moses' 95% interval,
-#    the Mann-Whitney verdict), so that a target such as >= 0.95x is met
-#    only where the interval's low end reaches it.  The per-lock costs: the least of
-#    PAIRS runs of each side, alternating, each the least of its trials
-#    (exec_cost.c): on a shared machine another job only ever adds cycles
-#    to an uncontended loop, and while others keep the CPUs busy most
-#    trials carry some.
+#    passing through, and with no library: `threads` (events in 2 s, 8
+#    threads: more is better) and `mutex` (seconds for fixed work, 8 threads
+#    on 4 mutexes: less is better), REPS runs each (MUTEX_REPS of `mutex`),
+#    interleaved: the medians, and each variant's speed against no library
+#    as lbcompare states a ratio (scripts/ratio.c: Hodges-Lehmann, Moses'
+#    95% interval, the Mann-Whitney verdict), so that a target such as
+#    >= 0.95x is met only where the interval's low end reaches it.
+# The per-lock costs: the least of PAIRS runs of each side, alternating,
+# each the least of its trials (exec_cost.c): on a shared machine another
+# job only ever adds cycles to an uncontended loop, and while others keep
+# the CPUs busy most trials carry some.
 # Printed, not asserted: a busy machine moves every figure.
 #
 #   scripts/exec-bench.sh [LOCKBENCH [EXEC_COST [LIBRARY [FLOOR_LIBRARY [RATIO]]]]]
@@ -33,8 +33,8 @@ FLOOR=$(readlink -f "${4:-build/scripts/libexec-floor.so}")
 RATIO=${5:-build/scripts/ratio}
 REPS=${EXEC_BENCH_REPS:-9}
 # `mutex` runs last a quarter of a second, and from one to the next they
-# vary by a tenth: 41 of each give the ratio's interval about +-3%, where
-# 9 gave +-12% (0.898x [0.799..1.039] at 9; 0.946x [0.924..0.966] at 41).
+# vary by a tenth: at 41 of each the ratio's 95% interval was +-2% to +-8%
+# in this tree's runs, at 9 +-12% (0.898x [0.799..1.039]).
 MUTEX_REPS=${EXEC_BENCH_MUTEX_REPS:-41}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

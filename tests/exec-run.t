@@ -4,7 +4,9 @@
 # calls the program made, its checks, the program's figures and a --metric,
 # mutexes.csv with call sites in the program, its output kept); a program
 # that fails, is killed, or whose metric is missing or not a number: one
-# line, exit 1, the directory says what happened; lbcompare reads two such
+# line, exit 1, the directory says what happened; a preloaded library that
+# is missing, not a 64-bit shared object, or built for another sanitizer
+# than the launcher: one line, exit 2; lbcompare reads two such
 # directories; sysbench's threads and mutex tests under kmutex-spin,
 # kmutex-fix and pthread (skipped where sysbench is not installed).
 LB=${LOCKBENCH:-bench/lockbench}
@@ -66,8 +68,9 @@ check "without -o the program's output follows" '[ "$rc" -eq 0 ] && grep -q "^ok
 
 # A library that cannot be this launcher's: one line, exit 2, before any
 # program starts ($tmp/started stays absent; a plain library that is not
-# lockbench's passes this check, and its run ends with no figures).  The fakes beside exec_prog
-# (tests/exec_fake_lib.c) need "libtsan.so.2" or nothing.
+# lockbench's passes this check, and its run ends with no figures).  The
+# fakes beside exec_prog (tests/exec_fake_lib.c) need "libtsan.so.2" or
+# nothing.
 fake=$(dirname "$PROG")
 if ldd "$LB" 2>/dev/null | grep -q libtsan; then tsan_lb=yes; else tsan_lb=; fi
 bad_so() { LOCKBENCH_EXEC_SO=$1 lb -l tas --exec --quiet -- sh -c ": >'$tmp/started'"; }

@@ -204,31 +204,48 @@ static const char *exec_pin(const struct bench_config *cfg)
 	return cfg->pin_asked ? cfg->pin : "none";
 }
 
-/* This process's sanitizer runtime (its path), or "": the first loaded
- * object that is AddressSanitizer's or ThreadSanitizer's. */
+enum sanitizer { SAN_ASAN, SAN_TSAN, SAN_NONE };
+static const char *const sanitizer_libs[SAN_NONE] = { "libasan.so", "libtsan.so" };
+static const char *const sanitizer_names[SAN_NONE] = { "AddressSanitizer", "ThreadSanitizer" };
+
+/* Which sanitizer's runtime a library's file name (a DT_NEEDED soname, or
+ * a path's last part) is. */
+static enum sanitizer sanitizer_of(const char *file)
+{
+	for (int i = 0; i < SAN_NONE; i++)
+		if (!strncmp(file, sanitizer_libs[i], strlen(sanitizer_libs[i])))
+			return (enum sanitizer)i;
+	return SAN_NONE;
+}
+
 static int find_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
 {
+	const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+
 	(void)size;
-	if (info->dlpi_name && (strstr(info->dlpi_name, "/libasan.so") || strstr(info->dlpi_name, "/libtsan.so"))) {
+	if (base && sanitizer_of(base + 1) != SAN_NONE) {
 		snprintf(data, PATH_MAX, "%s", info->dlpi_name);
 		return 1;
 	}
 	return 0;
 }
 
-enum sanitizer { SAN_ASAN, SAN_TSAN, SAN_NONE };
-static const char *const sanitizer_libs[SAN_NONE] = { "libasan.so", "libtsan.so" };
-static const char *const sanitizer_names[SAN_NONE] = { "AddressSanitizer", "ThreadSanitizer" };
+/* This process's sanitizer, its runtime's path in path[PATH_MAX] ("" for
+ * none): the first loaded object that is one. */
+static enum sanitizer own_sanitizer(char *path)
+{
+	path[0] = '\0';
+	dl_iterate_phdr(find_sanitizer, path);
+	return *path ? sanitizer_of(strrchr(path, '/') + 1) : SAN_NONE;
+}
 
-/* Which sanitizer's runtime a DT_NEEDED name is (1 + its enum sanitizer),
- * else 0. */
+/* elf_needed_each()'s fn: 1 + the sanitizer a needed name is, else 0. */
 static int needs_sanitizer(const char *needed, void *ctx)
 {
+	enum sanitizer san = sanitizer_of(needed);
+
 	(void)ctx;
-	for (int i = 0; i < SAN_NONE; i++)
-		if (!strncmp(needed, sanitizer_libs[i], strlen(sanitizer_libs[i])))
-			return 1 + i;
-	return 0;
+	return san == SAN_NONE ? 0 : 1 + (int)san;
 }
 
 /* The library must be built for this lockbench's sanitizer, if any: a
@@ -238,18 +255,14 @@ static int needs_sanitizer(const char *needed, void *ctx)
  * unseen by it.  (A plain library under AddressSanitizer works.) */
 static int exec_so_matches(const char *so, char *err, size_t errlen)
 {
-	char own[PATH_MAX] = "", why[PATH_MAX + 200];
+	char own[PATH_MAX], why[PATH_MAX + 200];
 	int needed;
-	enum sanitizer lib_san, own_san = SAN_NONE;
+	enum sanitizer lib_san, own_san = own_sanitizer(own);
 
 	needed = elf_needed_each(so, needs_sanitizer, NULL, why, sizeof(why));
 	if (needed < 0)
 		return fail(err, errlen, EXIT_USAGE, "--exec: the preloaded library %s", why);
 	lib_san = needed ? (enum sanitizer)(needed - 1) : SAN_NONE;
-	dl_iterate_phdr(find_sanitizer, own);
-	for (int i = 0; i < SAN_NONE; i++)
-		if (strstr(own, sanitizer_libs[i]))
-			own_san = (enum sanitizer)i;
 	if (lib_san != SAN_NONE && lib_san != own_san)
 		return fail(err, errlen, EXIT_USAGE, "--exec: the preloaded library %s is a %s build and this "
 			    "lockbench is not: run the lockbench of its build", so, sanitizer_names[lib_san]);
@@ -294,12 +307,10 @@ static const char *exec_so(char *err, size_t errlen)
 static void child_env(const struct exec_run *x, const char *so)
 {
 	const struct bench_config *cfg = x->cfg;
-	char preload[3 * PATH_MAX], sanitizer[PATH_MAX] = "", timing[40], seed[24];
+	char preload[3 * PATH_MAX], sanitizer[PATH_MAX], timing[40], seed[24];
 	const char *old = getenv("LD_PRELOAD");
-	bool tsan_after;
+	bool tsan_after = own_sanitizer(sanitizer) == SAN_TSAN;
 
-	dl_iterate_phdr(find_sanitizer, sanitizer);
-	tsan_after = strstr(sanitizer, "/libtsan.so") != NULL;
 	snprintf(preload, sizeof(preload), "%s%s%s%s%s", tsan_after ? so : sanitizer, *sanitizer ? " " : "",
 		 tsan_after ? sanitizer : so, old && *old ? " " : "", old ? old : "");
 	setenv("LD_PRELOAD", preload, 1);

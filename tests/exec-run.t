@@ -72,7 +72,7 @@ check "without -o the program's output follows" '[ "$rc" -eq 0 ] && grep -q "^ok
 # fakes beside exec_prog (tests/exec_fake_lib.c) need "libtsan.so.2" or
 # nothing.
 fake=$(dirname "$PROG")
-if ldd "$LB" 2>/dev/null | grep -q libtsan; then tsan_lb=yes; else tsan_lb=; fi
+if exec_tsan "$LB"; then tsan_lb=yes; else tsan_lb=; fi
 bad_so() { LOCKBENCH_EXEC_SO=$1 lb -l tas --exec --quiet -- sh -c ": >'$tmp/started'"; }
 bad_so "$tmp/no-such.so"
 check "a library that is not there: one line, exit 2" 'one_line 2 && grep -q "No such file" "$tmp/err"'

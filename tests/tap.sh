@@ -48,8 +48,8 @@ exec_preamble() {
 	exec_tsan_options
 }
 
-# exec_tsan [SO]: the preloaded library (SO, else $LOCKBENCH_EXEC_SO, else
-# this build's) is ThreadSanitizer's.
+# exec_tsan [FILE]: FILE (a library or program; else $LOCKBENCH_EXEC_SO, else
+# this build's library) is built with ThreadSanitizer.
 exec_tsan() { ldd "${1:-${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}}" 2>/dev/null | grep -q libtsan; }
 # exec_tsan_options [SO]: under it, TSAN_OPTIONS gets tests/exec-tsan.supp
 # (the library's reported findings, and exec_prog's deliberate misuse: the

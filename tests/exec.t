@@ -80,6 +80,11 @@ verdict() {
 		why="contended histogram != contended timed acquisitions"
 	p=$(phases "$main")
 	[ -z "$why" ] && [ "$p" -ne 0 ] && [ "$p" -ne "$acq" ] && why="phases $p != acquisitions $acq"
+	# The counter's mutex, locked by threads that exited before the report:
+	# its row counts them exactly (each thread's tally, folded at its exit).
+	set -- $(awk '$1 == "counter_lock" { print $2, $3 }' "$tmp/out")
+	row=$(awk -F, -v a="$1" '$1 == a && $2 == 0 { print $3 }' "$d/mutexes-$pid.csv" 2>/dev/null)
+	[ -z "$why" ] && [ "${row:-none}" != "$2" ] && why="counter_lock's mutexes.csv acquisitions ${row:-none}, the program locked it $2"
 	check "$name${why:+: $why}" '[ -z "$why" ]'
 }
 

@@ -19,7 +19,9 @@
  *                       spinlocks, oversubscribed, hand over a time slice
  *                       per acquisition)
  *
- * Prints "pid N", "lock_calls N" and "passthrough_calls N" last.  An alarm of 120 s
+ * Prints "counter_lock ADDRESS N" (the lock() calls on the counter's mutex,
+ * all of them from threads that have exited by then), "pid N", "lock_calls
+ * N" and "passthrough_calls N" last.  An alarm of 120 s
  * ends a hung run (a lost wake-up) with SIGALRM.
  */
 #define _GNU_SOURCE
@@ -35,6 +37,8 @@
 #include <unistd.h>
 
 static uint64_t lock_calls, passthrough_calls;  /* atomics: tallied by every thread */
+static uint64_t counter_lock_calls;             /* of lock_calls, those on counter_lock */
+static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void fail(const char *what, long got, long want)
 {
@@ -58,6 +62,8 @@ static void lock(pthread_mutex_t *m)
 {
 	expect("pthread_mutex_lock", pthread_mutex_lock(m), 0);
 	tally(&lock_calls, 1);
+	if (m == &counter_lock)
+		tally(&counter_lock_calls, 1);
 }
 
 static void unlock(pthread_mutex_t *m)
@@ -82,7 +88,6 @@ static pthread_t spawn(void *(*fn)(void *), void *arg)
 
 #define COUNTER_THREADS 4
 static int counter_iters = 20000;  /* -q: 200 */
-static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t child_lock = PTHREAD_MUTEX_INITIALIZER;  /* fork's child's */
 static long counter;
 
@@ -595,6 +600,7 @@ int main(int argc, char **argv)
 			case_fpos();
 		printf("ok %s\n", c);
 	}
+	printf("counter_lock %p %lu\n", (void *)&counter_lock, (unsigned long)counter_lock_calls);
 	printf("pid %d\nlock_calls %lu\npassthrough_calls %lu\n", (int)getpid(), (unsigned long)lock_calls,
 	       (unsigned long)passthrough_calls);
 	return 0;

@@ -141,11 +141,10 @@ static inline bool px_acquire(struct px_thread *t, struct px_mutex *x, struct px
 	else
 		contended = px_lock_timed(bt);
 	held = px_header(bt->lock);
-	/* Read back only for LOCK_F_HOLDS_THREAD, written for every lock: its
-	 * line is written here anyway, and no test of the lock's flags after
-	 * the lock call keeps the configuration in a register across it. */
-	held->owner_lt = bt->lt;
-	held->acquisitions++;
+	/* The record's copy of the lock's flag, not px_cfg's: after the lock
+	 * call, only the record's address is kept (no other register saved). */
+	if (t->holds_thread)
+		held->owner_lt = bt->lt;
 	return contended;
 }
 
@@ -162,6 +161,14 @@ static void __attribute__((noinline)) px_contended(struct px_thread *t, const vo
 	t->seen_ccount = t->bt.acq_contended.count;
 	t->seen_csum = t->bt.acq_contended.sum;
 	x->site = site;
+}
+
+/* The count in t's tally of the acquisition just made: after the lock
+ * call and px_contended(), so that nothing lives across its out-of-line
+ * call. */
+static inline void px_acquired(struct px_thread *t)
+{
+	px_tally_one(t, px_header(t->bt.lock));
 }
 
 /* unlock() of x by t.  A LOCK_F_HOLDS_THREAD node goes back to the
@@ -204,7 +211,7 @@ static int px_try(struct px_thread *t, struct px_mutex *x, const void *site)
 	}
 	if (px_cfg.holds_thread)
 		x->owner_lt = &n->lt;
-	x->acquisitions++;
+	px_tally_one(t, x);
 	if (!x->site)
 		x->site = site;
 	return 0;
@@ -284,6 +291,7 @@ static int __attribute__((noinline)) px_lock_ours(pthread_mutex_t *m, const void
 	t->bt.lock = PX_LOCK(x);
 	if (px_acquire(t, x, px_node_take(t)))
 		px_contended(t, site);
+	px_acquired(t);
 	return 0;
 }
 
@@ -320,8 +328,10 @@ PX_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 	n = px_node_ready_one(t);
 	if (__builtin_expect(n == NULL, 0))
 		return px_lock_ours(m, __builtin_return_address(0));
+	/* The call site read only when contended (not kept across the lock). */
 	if (px_acquire(t, x, n))
 		px_contended(t, __builtin_return_address(0));
+	px_acquired(t);
 	return 0;
 }
 

@@ -24,19 +24,28 @@
 #include "../core/harness.h"
 
 /*
- * One started mutex: this header on its own cache line, then the registry
- * lock's state (ops->size bytes, cache-line aligned).  Type-stable memory:
- * a header is recycled (px_mutex_free) but never returned to malloc, so a
- * late read by a thread still leaving unlock() touches a lock, never freed
- * memory.
+ * One started mutex: this header, then the registry lock's state
+ * (ops->size bytes, cache-line aligned).  Type-stable memory: a header is
+ * recycled (preload_mutex.c's free list) but never returned to malloc, so
+ * a late read by a thread still leaving unlock() touches a lock, never
+ * freed memory.  Its first line is read-only once started (the fast path
+ * reads its id); the second is written by the lock's holder only where it
+ * must be (a contended acquisition, a LOCK_F_HOLDS_THREAD node), so that an
+ * uncontended acquisition writes no line of the header for the next
+ * holder to fetch.
  */
 struct px_mutex {
 	pthread_mutex_t *addr;        /* the pthread_mutex_t it serves: set at start, then read-only */
 	struct px_mutex *hnext;       /* its registry bucket's chain (px_reg_lock) */
+	uint32_t id;                  /* its acquisitions' index in every thread's px_tally: the
+	                               * header's for life (a recycled header keeps it) */
 	/* Written only by the thread holding the lock, plain: exact without atomics. */
-	struct lock_thread *owner_lt; /* the node lock() was given (read for LOCK_F_HOLDS_THREAD) */
-	uint64_t acquisitions;        /* lock(), trylock(), timedlock() and condvar re-locks that took it */
-	uint64_t contentions;         /* of them, lock() calls that missed their first attempt */
+	struct lock_thread *owner_lt cacheline_aligned; /* the node lock() was given
+	                               * (LOCK_F_HOLDS_THREAD only) */
+	uint64_t acquisitions;        /* lock(), trylock(), timedlock() and condvar re-locks that took
+	                               * it and are in no thread's tally (px_tally_one), and, once
+	                               * destroyed, every one */
+	uint64_t contentions;         /* lock() calls that missed their first attempt */
 	uint64_t contended_timed;     /* contended ones that were timed (--timing) */
 	uint64_t contended_cycles;    /* their acquisition cycles */
 	const void *site;             /* return address of the latest contended lock call, else the first */
@@ -51,6 +60,21 @@ struct px_node {
 	                               * loses the threads that held some) */
 	bool inited;                  /* thread_init() done for its current thread */
 	struct lock_thread lt;
+};
+
+/*
+ * Acquisitions per mutex, counted by each thread in its own memory: a
+ * count in the mutex's header would be one more line that every holder
+ * writes and the next one must fetch (docs/exec.md measures it).  Indexed
+ * by the header's id; grown by its thread, to take an id past its end,
+ * under px_global_lock, which other threads hold to read and zero it (a
+ * mutex destroyed, the exit report).  An id past PX_TALLY_IDS, or one
+ * there was no memory to grow for, counts on the header instead.
+ */
+#define PX_TALLY_IDS (1u << 20)    /* a thread's tally is at most 8 MiB */
+struct px_tally {
+	uint64_t *count;           /* count[id]: the relaxed load and store of its thread, others' */
+	uint32_t cap;              /* ids it holds */
 };
 
 /* Per-thread counters besides the harness's own (bench_thread). */
@@ -69,10 +93,12 @@ struct px_thread {
 	struct bench_thread bt;      /* histograms, untimed counts, --timing countdown */
 	struct px_node *node;        /* its own node (every lock without LOCK_F_HOLDS_THREAD) */
 	struct px_node *spare;       /* LOCK_F_HOLDS_THREAD: free nodes */
+	bool holds_thread;           /* px_cfg.holds_thread, read beside the record's other fields */
 	uint64_t seen_ccount, seen_csum; /* bt.acq_contended's count and sum then */
 	struct px_counts c;
 	struct px_thread *live_next, *live_prev; /* every live record (px_global_lock) */
 	pid_t tid;
+	struct px_tally tally;       /* its acquisitions of each mutex (px_tally_one) */
 } cacheline_aligned;
 
 /* The interposed calls: the only symbols the library exports (it is built
@@ -179,8 +205,9 @@ static inline struct px_mutex *px_mutex_get(pthread_mutex_t *m, const void *site
 }
 
 /* Calls fn on every started mutex and every destroyed one kept for its
- * contentions (the registry lock held: fn must not lock). */
-typedef void px_mutex_fn(const struct px_mutex *x, bool destroyed, void *ctx);
+ * contentions, with its acquisitions, every thread's tally summed (the
+ * registry lock held: fn must not lock). */
+typedef void px_mutex_fn(const struct px_mutex *x, uint64_t acquisitions, bool destroyed, void *ctx);
 void px_mutex_each(px_mutex_fn *fn, void *ctx);
 /* After fork(), in the child: the figures of every mutex zeroed. */
 void px_mutex_fork_child(void);
@@ -202,6 +229,26 @@ static inline struct px_thread *px_self(void)
 
 	return __builtin_expect(t != NULL, 1) ? t : px_self_slow();
 }
+/* One acquisition of x by t, in t's tally: a relaxed load and store, as
+ * only t writes it but others read it.  Inline; an id past the tally's
+ * end, out of line. */
+void px_tally_first(struct px_thread *t, struct px_mutex *x);
+static inline void px_tally_one(struct px_thread *t, struct px_mutex *x)
+{
+	uint32_t id = x->id;
+
+	if (__builtin_expect(id < t->tally.cap, 1)) {
+		uint64_t *n = &t->tally.count[id];
+
+		__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+	} else {
+		px_tally_first(t, x);
+	}
+}
+/* Mutex `id`'s acquisitions in every thread's tally, live and exited; with
+ * take, zeroed there (the mutex destroyed: the header keeps the sum). */
+uint64_t px_tally_sum(uint32_t id, bool take);
+
 /* A zeroed node, from the pool or new; NULL when out of memory. */
 struct px_node *px_node_new(void);
 /* The constructor's part (the exit key): 0, or -1. */

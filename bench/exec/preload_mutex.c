@@ -32,6 +32,7 @@ static struct px_mutex *px_bucket[PX_BUCKETS];
 static struct px_mutex *px_free;             /* recycled headers (hnext links) */
 static struct px_mutex px_kept[PX_KEPT];     /* destroyed ones' figures (addr: where it was) */
 static unsigned int px_kept_n;
+static uint32_t px_ids;                      /* headers made: the next one's id */
 
 _Static_assert(sizeof(pthread_mutex_t) >= 32, "the header pointer and its check need 32 bytes");
 _Static_assert(offsetof(struct __pthread_mutex_s, __kind) == 16, "glibc's kind is not where expected");
@@ -52,11 +53,14 @@ static struct px_mutex **px_slot(const pthread_mutex_t *m)
 	return p;
 }
 
-/* Keeps a destroyed mutex's figures when it is among the most contended. */
-static void px_keep(const struct px_mutex *x)
+/* Keeps a destroyed mutex's figures when it is among the most contended,
+ * its acquisitions taken from the threads' tallies first (its id is the
+ * next mutex's). */
+static void px_keep(struct px_mutex *x)
 {
 	unsigned int least = 0;
 
+	x->acquisitions += px_tally_sum(x->id, true);
 	if (!x->acquisitions)
 		return;
 	if (px_kept_n < PX_KEPT) {
@@ -75,6 +79,7 @@ static void px_keep(const struct px_mutex *x)
 static struct px_mutex *px_header_for(pthread_mutex_t *m, bool *restarted)
 {
 	struct px_mutex **slot = px_slot(m), *x = *slot;
+	uint32_t id;
 
 	*restarted = x != NULL;
 	if (x) {
@@ -86,8 +91,12 @@ static struct px_mutex *px_header_for(pthread_mutex_t *m, bool *restarted)
 		px_free = x->hnext;
 	} else if (!(x = aligned_alloc(CACHELINE, px_cfg.mutex_size))) {
 		return NULL;
+	} else {
+		x->id = px_ids++;
 	}
+	id = x->id;
 	memset(x, 0, px_cfg.mutex_size);
+	x->id = id;
 	if (px_cfg.ops->init(PX_LOCK(x), &px_cfg.params)) {
 		x->hnext = px_free;
 		px_free = x;
@@ -191,9 +200,9 @@ void px_mutex_each(px_mutex_fn *fn, void *ctx)
 	px_spin_lock(&px_reg_lock);
 	for (unsigned int b = 0; b < PX_BUCKETS; b++)
 		for (const struct px_mutex *x = px_bucket[b]; x; x = x->hnext)
-			fn(x, false, ctx);
+			fn(x, x->acquisitions + px_tally_sum(x->id, false), false, ctx);
 	for (unsigned int i = 0; i < px_kept_n; i++)
-		fn(&px_kept[i], true, ctx);
+		fn(&px_kept[i], px_kept[i].acquisitions, true, ctx);
 	px_spin_unlock(&px_reg_lock);
 }
 

@@ -116,14 +116,14 @@ static void px_site(FILE *f, const void *site)
 	fprintf(f, ",%s,0x%" PRIxPTR, strpbrk(obj, ",\n\r") ? "-" : obj, (uintptr_t)site - map->l_addr);
 }
 
-static void px_mutex_row(const struct px_mutex *x, bool destroyed, void *ctx)
+static void px_mutex_row(const struct px_mutex *x, uint64_t acquisitions, bool destroyed, void *ctx)
 {
 	FILE *f = ctx;
 
-	if (!x->acquisitions)
+	if (!acquisitions)
 		return;
 	fprintf(f, "%p,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, (const void *)x->addr, destroyed,
-		x->acquisitions, x->contentions, x->contended_timed, x->contended_cycles);
+		acquisitions, x->contentions, x->contended_timed, x->contended_cycles);
 	px_site(f, x->site);
 	fputc('\n', f);
 }

@@ -31,6 +31,7 @@ static struct px_node *px_all_nodes;       /* every node made (all_next links) *
 static struct bench_thread px_exited;      /* merged figures of exited threads */
 static struct lock_events px_exited_ev;
 static struct px_counts px_exited_c;
+static struct px_tally px_exited_tally;    /* exited threads' tallies, added up */
 static pthread_key_t px_exit_key;
 
 
@@ -77,6 +78,93 @@ struct px_node *px_node_new(void)
 	px_all_nodes = n;
 	px_spin_unlock(&px_global_lock);
 	return n;
+}
+
+/* ---- per-mutex tallies (preload.h, struct px_tally) ---- */
+
+/* t's tally made to hold id, by t (px_global_lock held: others read it).
+ * False when there is no memory. */
+static bool px_tally_grow(struct px_tally *tally, uint32_t id)
+{
+	uint32_t cap = tally->cap ? tally->cap : 64;
+	uint64_t *count;
+
+	while (cap <= id)
+		cap *= 2;
+	count = calloc(cap, sizeof(*count));
+	if (!count)
+		return false;
+	if (tally->cap)
+		memcpy(count, tally->count, tally->cap * sizeof(*count));
+	free(tally->count);
+	tally->count = count;
+	tally->cap = cap;
+	return true;
+}
+
+void px_tally_first(struct px_thread *t, struct px_mutex *x)
+{
+	bool grown = false;
+
+	if (x->id < PX_TALLY_IDS) {
+		px_spin_lock(&px_global_lock);
+		grown = px_tally_grow(&t->tally, x->id);
+		px_spin_unlock(&px_global_lock);
+	}
+	if (grown)
+		px_tally_one(t, x);
+	else
+		x->acquisitions++;  /* t holds x: the header's count is its to write */
+}
+
+/* One tally's count of id, and with take zeroed: the relaxed pair of its
+ * thread's (px_global_lock held). */
+static uint64_t px_tally_get(const struct px_tally *tally, uint32_t id, bool take)
+{
+	uint64_t v;
+
+	if (id >= tally->cap)
+		return 0;
+	v = __atomic_load_n(&tally->count[id], __ATOMIC_RELAXED);
+	if (take)
+		__atomic_store_n(&tally->count[id], 0, __ATOMIC_RELAXED);
+	return v;
+}
+
+uint64_t px_tally_sum(uint32_t id, bool take)
+{
+	uint64_t sum;
+
+	px_spin_lock(&px_global_lock);
+	sum = px_tally_get(&px_exited_tally, id, take);
+	for (const struct px_thread *t = px_live; t; t = t->live_next)
+		sum += px_tally_get(&t->tally, id, take);
+	px_spin_unlock(&px_global_lock);
+	return sum;
+}
+
+/* An exiting thread's tally added to the exited threads' (px_global_lock
+ * held), and freed.  The larger array is kept and the smaller added into
+ * it, so that no count waits on memory. */
+static void px_tally_retire(struct px_tally *from)
+{
+	struct px_tally into = px_exited_tally;
+
+	if (from->cap > into.cap) {
+		px_exited_tally = *from;
+		*from = into;
+	}
+	for (uint32_t id = 0; id < from->cap; id++)
+		px_exited_tally.count[id] += from->count[id];
+	free(from->count);
+	from->count = NULL;
+	from->cap = 0;
+}
+
+static void px_tally_zero(struct px_tally *tally)
+{
+	if (tally->cap)
+		memset(tally->count, 0, tally->cap * sizeof(*tally->count));
 }
 
 static void px_node_pool(struct px_node *n)
@@ -159,6 +247,7 @@ static void px_thread_retire(struct px_thread *t)
 	px_thread_events(t, &px_exited_ev);
 	px_counts_add(&px_exited_c, &t->c);
 	px_exited_c.threads++;
+	px_tally_retire(&t->tally);
 	px_live_unlink(t);
 	if (t->node)
 		px_node_pool(t->node);
@@ -201,6 +290,7 @@ static struct px_thread *px_thread_new(void)
 	hist_reset(&t->bt.acq_contended);
 	t->bt.lock_ops = px_cfg.ops;
 	t->bt.cpu = -1;
+	t->holds_thread = px_cfg.holds_thread;
 	return t;
 }
 
@@ -271,6 +361,7 @@ void px_thread_fork_child(void)
 	hist_reset(&px_exited.acq_contended);
 	memset(&px_exited_ev, 0, sizeof(px_exited_ev));
 	memset(&px_exited_c, 0, sizeof(px_exited_c));
+	px_tally_zero(&px_exited_tally);
 	if (self) {
 		struct bench_thread *bt = &self->bt;
 
@@ -279,6 +370,7 @@ void px_thread_fork_child(void)
 		bt->acquired = bt->untimed = bt->untimed_contended = 0;
 		self->seen_ccount = self->seen_csum = 0;
 		memset(&self->c, 0, sizeof(self->c));
+		px_tally_zero(&self->tally);
 		if (self->node)
 			memset(&self->node->lt.ev, 0, sizeof(self->node->lt.ev));
 		for (struct px_node *n = self->spare; n; n = n->next)

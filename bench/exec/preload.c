@@ -122,30 +122,21 @@ static bool __attribute__((noinline)) px_lock_timed(struct bench_thread *bt)
 
 /*
  * lock() of x by t through the harness (bench_lock()'s two paths: untimed
- * inline, timed out of line), and its count to x.  True when it was
- * contended, as the lock's call said: the caller then calls
- * px_contended().  The header is read back from the record after the lock
- * call (only this thread writes bt->lock) rather than kept in a register
- * across it: the fast path keeps only the record.
+ * inline, timed out of line).  True when it was contended, as the lock's
+ * call said: the caller then calls px_contended(), and px_acquired().
+ * Both read the header back from the record (only this thread writes
+ * bt->lock) rather than keep it in a register across the lock call: the
+ * fast path keeps only the record.
  */
 static inline bool px_acquire(struct px_thread *t, struct px_mutex *x, struct px_node *n)
 {
 	struct bench_thread *bt = &t->bt;
-	struct px_mutex *held;
-	bool contended;
 
 	bt->lock = PX_LOCK(x);
 	bt->lt = &n->lt;
 	if (bt->timing_skip)
-		contended = bench_lock_untimed_on(bt, PX_LOCK(x), &n->lt);
-	else
-		contended = px_lock_timed(bt);
-	held = px_header(bt->lock);
-	/* The record's copy of the lock's flag, not px_cfg's: after the lock
-	 * call, only the record's address is kept (no other register saved). */
-	if (t->holds_thread)
-		held->owner_lt = bt->lt;
-	return contended;
+		return bench_lock_untimed_on(bt, PX_LOCK(x), &n->lt);
+	return px_lock_timed(bt);
 }
 
 /* Figures of t's contended acquisition to its mutex, written holding it:
@@ -163,12 +154,28 @@ static void __attribute__((noinline)) px_contended(struct px_thread *t, const vo
 	x->site = site;
 }
 
-/* The count in t's tally of the acquisition just made: after the lock
- * call and px_contended(), so that nothing lives across its out-of-line
- * call. */
+/*
+ * t now holds x, taken with node lt: its count.  A LOCK_F_HOLDS_THREAD
+ * lock's holder writes the node to the header's second line for unlock(),
+ * and so counts there too (plain: only the holder writes it); every other
+ * lock's, in its own tally.  The record's copy of the flag, not px_cfg's:
+ * called after the lock call, it keeps only the record's address.
+ */
+static inline void px_held(struct px_thread *t, struct px_mutex *x, struct lock_thread *lt)
+{
+	if (t->holds_thread) {
+		x->owner_lt = lt;
+		x->acquisitions++;
+	} else {
+		px_tally_one(t, x);
+	}
+}
+
+/* px_held() of the acquisition px_acquire() just made: after px_contended(),
+ * so that nothing lives across px_tally_one's out-of-line call. */
 static inline void px_acquired(struct px_thread *t)
 {
-	px_tally_one(t, px_header(t->bt.lock));
+	px_held(t, px_header(t->bt.lock), t->bt.lt);
 }
 
 /* unlock() of x by t.  A LOCK_F_HOLDS_THREAD node goes back to the
@@ -209,9 +216,7 @@ static int px_try(struct px_thread *t, struct px_mutex *x, const void *site)
 		}
 		return EBUSY;
 	}
-	if (px_cfg.holds_thread)
-		x->owner_lt = &n->lt;
-	px_tally_one(t, x);
+	px_held(t, x, &n->lt);
 	if (!x->site)
 		x->site = site;
 	return 0;

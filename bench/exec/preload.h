@@ -43,8 +43,8 @@ struct px_mutex {
 	struct lock_thread *owner_lt cacheline_aligned; /* the node lock() was given
 	                               * (LOCK_F_HOLDS_THREAD only) */
 	uint64_t acquisitions;        /* lock(), trylock(), timedlock() and condvar re-locks that took
-	                               * it and are in no thread's tally (px_tally_one), and, once
-	                               * destroyed, every one */
+	                               * it and are in no thread's tally (LOCK_F_HOLDS_THREAD locks
+	                               * count here: px_held), and, once destroyed, every one */
 	uint64_t contentions;         /* lock() calls that missed their first attempt */
 	uint64_t contended_timed;     /* contended ones that were timed (--timing) */
 	uint64_t contended_cycles;    /* their acquisition cycles */

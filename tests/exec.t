@@ -94,7 +94,7 @@ nlocks=0
 for l in $locks; do
 	case " $refused " in *" $l "*) ;; *) nlocks=$((nlocks + 1)) ;; esac
 done
-echo "1..$((nlocks + 4 + 1 + 4 + 7))"
+echo "1..$((nlocks + 4 + 1 + 4 + 7 + 2))"
 
 # Every lock, quick rounds (the FIFO spinlocks, oversubscribed, crawl).
 for l in $locks; do
@@ -158,6 +158,23 @@ check "a bad --timing: exit 127" '[ "$rc" -eq 127 ] && [ "$(wc -l <"$tmp/err")" 
 run "$tmp/inert" "" $cases
 check "no lock named: the program runs on glibc's, no figures" \
 	'[ "$rc" -eq 0 ] && grep -q "^ok ${cases##* }\$" "$tmp/out" && empty "$tmp/inert"'
+
+# A destroyed mutex's row: its count from a thread that exited and from
+# one still running, taken when it was destroyed; the mutex made next
+# recycles its lock and its id, and counts from zero.  kmutex-fix counts in
+# the threads' own arrays, mcs (LOCK_F_HOLDS_THREAD) on the mutex's header.
+for l in kmutex-fix mcs; do
+	run "$tmp/d-$l" "$l" destroy
+	rows="$tmp/d-$l/mutexes-$(out pid).csv"
+	why=""
+	for what in destroyed_lock next_lock; do
+		set -- $(awk -v k="$what" '$1 == k { print $2, $3 }' "$tmp/out")
+		row=$(awk -F, -v a="${1:-none}" '$1 == a && $2 == 1 { print $3 }' "$rows" 2>/dev/null)
+		[ -n "$2" ] && [ "$row" = "$2" ] || why="$why $what's row ${row:-none}, its lock calls ${2:-none};"
+	done
+	check "$l: a destroyed mutex keeps its count, the next one counts from zero${why:+:$why}" \
+		'[ "$rc" -eq 0 ] && [ -z "$why" ]'
+done
 
 # mutexes-PID.csv: the program's mutexes, the busiest its counter's lock
 # (taken in counter_thread), sites in the program's own file.

@@ -10,9 +10,12 @@
  *
  *   exec_prog [-q] CASE...   cases: counter prodcons trylock timed static
  *                       recursive fork threads reuse, or all; and apart
- *                       (not in all): affinity, each thread's CPU
- *                       affinity printed ("affinity I CPUS", I in creation
- *                       order, 0 the main thread), and fpos, threads that
+ *                       (not in all): destroy, a destroyed mutex's count
+ *                       ("destroyed_lock ADDRESS N", and "next_lock
+ *                       ADDRESS 1" of the one made after it); affinity,
+ *                       each thread's CPU affinity printed ("affinity I
+ *                       CPUS", I in creation order, 0 the main thread),
+ *                       and fpos, threads that
  *                       read() one shared descriptor and so meet on the
  *                       kernel's f_pos_lock mutex; -q: 1/100th
  *                       of the counter's and the queue's rounds (the FIFO
@@ -460,6 +463,41 @@ static void case_threads(void)
 	expect("1000 threads' sum", many_sum, (long)MANY * (MANY + 1) / 2);
 }
 
+/* ---- destroy: a mutex locked by a thread that has exited and by this
+ * one, then destroyed (its count kept, and taken from the threads'); a
+ * mutex made next takes its recycled lock and counts from zero ---- */
+
+#define DESTROY_ROUNDS 1000
+
+static void *destroy_thread(void *arg)
+{
+	for (int i = 0; i < DESTROY_ROUNDS; i++) {
+		lock(arg);
+		unlock(arg);
+	}
+	return NULL;
+}
+
+static void case_destroy(void)
+{
+	pthread_mutex_t *m = malloc(sizeof(*m)), *next = malloc(sizeof(*next));
+
+	if (!m || !next)
+		fail("malloc", 0, 1);
+	expect("init", pthread_mutex_init(m, NULL), 0);
+	pthread_join(spawn(destroy_thread, m), NULL);
+	lock(m);
+	unlock(m);
+	expect("destroy", pthread_mutex_destroy(m), 0);
+	expect("init of the next", pthread_mutex_init(next, NULL), 0);
+	lock(next);
+	unlock(next);
+	expect("destroy of the next", pthread_mutex_destroy(next), 0);
+	printf("destroyed_lock %p %d\nnext_lock %p 1\n", (void *)m, DESTROY_ROUNDS + 1, (void *)next);
+	free(m);
+	free(next);
+}
+
 /* ---- reuse: a mutex freed without destroy, its memory a new mutex; a
  * copy of a mutex's bytes is a mutex of its own ---- */
 
@@ -594,6 +632,8 @@ int main(int argc, char **argv)
 			case_threads();
 		if (all || !strcmp(c, "reuse"))
 			case_reuse();
+		if (!strcmp(c, "destroy"))
+			case_destroy();
 		if (!strcmp(c, "affinity"))
 			case_affinity();
 		if (!strcmp(c, "fpos"))

@@ -54,6 +54,12 @@ run() {
 	rc=$?
 }
 
+# calls KEY: the lock calls of the program's "KEY ADDRESS N" line.
+calls() { awk -v k="$1" '$1 == k { print $3 }' "$tmp/out"; }
+# row FILE ADDRESS DESTROYED: the acquisitions in mutexes.csv FILE's row of
+# the mutex at ADDRESS, destroyed (1) or not (0).
+row() { awk -F, -v a="${2:-none}" -v d="$3" '$1 == a && $2 == d { print $3 }' "$1" 2>/dev/null; }
+
 # sum_bins FILE NAME: the sum of NAME's histogram bins.
 sum_bins() { awk -F, -v p="$2_bin_" 'index($1, p) == 1 { s += $2 } END { print s + 0 }' "$1"; }
 phases() { awk -F, '$1 ~ /^ev_acq_(fast|spin|nosleep|sleep)$/ { s += $2 } END { print s + 0 }' "$1"; }
@@ -82,9 +88,10 @@ verdict() {
 	[ -z "$why" ] && [ "$p" -ne 0 ] && [ "$p" -ne "$acq" ] && why="phases $p != acquisitions $acq"
 	# The counter's mutex, locked by threads that exited before the report:
 	# its row counts them exactly (each thread's tally, folded at its exit).
-	set -- $(awk '$1 == "counter_lock" { print $2, $3 }' "$tmp/out")
-	row=$(awk -F, -v a="$1" '$1 == a && $2 == 0 { print $3 }' "$d/mutexes-$pid.csv" 2>/dev/null)
-	[ -z "$why" ] && [ "${row:-none}" != "$2" ] && why="counter_lock's mutexes.csv acquisitions ${row:-none}, the program locked it $2"
+	row=$(row "$d/mutexes-$pid.csv" "$(out counter_lock)" 0)
+	calls=$(calls counter_lock)
+	[ -z "$why" ] && [ "${row:-none}" != "${calls:-?}" ] &&
+		why="counter_lock's mutexes.csv acquisitions ${row:-none}, the program locked it ${calls:-?} times"
 	check "$name${why:+: $why}" '[ -z "$why" ]'
 }
 
@@ -168,9 +175,8 @@ for l in kmutex-fix mcs; do
 	rows="$tmp/d-$l/mutexes-$(out pid).csv"
 	why=""
 	for what in destroyed_lock next_lock; do
-		set -- $(awk -v k="$what" '$1 == k { print $2, $3 }' "$tmp/out")
-		row=$(awk -F, -v a="${1:-none}" '$1 == a && $2 == 1 { print $3 }' "$rows" 2>/dev/null)
-		[ -n "$2" ] && [ "$row" = "$2" ] || why="$why $what's row ${row:-none}, its lock calls ${2:-none};"
+		row=$(row "$rows" "$(out "$what")" 1) calls=$(calls "$what")
+		[ -n "$calls" ] && [ "$row" = "$calls" ] || why="$why $what's row ${row:-none}, its lock calls ${calls:-none};"
 	done
 	check "$l: a destroyed mutex keeps its count, the next one counts from zero${why:+:$why}" \
 		'[ "$rc" -eq 0 ] && [ -z "$why" ]'

@@ -28,10 +28,11 @@
  * (ops->size bytes, cache-line aligned).  Type-stable memory: a header is
  * recycled (preload_mutex.c's free list) but never returned to malloc, so
  * a late read by a thread still leaving unlock() touches a lock, never
- * freed memory.  Its first line is read-only once started (the fast path
- * reads its id); the second is written by the lock's holder only where it
- * must be (a contended acquisition, a LOCK_F_HOLDS_THREAD node), so that an
- * uncontended acquisition writes no line of the header for the next
+ * freed memory.  Its first line, which the fast path reads (the id),
+ * changes only when a mutex starts or is destroyed (its chain, under the
+ * registry's lock); the second is written by the lock's holder only where
+ * it must be (a contended acquisition, a LOCK_F_HOLDS_THREAD node), so that
+ * an uncontended acquisition writes no line of the header for the next
  * holder to fetch.
  */
 struct px_mutex {
@@ -73,7 +74,8 @@ struct px_node {
  */
 #define PX_TALLY_IDS (1u << 20)    /* a thread's tally is at most 8 MiB */
 struct px_tally {
-	uint64_t *count;           /* count[id]: the relaxed load and store of its thread, others' */
+	uint64_t *count;           /* count[id]: its thread's relaxed load and store; others read
+	                            * (and zero) it under px_global_lock */
 	uint32_t cap;              /* ids it holds */
 };
 

@@ -54,8 +54,8 @@ static struct px_mutex **px_slot(const pthread_mutex_t *m)
 }
 
 /* Keeps a destroyed mutex's figures when it is among the most contended,
- * its acquisitions taken from the threads' tallies first (its id is the
- * next mutex's). */
+ * its acquisitions taken from the threads' tallies first: its id goes with
+ * the header to the next mutex, which must count from zero. */
 static void px_keep(struct px_mutex *x)
 {
 	unsigned int least = 0;

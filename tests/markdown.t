@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..51"
+echo "1..53"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -212,8 +212,8 @@ for lock in none kmutex-handoff; do
 	echo "kernel-fpos-t2-$lock $args" >>"$k/variants.txt"
 	for r in 1 2; do
 		echo "kernel-fpos-t2-$lock-r$r $args --seed $r" >>"$k/plan.txt"
-		[ -n "$skip" ] || "$LB" $args --seed $r --quiet -o "$k/runs/kernel-fpos-t2-$lock-r$r" 2>/dev/null ||
-			echo "# lockbench failed for kernel-fpos-t2-$lock-r$r"
+		[ -n "$skip" ] || "$LB" $args --seed $r --quiet -o "$k/runs/kernel-fpos-t2-$lock-r$r" 2>"$tmp/lb.err" ||
+			echo "# lockbench failed for kernel-fpos-t2-$lock-r$r: $(head -c 300 "$tmp/lb.err")"
 	done
 done
 if [ -z "$skip" ]; then
@@ -233,21 +233,83 @@ capture "the kernel's mutex settings, from the kernel row's meta.csv (CONFIG_MUT
 capture "a table per thread count: the figures' titles as lbcompare names them, and the distance of the histograms" \
 	'grep -q "^#### 2 threads$" "$tmp/k.md" &&
 	 grep -q "^| variant | Ops/sec | contended/op | contended mean cycles | CPU us/op | unqueued/op | queued/op | queued at once/op | slept/op | EMD from the kernel.s contended histogram, bins |$" "$tmp/k.md"'
-# The kernel's and the model's contended/op, as kernel-fpos-t2.csv has them.
+# The kernel's and the model's contended/op cells against kernel-fpos-t2.csv.
+# The CSV holds 6 significant digits and the table 4 decimals (the ratio 2),
+# so a figure matches when the two differ by at most what the two roundings
+# allow: comparing the CSV's value rounded again as text would fail on the
+# rare figure that lies just past a rounding boundary.
 kcsv=$k/data/kernel-fpos-t2.csv
-med() { awk -F, -v v="$1" -v f="$2" '$1 == v && $2 == f { printf "%.4f", $4 }' "$kcsv" 2>/dev/null; }
-rat() { awk -F, -v v="$1" -v f="$2" '$1 == v && $2 == f { printf "%.2fx", $10 }' "$kcsv" 2>/dev/null; }
-emd=$(awk -F, '$1 == "contended" && $2 == "kmutex-handoff" { printf "%.2f, %s", $5, $9 }' "$k/data/histcmp-fpos-t2.csv" 2>/dev/null)
-capture "the kernel's row first, its figures with their interval and no verdict" \
-	'grep -q "^| the kernel.s mutex: none | [0-9]* \[[0-9]*–[0-9]*\] | $(med none contended_per_op) \[[0-9.]*–[0-9.]*\] | " "$tmp/k.md"'
-capture "the model's row: its figure, its ratio to the kernel's and the verdict ($(med kmutex-handoff contended_per_op) $(rat kmutex-handoff contended_per_op)), the histograms' distance ($emd)" \
-	'[ -n "$emd" ] && grep "^| kmutex-handoff | " "$tmp/k.md" | grep -q " | $(med kmutex-handoff contended_per_op) \[[0-9.]*–[0-9.]*\] $(rat kmutex-handoff contended_per_op) [a-z ]* | .* | $emd |$"'
+csvrow() { grep "^$1,contended_per_op," "$kcsv" 2>/dev/null; }
+cell() { grep "^| $1 | " "$tmp/k.md" | awk -F' [|] ' -v c="$2" '{ print $c }'; }
+# figure_ok CELL CSVROW: CELL is "median [lo–hi]", then for a model "Rx verdict"
+# ("verdict" alone where the kernel's median is 0: no ratio), each figure near
+# CSVROW's (median $4, lo $5, hi $6, ratio $10, verdict $14).
+figure_ok() {
+	printf '%s\n%s\n' "$1" "$2" | awk -F, '
+		function near(shown, exact, decimals) { return shown != "" && exact != "" &&
+			(shown - exact)^2 <= (0.5 * 10^-decimals + 1e-5 * (exact < 0 ? -exact : exact))^2 }
+		NR == 1 { n = split($0, f, /[][ –]+/); next }
+		{ ok = near(f[1], $4, 4) && near(f[2], $5, 4) && near(f[3], $6, 4)
+		  if ($14 == "baseline") { ok = ok && n == 4 && f[4] == ""; exit }
+		  w = 4
+		  if ($10 != "")
+			ok = ok && f[w] ~ /x$/ && near(substr(f[w], 1, length(f[w]) - 1), $10, 2) && w++
+		  v = f[w]
+		  for (i = w + 1; i <= n; i++) v = v " " f[i]
+		  ok = ok && v == $14 }
+		END { exit !(NR == 2 && ok) }'
+}
+krow=$(csvrow none) kcell=$(cell "the kernel's mutex: none" 3)
+mrow=$(csvrow kmutex-handoff) mcell=$(cell kmutex-handoff 3)
+# The histograms' distance (histcmp's 4 decimals) as the report shows it (2).
+emd=$(awk -F, '$1 == "contended" && $2 == "kmutex-handoff" { print $5 ", " $9 }' "$k/data/histcmp-fpos-t2.csv" 2>/dev/null)
+emd_is() { # SHOWN: "D, VERDICT" as the report shows it, near $emd
+	printf '%s\n%s\n' "$1" "$emd" | awk -F', ' 'NR == 1 { d = $1; w = $2; next }
+		{ exit !(d != "" && $1 != "" && (d - $1)^2 <= 0.00505^2 && w == $2) }'
+}
+capture "the kernel's row first, its figures with their interval and no verdict ('$kcell'; CSV: $krow)" \
+	'grep -q "^| the kernel.s mutex: none | [0-9]* \[[0-9]*–[0-9]*\] | " "$tmp/k.md" && figure_ok "$kcell" "$krow"'
+capture "the model's row: its figure, its ratio to the kernel's and the verdict ('$mcell'; CSV: $mrow)" \
+	'figure_ok "$mcell" "$mrow"'
+emd_cell=$(grep "^| kmutex-handoff | " "$tmp/k.md" | awk -F' [|] ' '{ sub(/ [|]$/, "", $NF); print $NF }')
+capture "the model's row ends with the histograms' distance from the kernel's ('$emd_cell'; histcmp: $emd)" \
+	'emd_is "$emd_cell"'
 capture "the chart: the kernel's waits with the models', where it was drawn; lbcompare's text named" \
 	'grep -q "^!\[contended acquisition times of the models and the kernel.s mutex waits, fpos, 2 threads\](plots/hist-contended-fpos-t2.png)$" "$tmp/k.md" &&
 	 grep -q "\`data/kernel-fpos.txt\`" "$tmp/k.md"'
 
-capture "the answer names the model nearest the kernel, with the table's distance ($emd)" \
-	'[ -n "$emd" ] && head -20 "$tmp/k.md" | grep -q "^- \*\*The model nearest the kernel.s mutex (contended histograms), \`fpos\`:\*\* 2 threads \`kmutex-handoff\` (EMD ${emd%%,*} bins, ${emd#*, })\.$"'
+nearest=$(head -20 "$tmp/k.md" | grep "^- \*\*The model nearest the kernel.s mutex (contended histograms), \`fpos\`:\*\* 2 threads \`kmutex-handoff\` (EMD [0-9.]* bins, [a-z ]*)\.$")
+nearest_emd=$(printf '%s\n' "$nearest" | sed 's/.*(EMD \([0-9.]*\) bins, \([a-z ]*\))\.$/\1, \2/')
+capture "the answer names the model nearest the kernel, with the table's distance ('$nearest_emd'; histcmp: $emd)" \
+	'[ -n "$nearest" ] && emd_is "$nearest_emd"'
+
+# A kernel that made no mutex wait in either run (here the same waits, moved
+# to type "other"): the kernel's median is 0, so the model's row shows no
+# ratio, only its verdict, as the CSV has it.
+z=$tmp/kzero
+cp -R "$k" "$z"
+for r in "$z"/runs/kernel-fpos-t2-none-r*; do
+	[ -f "$r/summary.csv" ] || continue
+	awk -F, -v OFS=, 'NR == FNR { v[$1] = $2; next }
+		$1 == "kernel_contentions_other" { $2 += v["kernel_contentions_mutex"] }
+		$1 == "kernel_wait_cycles_sum_other" { $2 += v["kernel_wait_cycles_sum_mutex"] }
+		$1 == "kernel_wait_cycles_max_other" && v["kernel_wait_cycles_max_mutex"] > $2 { $2 = v["kernel_wait_cycles_max_mutex"] }
+		$1 ~ /^kernel_(contentions|wait_cycles_sum|wait_cycles_max)_mutex$|^kernel_mutex_/ { $2 = 0 }
+		{ print }' "$r/summary.csv" "$r/summary.csv" >"$r/summary.new" && mv "$r/summary.new" "$r/summary.csv"
+	sed -i 's/,mutex,/,other,/' "$r/kernel-locks.csv"
+	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		{ $c["other"] += $c["mutex"]; $c["mutex"] = 0; print }' "$r/kernel-hist.csv" >"$r/kernel-hist.new" &&
+		mv "$r/kernel-hist.new" "$r/kernel-hist.csv"
+done
+rm -f "$z"/data/*
+[ -n "$skip" ] || "$CMP" --csv "$z/data" "$z"/runs/kernel-fpos-t2-none-r* "$z"/runs/kernel-fpos-t2-kmutex-handoff-r* >"$z/data/kernel-fpos.txt" 2>&1
+"$CMP" --markdown "$z" >"$tmp/z.md" 2>"$tmp/err"
+rc=$?
+zrow=$(grep "^kmutex-handoff,contended_per_op," "$z/data/kernel-fpos-t2.csv" 2>/dev/null)
+zcell=$(grep "^| kmutex-handoff | " "$tmp/z.md" | awk -F' [|] ' '{ print $3 }')
+capture "no mutex wait in the kernel's runs: the kernel's row 0, the model's no ratio (rc=$rc: $(head -c 200 "$tmp/err"); '$zcell'; CSV: $zrow)" \
+	'[ $rc -eq 0 ] && grep -q "^| the kernel.s mutex: none | [0-9]* \[[0-9]*–[0-9]*\] | 0.0000 \[0.0000–0.0000\] | " "$tmp/z.md" &&
+	 [ "$(echo "$zrow" | cut -d, -f10)" = "" ] && figure_ok "$zcell" "$zrow"'
 
 # A malformed directory: one line, exit 2, nothing on stdout.
 bad() { # NAME EXPECTED: lbcompare --markdown "$tmp/bad"

@@ -1,7 +1,9 @@
 # tap.sh — the TAP helpers every tests/*.t sources: numbered ok / not ok lines.
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+# A failure is also said on stderr, which prove shows without -v: a CI log
+# that keeps only prove's output still names what failed and why.
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; echo "# Failed test $n - $1" >&2; }
 # check NAME SHELL-CONDITION
 check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
 

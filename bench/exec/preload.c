@@ -59,20 +59,32 @@ static struct px_node * __attribute__((noinline)) px_node_more(struct px_thread 
 	return px_node_ready(t, n);
 }
 
-/* The node this lock() uses, for the lock in t->bt.lock: the thread's own,
- * or a spare of its own; NULL where that would call out (no spare node
- * left, or the node's first use), and the caller takes px_node_take()'s
- * way instead.  Alone, it is the fast path's: nothing the fast path holds
- * must live across a call before the lock's own, and it saves no
- * registers for one. */
+/* The node a lock() of this thread would use: a spare (LOCK_F_HOLDS_THREAD,
+ * whose holder keeps its node until unlock), else the thread's own; and
+ * px_node_claim() takes a spare off the thread's list. */
+static inline struct px_node *px_node_chosen(const struct px_thread *t)
+{
+	return px_cfg.holds_thread ? t->spare : t->node;
+}
+
+static inline void px_node_claim(struct px_thread *t, const struct px_node *n)
+{
+	if (px_cfg.holds_thread)
+		t->spare = n->next;
+}
+
+/* The node this lock() uses, for the lock in t->bt.lock, where it is ready;
+ * NULL where that would call out (no spare node left, or the node's first
+ * use), and the caller takes px_node_take()'s way instead.  Alone, it is
+ * the fast path's: nothing the fast path holds must live across a call
+ * before the lock's own, and it saves no registers for one. */
 static inline struct px_node *px_node_ready_one(struct px_thread *t)
 {
-	struct px_node *n = px_cfg.holds_thread ? t->spare : t->node;
+	struct px_node *n = px_node_chosen(t);
 
 	if (__builtin_expect(n == NULL || !n->inited, 0))
 		return NULL;
-	if (px_cfg.holds_thread)
-		t->spare = n->next;
+	px_node_claim(t, n);
 	return n;
 }
 
@@ -81,12 +93,11 @@ static inline struct px_node *px_node_ready_one(struct px_thread *t)
  * chosen one made ready for its first use. */
 static struct px_node * __attribute__((noinline)) px_node_first(struct px_thread *t)
 {
-	struct px_node *n = px_cfg.holds_thread ? t->spare : t->node;
+	struct px_node *n = px_node_chosen(t);
 
 	if (!n)
 		return px_node_more(t);
-	if (px_cfg.holds_thread)
-		t->spare = n->next;
+	px_node_claim(t, n);
 	return px_node_ready(t, n);
 }
 

@@ -290,15 +290,16 @@ z=$tmp/kzero
 cp -R "$k" "$z"
 for r in "$z"/runs/kernel-fpos-t2-none-r*; do
 	[ -f "$r/summary.csv" ] || continue
+	# (Sums printed with %.0f: mawk prints a number past 2^31 as 3e+09.)
 	awk -F, -v OFS=, 'NR == FNR { v[$1] = $2; next }
-		$1 == "kernel_contentions_other" { $2 += v["kernel_contentions_mutex"] }
-		$1 == "kernel_wait_cycles_sum_other" { $2 += v["kernel_wait_cycles_sum_mutex"] }
-		$1 == "kernel_wait_cycles_max_other" && v["kernel_wait_cycles_max_mutex"] > $2 { $2 = v["kernel_wait_cycles_max_mutex"] }
+		$1 == "kernel_contentions_other" { $2 = sprintf("%.0f", $2 + v["kernel_contentions_mutex"]) }
+		$1 == "kernel_wait_cycles_sum_other" { $2 = sprintf("%.0f", $2 + v["kernel_wait_cycles_sum_mutex"]) }
+		$1 == "kernel_wait_cycles_max_other" && v["kernel_wait_cycles_max_mutex"] + 0 > $2 + 0 { $2 = v["kernel_wait_cycles_max_mutex"] }
 		$1 ~ /^kernel_(contentions|wait_cycles_sum|wait_cycles_max)_mutex$|^kernel_mutex_/ { $2 = 0 }
 		{ print }' "$r/summary.csv" "$r/summary.csv" >"$r/summary.new" && mv "$r/summary.new" "$r/summary.csv"
 	sed -i 's/,mutex,/,other,/' "$r/kernel-locks.csv"
 	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
-		{ $c["other"] += $c["mutex"]; $c["mutex"] = 0; print }' "$r/kernel-hist.csv" >"$r/kernel-hist.new" &&
+		{ $c["other"] = sprintf("%.0f", $c["other"] + $c["mutex"]); $c["mutex"] = 0; print }' "$r/kernel-hist.csv" >"$r/kernel-hist.new" &&
 		mv "$r/kernel-hist.new" "$r/kernel-hist.csv"
 done
 rm -f "$z"/data/*

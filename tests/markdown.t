@@ -239,8 +239,9 @@ capture "a table per thread count: the figures' titles as lbcompare names them, 
 # allow: comparing the CSV's value rounded again as text would fail on the
 # rare figure that lies just past a rounding boundary.
 kcsv=$k/data/kernel-fpos-t2.csv
-csvrow() { grep "^$1,contended_per_op," "$kcsv" 2>/dev/null; }
-cell() { grep "^| $1 | " "$tmp/k.md" | awk -F' [|] ' -v c="$2" '{ print $c }'; }
+# csvrow CSV VARIANT: its contended/op row; cell REPORT LABEL N: the row's Nth cell.
+csvrow() { grep "^$2,contended_per_op," "$1" 2>/dev/null; }
+cell() { grep "^| $2 | " "$1" | awk -F' [|] ' -v c="$3" '{ print $c }'; }
 # figure_ok CELL CSVROW: CELL is "median [lo–hi]", then for a model "Rx verdict"
 # ("verdict" alone where the kernel's median is 0: no ratio), each figure near
 # CSVROW's (median $4, lo $5, hi $6, ratio $10, verdict $14).
@@ -259,8 +260,8 @@ figure_ok() {
 		  ok = ok && v == $14 }
 		END { exit !(NR == 2 && ok) }'
 }
-krow=$(csvrow none) kcell=$(cell "the kernel's mutex: none" 3)
-mrow=$(csvrow kmutex-handoff) mcell=$(cell kmutex-handoff 3)
+krow=$(csvrow "$kcsv" none) kcell=$(cell "$tmp/k.md" "the kernel's mutex: none" 3)
+mrow=$(csvrow "$kcsv" kmutex-handoff) mcell=$(cell "$tmp/k.md" kmutex-handoff 3)
 # The histograms' distance (histcmp's 4 decimals) as the report shows it (2).
 emd=$(awk -F, '$1 == "contended" && $2 == "kmutex-handoff" { print $5 ", " $9 }' "$k/data/histcmp-fpos-t2.csv" 2>/dev/null)
 emd_is() { # SHOWN: "D, VERDICT" as the report shows it, near $emd
@@ -306,8 +307,7 @@ rm -f "$z"/data/*
 [ -n "$skip" ] || "$CMP" --csv "$z/data" "$z"/runs/kernel-fpos-t2-none-r* "$z"/runs/kernel-fpos-t2-kmutex-handoff-r* >"$z/data/kernel-fpos.txt" 2>&1
 "$CMP" --markdown "$z" >"$tmp/z.md" 2>"$tmp/err"
 rc=$?
-zrow=$(grep "^kmutex-handoff,contended_per_op," "$z/data/kernel-fpos-t2.csv" 2>/dev/null)
-zcell=$(grep "^| kmutex-handoff | " "$tmp/z.md" | awk -F' [|] ' '{ print $3 }')
+zrow=$(csvrow "$z/data/kernel-fpos-t2.csv" kmutex-handoff) zcell=$(cell "$tmp/z.md" kmutex-handoff 3)
 capture "no mutex wait in the kernel's runs: the kernel's row 0, the model's no ratio (rc=$rc: $(head -c 200 "$tmp/err"); '$zcell'; CSV: $zrow)" \
 	'[ $rc -eq 0 ] && grep -q "^| the kernel.s mutex: none | [0-9]* \[[0-9]*–[0-9]*\] | 0.0000 \[0.0000–0.0000\] | " "$tmp/z.md" &&
 	 [ "$(echo "$zrow" | cut -d, -f10)" = "" ] && figure_ok "$zcell" "$zrow"'

@@ -321,7 +321,9 @@ static void km_hand_over(struct kmutex *l, struct lock_thread *self, struct km_w
 {
 	/* Relaxed: the lock stays held throughout; the grant orders the rest. */
 	__atomic_fetch_and(&l->state, ~KM_HANDOFF, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->owner, &km_of_waiter(to)->rs, __ATOMIC_RELAXED);
+	/* Release: the waiter's run-state, which we saw it queue under
+	 * wait_lock, as km_acquired's own. */
+	__atomic_store_n(&l->owner, &km_of_waiter(to)->rs, __ATOMIC_RELEASE);
 	/* Release: hands our critical section to the waiter's acquire load. */
 	__atomic_store_n(&to->granted, 1, __ATOMIC_RELEASE);
 	self->ev.handoffs++;

@@ -205,10 +205,25 @@ static inline bool km_count_cmpxchg(struct kmutex *l, bool blind, uint64_t *fail
  * preemptions, where this thread's hold began. */
 static inline void km_acquired(struct kmutex *l, struct kmutex_thread *me)
 {
-	/* Relaxed: a hint; the acquiring atomic orders the critical section. */
-	__atomic_store_n(&l->owner, &me->rs, __ATOMIC_RELAXED);
+	/* Release, though the acquiring atomic orders the critical section: the
+	 * hint is how spinners reach our run-state, and km_owner()'s acquire
+	 * must then see it as thread_init set it (lockbench --exec makes a
+	 * thread's node at its first lock: nothing older orders that).  The
+	 * kernel set its owner after a locked decl (2.6.29-4.9) or with a
+	 * locked cmpxchg (4.10 on), so on x86-64 our earlier stores were
+	 * visible first there too; the release store is the same mov. */
+	__atomic_store_n(&l->owner, &me->rs, __ATOMIC_RELEASE);
 	oracle_running(&me->rs, l->oracle);
 	me->own.preempted_at_hold = km_preempted_now(me);
+}
+
+/* The owner hint, for reading its run-state through: acquire, pairing with
+ * the release of the store that set it (km_acquired, km_hand_over).  The
+ * kernel's READ_ONCE(lock->owner) and dependent loads: C11's consume, which
+ * compilers implement as acquire, and x86-64 as a plain mov. */
+static inline const struct oracle_runstate *km_owner(const struct kmutex *l)
+{
+	return __atomic_load_n(&l->owner, __ATOMIC_ACQUIRE);
 }
 
 /* 4.10: an unlock handed us the lock (and made us the owner). */

@@ -30,7 +30,7 @@ static enum spin_exit km_exit_of(enum oracle_watch why)
  * lets us try. */
 static enum spin_exit km_can_spin_on_owner(struct kmutex *l, const struct oracle_spin *spin)
 {
-	const struct oracle_runstate *owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+	const struct oracle_runstate *owner = km_owner(l);
 	enum spin_exit why = km_exit_of(oracle_spin_over(spin));
 
 	if (why == SPIN_EXIT_NR && owner && !oracle_owner_running(owner, l->oracle))
@@ -72,7 +72,7 @@ static bool km_spin_trylock(struct kmutex *l, bool handoff, uint64_t *failed)
 static enum spin_exit km_spin_attempt(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me,
 				      struct km_waiter *w, const struct oracle_spin *spin)
 {
-	const struct oracle_runstate *owner = __atomic_load_n(&l->owner, __ATOMIC_RELAXED);
+	const struct oracle_runstate *owner = km_owner(l);
 	enum spin_exit why = SPIN_EXIT_NR;
 
 	/* Acquire: pairs with the release store of the grant in km_hand_over. */

@@ -137,11 +137,10 @@ struct oracle_runstate {
 	/* sched: this thread's slot, set by oracle_thread_init and only read
 	 * after, so spinners reach an owner's slot without touching anything
 	 * the owner writes.  Relaxed atomic (oracle_slot()): lockbench --exec
-	 * inits a thread's node at its first lock, published only by the
-	 * lock's relaxed owner store, and recycles an exited thread's node
-	 * while a spinner may still read it; NULL (not seen yet) reads as a
-	 * running owner, as zeroed memory does.  (The node's zeroing itself is
-	 * still unordered with a spinner's read: tests/exec-tsan.supp.) */
+	 * recycles an exited thread's node (zeroed a word at a time, atomic
+	 * too) while a spinner may still read it; NULL reads as a running
+	 * owner, as zeroed memory does.  A lock that publishes its owner's
+	 * run-state does so with a release store (kmutex: km_acquired). */
 	struct oracle_sched_slot *slot;
 	/* The owner run-state this thread is spinning on (NULL: none): lets a
 	 * test see where a spinner is without touching the hot path. */

@@ -54,8 +54,8 @@ exec_preamble() {
 # this build's library) is built with ThreadSanitizer.
 exec_tsan() { ldd "${1:-${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}}" 2>/dev/null | grep -q libtsan; }
 # exec_tsan_options [SO]: under it, TSAN_OPTIONS gets tests/exec-tsan.supp
-# (the library's reported findings, and exec_prog's deliberate misuse: the
-# file says which and why), for the programs the test runs.
+# (exec_prog's deliberate misuse: the file says which and why), for the
+# programs the test runs.
 exec_tsan_options() {
 	exec_tsan "$@" || return 0
 	export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")" && pwd)/exec-tsan.supp"

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +53,26 @@ void px_spin_unlock(int *word)
 
 /* ---- nodes and thread records ---- */
 
+/*
+ * A recycled node's lock_thread zeroed a word at a time, relaxed atomic
+ * stores: a kmutex spinner may still be reading its exited owner's
+ * run-state through the owner hint it loaded (relaxed atomic loads of
+ * words that read "running" as zero), as mutex_spin_on_owner read an
+ * owner's thread_info that may have been freed (2.6.29-2.6.36:
+ * probe_kernel_address).  Atomic on both sides, that read is no data
+ * race; a memset would be one.
+ */
+typedef uint64_t __attribute__((may_alias)) px_any_word;  /* words of a lock's own types */
+
+static void px_node_zero_lt(struct px_node *n)
+{
+	px_any_word *word = (px_any_word *)(void *)&n->lt;
+	px_any_word *end = (px_any_word *)(void *)((char *)n + px_cfg.node_size);
+
+	while (word < end)
+		__atomic_store_n(word++, 0, __ATOMIC_RELAXED);
+}
+
 struct px_node *px_node_new(void)
 {
 	struct px_node *n;
@@ -65,7 +86,8 @@ struct px_node *px_node_new(void)
 		struct px_node *all = n->all_next;
 
 		/* Zeroed as a benchmark's lock_thread is; the id says which thread. */
-		memset(n, 0, px_cfg.node_size);
+		memset(n, 0, offsetof(struct px_node, lt));
+		px_node_zero_lt(n);
 		n->all_next = all;
 		return n;
 	}

@@ -219,8 +219,9 @@ static inline void km_acquired(struct kmutex *l, struct kmutex_thread *me)
 
 /* The owner hint, for reading its run-state through: acquire, pairing with
  * the release of the store that set it (km_acquired, km_hand_over).  The
- * kernel's READ_ONCE(lock->owner) and dependent loads: C11's consume, which
- * compilers implement as acquire, and x86-64 as a plain mov. */
+ * kernel's ACCESS_ONCE (later READ_ONCE) of lock->owner and its dependent
+ * loads: C11's consume, which compilers implement as acquire, and x86-64
+ * as a plain mov. */
 static inline const struct oracle_runstate *km_owner(const struct kmutex *l)
 {
 	return __atomic_load_n(&l->owner, __ATOMIC_ACQUIRE);

@@ -74,6 +74,14 @@ ANALYSIS_H   := $(wildcard analysis/*/*.h common/*.h common/*.def) locks/spin_ex
 RESULTFILE_SRC := $(sort $(wildcard analysis/files/resultfile*.c))
 COMPARE   ?= analysis/lbcompare
 
+# sim/: the simulator engine (docs/sim.md), beneath bench/ and above locks/:
+# libsim.a.  sim/oracle_sim.c is left out: it defines the sched oracle's
+# functions for the simulated build of the locks only.
+SIM_SRC   := $(filter-out sim/oracle_sim.c,$(sort $(wildcard sim/*.c)))
+SIM_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(SIM_SRC))
+SIM_LIB   := $(BUILD)/libsim.a
+SIM_TEST_BIN := $(filter $(BUILD)/tests/test_sim%,$(TEST_BIN))
+
 # `lockbench --exec`'s preloaded library (bench/exec/, docs/exec.md): PIC
 # copies of the locks, common/, the histograms and the timed acquisition,
 # with the interposer, built -fvisibility=hidden so that only the
@@ -87,7 +95,7 @@ EXEC_OBJ  := $(patsubst %.c,$(BUILD)/pic/%.o,$(LOCK_SRC) $(COMMON_SRC) bench/pla
 EXEC_GLIBC_MUTEX := $(foreach f,init destroy lock trylock unlock,-Dpthread_mutex_$(f)=px_glibc_mutex_$(f))
 
 .PHONY: all test bench deps clean tsan asan fuzz
-all: $(BIN) $(COMPARE) $(EXEC_SO)
+all: $(BIN) $(COMPARE) $(EXEC_SO) $(SIM_LIB)
 
 $(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/*.h common/*.def locks/*.def tests/locks/*.def) $(BENCH_HDR)
 	@mkdir -p $(dir $@)
@@ -145,6 +153,13 @@ $(EXEC_SO): $(EXEC_OBJ) $(EXEC_MAP)
 
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
+
+$(SIM_OBJ): $(wildcard sim/*.h)
+$(SIM_LIB): $(SIM_OBJ)
+	$(AR) rcs $@ $^
+# The engine's tests (tests/test_sim*.c) link it.
+$(SIM_TEST_BIN): $(SIM_LIB) $(wildcard sim/*.h)
+$(SIM_TEST_BIN): TEST_EXTRA = $(SIM_LIB)
 
 $(BIN): $(BUILD)/bench/lockbench.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

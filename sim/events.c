@@ -1,0 +1,294 @@
+/*
+ * events.c — the engine's lowest layer (sim.h): one heap of events ordered by
+ * (virtual time, kind, id), the table of cache lines and their charged
+ * accesses, and the parked spins (pr_sim.c decides when a spin parks;
+ * sched.c and a line's writers end it).
+ */
+#include "sim_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the heap ---- */
+
+bool sim_ev_before(const struct sim_ev *a, const struct sim_ev *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->kind != b->kind)
+		return a->kind < b->kind;
+	return a->id < b->id;
+}
+
+static void heap_set(struct sim *s, unsigned i, struct sim_ev *e)
+{
+	s->heap[i] = e;
+	e->heap = (int)i;
+}
+
+static void heap_up(struct sim *s, unsigned i)
+{
+	struct sim_ev *e = s->heap[i];
+
+	while (i > 0 && sim_ev_before(e, s->heap[(i - 1) / 2])) {
+		heap_set(s, i, s->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	heap_set(s, i, e);
+}
+
+static void heap_down(struct sim *s, unsigned i)
+{
+	struct sim_ev *e = s->heap[i];
+
+	for (;;) {
+		unsigned c = 2 * i + 1;
+
+		if (c >= s->nheap)
+			break;
+		if (c + 1 < s->nheap && sim_ev_before(s->heap[c + 1], s->heap[c]))
+			c++;
+		if (!sim_ev_before(s->heap[c], e))
+			break;
+		heap_set(s, i, s->heap[c]);
+		i = c;
+	}
+	heap_set(s, i, e);
+}
+
+void sim_heap_push(struct sim *s, struct sim_ev *e)
+{
+	if (s->nheap == s->capheap) {
+		s->capheap = s->capheap ? 2 * s->capheap : 64;
+		s->heap = realloc(s->heap, s->capheap * sizeof(*s->heap));
+		if (!s->heap) {
+			fprintf(stderr, "sim: out of memory (event heap)\n");
+			abort();
+		}
+	}
+	heap_set(s, s->nheap++, e);
+	heap_up(s, s->nheap - 1);
+}
+
+void sim_heap_remove(struct sim *s, struct sim_ev *e)
+{
+	unsigned i = (unsigned)e->heap;
+	struct sim_ev *last = s->heap[--s->nheap];
+
+	e->heap = -1;
+	if (i == s->nheap)
+		return;
+	heap_set(s, i, last);
+	heap_up(s, i);
+	heap_down(s, (unsigned)last->heap);
+}
+
+void sim_heap_update(struct sim *s, struct sim_ev *e)
+{
+	if (e->heap < 0) {
+		sim_heap_push(s, e);
+		return;
+	}
+	heap_up(s, (unsigned)e->heap);
+	heap_down(s, (unsigned)e->heap);
+}
+
+struct sim_ev *sim_heap_pop(struct sim *s)
+{
+	struct sim_ev *e = s->heap[0];
+
+	sim_heap_remove(s, e);
+	return e;
+}
+
+/* ---- the lines ---- */
+
+static size_t line_slot(uint64_t tag, size_t cap)
+{
+	return (size_t)((tag * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
+}
+
+static void lines_grow(struct sim *s)
+{
+	size_t old = s->caplines, cap = old ? 2 * old : 4096;
+	struct sim_line *prev = s->lines, *nl = calloc(cap, sizeof(*nl));
+
+	if (!nl) {
+		fprintf(stderr, "sim: out of memory (line table)\n");
+		abort();
+	}
+	for (size_t i = 0; i < old; i++) {
+		size_t j;
+
+		if (!prev[i].tag)
+			continue;
+		for (j = line_slot(prev[i].tag, cap); nl[j].tag; j = (j + 1) & (cap - 1))
+			;
+		nl[j] = prev[i];
+	}
+	free(prev);
+	s->lines = nl;
+	s->caplines = cap;
+}
+
+/* The state of the line holding `addr`; a new line is in no cache.  The
+ * pointer is good until the next call (the table grows). */
+struct sim_line *sim_line_get(struct sim *s, uintptr_t addr)
+{
+	uint64_t tag = ((uint64_t)addr >> 6) + 1;
+	size_t j;
+
+	if (2 * (s->nlines + 1) > s->caplines)
+		lines_grow(s);
+	for (j = line_slot(tag, s->caplines); s->lines[j].tag; j = (j + 1) & (s->caplines - 1))
+		if (s->lines[j].tag == tag)
+			return &s->lines[j];
+	s->lines[j].tag = tag;
+	s->lines[j].owner = -1;
+	s->nlines++;
+	return &s->lines[j];
+}
+
+/*
+ * Charges `t`'s access to the line of `p` by the cost model.  A transfer
+ * waits for one in flight on the same line (a line is in one place at a
+ * time: read-modify-writes of one line serialize).  A write wakes the spins
+ * parked on the line.
+ */
+uint64_t sim_access(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind)
+{
+	struct sim_line *l = sim_line_get(s, (uintptr_t)p);
+	uint64_t cost = s->cfg.cost(l, t->cpu, kind, &s->topo, &s->costs);
+	uint64_t hit = s->costs.hit + (kind == SIM_RMW ? s->costs.atomic_extra : 0);
+	uint64_t start = t->vtime;
+
+	s->st.accesses++;
+	if (cost > hit) {
+		s->st.transfers++;
+		start = start > l->busy_until ? start : l->busy_until;
+		l->busy_until = start + cost;
+	}
+	t->vtime = start + cost;
+	if (kind != SIM_LOAD)
+		sim_line_written(s, l, start);
+	return l->version;
+}
+
+/* ---- parked spins ---- */
+
+void sim_spin_reset(struct sim_thread *t)
+{
+	memset(&t->cur, 0, sizeof(t->cur));
+	memset(&t->prev, 0, sizeof(t->prev));
+	t->prev.unparkable = true;
+	t->cur.start = t->vtime;
+}
+
+static bool watches(const struct sim_thread *t, uint64_t tag)
+{
+	for (unsigned i = 0; i < t->cur.n; i++)
+		if (((uint64_t)t->cur.r[i].addr >> 6) + 1 == tag)
+			return true;
+	return false;
+}
+
+static void set_watch(struct sim *s, struct sim_thread *t, int d)
+{
+	for (unsigned i = 0; i < t->cur.n; i++) {
+		bool seen = false;
+
+		for (unsigned j = 0; j < i; j++)
+			seen |= (t->cur.r[j].addr >> 6) == (t->cur.r[i].addr >> 6);
+		if (!seen)
+			sim_line_get(s, t->cur.r[i].addr)->watchers += (unsigned)d;
+	}
+}
+
+/* Takes `t` off the parked list and its lines' watch. */
+static void unlist(struct sim *s, struct sim_thread *t)
+{
+	int last = s->parked[--s->nparked];
+
+	set_watch(s, t, -1);
+	s->parked[t->parked_idx] = last;
+	s->threads[last]->parked_idx = t->parked_idx;
+	t->parked_idx = -1;
+	t->parked = false;
+}
+
+/* Parks `t` (just past a pause, at the start of a pass of `pass` cycles) until
+ * a line it reads is written, or a scheduler event interrupts it, or
+ * `resume_at` (UINT64_MAX: none). */
+void sim_park(struct sim *s, struct sim_thread *t, uint64_t pass, uint64_t resume_at)
+{
+	t->parked = true;
+	t->park_t0 = t->vtime;
+	t->park_pass = pass;
+	t->parked_idx = (int)s->nparked;
+	s->parked[s->nparked++] = t->id;
+	set_watch(s, t, 1);
+	s->st.parks++;
+	if (resume_at != UINT64_MAX) {
+		t->vtime = resume_at;
+		t->ev.time = resume_at;
+		sim_heap_push(s, &t->ev);
+	}
+	sim_yield_engine(s, t);
+	if (t->parked) {   /* resumed at its deadline's pass */
+		s->st.parked_passes += (t->vtime - t->park_t0) / pass;
+		unlist(s, t);
+	}
+}
+
+static void unpark(struct sim *s, struct sim_thread *t, uint64_t at)
+{
+	uint64_t passes = (at - t->park_t0 + t->park_pass - 1) / t->park_pass;
+
+	unlist(s, t);
+	/* It ran every pass as hits: it resumes at the first pass that starts
+	 * at or after `at`, and re-reads. */
+	s->st.parked_passes += passes;
+	t->vtime = t->park_t0 + passes * t->park_pass;
+	t->ev.time = t->vtime;
+	sim_heap_update(s, &t->ev);
+}
+
+void sim_line_written(struct sim *s, struct sim_line *l, uint64_t at)
+{
+	l->version++;
+	if (!l->watchers)
+		return;
+	for (unsigned i = 0; i < s->nparked;) {
+		struct sim_thread *w = s->threads[s->parked[i]];
+
+		if (watches(w, l->tag))
+			unpark(s, w, at);   /* moves the last parked thread to i */
+		else
+			i++;
+	}
+}
+
+/* A scheduler event at `at` for the thread running on its CPU: a parked
+ * spin or a computation ends there, so it can be preempted. */
+void sim_interrupt(struct sim *s, struct sim_thread *t, uint64_t at)
+{
+	if (t->parked) {
+		unpark(s, t, at);
+	} else if (t->interruptible && t->vtime > at) {
+		t->vtime = at;
+		t->ev.time = at;
+		sim_heap_update(s, &t->ev);
+	}
+}
+
+void sim_yield_engine(struct sim *s, struct sim_thread *t)
+{
+	coro_switch(&t->co, &s->main);
+}
+
+bool sim_preemptible(const struct sim *s, const struct sim_thread *t)
+{
+	return s->cfg.semantics == SIM_USERSPACE || t->kdepth == 0;
+}
+

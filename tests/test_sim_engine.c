@@ -1,0 +1,197 @@
+/*
+ * test_sim_engine.c — the simulator's coroutines, cost model, event order,
+ * determinism and parked spins (sim/coro.c, sim/coherence.c, sim/engine.c,
+ * sim/pr_sim.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "../sim/coro.h"
+#include "sim_test.h"
+
+/* ---- coroutines ---- */
+
+static struct coro co_main, co_a;
+static unsigned co_steps;
+
+static void co_body(void *arg)
+{
+	unsigned *n = arg;
+
+	for (;;) {
+		(*n)++;
+		coro_switch(&co_a, &co_main);
+	}
+}
+
+/* Live values across the switch stay in callee-saved registers at -O2. */
+static void coroutines_switch_and_keep_registers(void **state)
+{
+	volatile uint64_t a = 0x1111, b = 0x2222, c = 0x3333, d = 0x4444;
+	uint64_t x = a, y = b, z = c, w = d;
+
+	(void)state;
+	assert_int_equal(coro_init(&co_a, 64 * 1024, co_body, &co_steps), 0);
+	for (unsigned i = 0; i < 1000; i++) {
+		coro_switch(&co_main, &co_a);
+		x += 1;
+		y ^= x;
+		z += y;
+		w -= z;
+	}
+	assert_int_equal(co_steps, 1000);
+	{
+		uint64_t x2 = 0x1111, y2 = 0x2222, z2 = 0x3333, w2 = 0x4444;
+
+		for (unsigned i = 0; i < 1000; i++) {
+			x2 += 1;
+			y2 ^= x2;
+			z2 += y2;
+			w2 -= z2;
+		}
+		assert_true(x == x2 && y == y2 && z == z2 && w == w2);
+	}
+	coro_free(&co_a);
+}
+
+/* ---- the cost model ---- */
+
+static const struct sim_topology topo = { 8, 2, 2 };
+
+static struct sim_costs test_costs(void)
+{
+	return (struct sim_costs){ .hit = 4, .smt = 30, .socket = 100, .remote = 300, .mem = 200,
+				   .atomic_extra = 20, .pause = 40 };
+}
+
+static void costs_follow_the_line(void **state)
+{
+	struct sim_costs c = test_costs();
+	struct sim_line l = { .owner = -1 };
+
+	(void)state;
+	assert_int_equal(sim_coherence_cost(&l, 0, SIM_RMW, &topo, &c), 200 + 20);  /* from memory */
+	assert_int_equal(sim_coherence_cost(&l, 0, SIM_RMW, &topo, &c), 4 + 20);    /* modified here */
+	assert_int_equal(sim_coherence_cost(&l, 1, SIM_LOAD, &topo, &c), 30);       /* SMT sibling */
+	assert_int_equal(sim_coherence_cost(&l, 2, SIM_LOAD, &topo, &c), 100);      /* nearest sharer: another core */
+	assert_int_equal(sim_coherence_cost(&l, 4, SIM_LOAD, &topo, &c), 300);      /* another socket */
+	assert_int_equal(sim_coherence_cost(&l, 4, SIM_LOAD, &topo, &c), 4);        /* shared here */
+	/* a store invalidates every copy: the farthest (CPU 0, remote) sets it */
+	assert_int_equal(sim_coherence_cost(&l, 5, SIM_STORE, &topo, &c), 300);
+	assert_int_equal(l.owner, 5);
+	assert_int_equal(sim_coherence_cost(&l, 5, SIM_STORE, &topo, &c), 4);
+	assert_int_equal(sim_coherence_cost(&l, 6, SIM_RMW, &topo, &c), 100 + 20); /* same socket */
+}
+
+/* ---- ping-pong ---- */
+
+struct pingpong {
+	uint32_t turn __attribute__((aligned(64)));
+	unsigned rounds;
+	uint64_t done_at[2];
+};
+
+static void pp_body(struct pingpong *pp, uint32_t me)
+{
+	for (uint32_t i = 0; i < pp->rounds; i++) {
+		while (pr_load(&pp->turn, PR_ACQUIRE) != 2 * i + me)
+			pr_relax();
+		pr_store(&pp->turn, 2 * i + me + 1, PR_RELEASE);
+	}
+	pp->done_at[me] = sim_now();
+}
+
+static void pp_a(void *arg)
+{
+	pp_body(arg, 0);
+}
+
+static void pp_b(void *arg)
+{
+	pp_body(arg, 1);
+}
+
+/*
+ * Two threads on two cores of a socket hand one line back and forth: each
+ * hand-over is the writer's store, which invalidates the reader's copy, and
+ * the reader's load, which fetches the modified line: two transfers, each of
+ * lat_socket.  Whether `cost` charges that, in count and in time, is what
+ * the test asks (the threads start within sim_spawn's microsecond).
+ */
+static void nothing(void *arg)
+{
+	(void)arg;
+}
+
+static bool pingpong_as_modelled(sim_cost_fn *cost, unsigned rounds)
+{
+	struct sim_profile p = sim_test_profile();
+	char err[256];
+	struct sim_config cfg = { .profile = &p, .ncpus = 4, .seed = 1, .semantics = SIM_USERSPACE,
+				  .cost = cost };
+	struct pingpong pp = { .turn = 0, .rounds = rounds };
+	struct sim *s = sim_create(&cfg, err, sizeof(err));
+	bool ok;
+
+	assert_non_null(s);
+	/* Placed by id: 0 on CPU 0, 1 (which returns at once) on its SMT
+	 * sibling, 2 on CPU 2, another core of the socket. */
+	assert_int_equal(sim_spawn(s, pp_a, &pp), 0);
+	assert_int_equal(sim_spawn(s, nothing, NULL), 1);
+	assert_int_equal(sim_spawn(s, pp_b, &pp), 2);
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	/* Two per hand-over (2 x rounds of them), and the first touches. */
+	if (getenv("SIM_TEST_VERBOSE"))
+		printf("transfers %llu events %llu parks %llu done %llu\n", (unsigned long long)sim_stats(s)->transfers,
+		       (unsigned long long)sim_stats(s)->events, (unsigned long long)sim_stats(s)->parks,
+		       (unsigned long long)pp.done_at[1]);
+	/* 2 x rounds hand-overs of two transfers, and the first touch from
+	 * memory; each hand-over takes the two transfers, and at most one
+	 * spin pass (a hit and a pause) more before the reader sees it. */
+	ok = sim_stats(s)->transfers == 4 * (uint64_t)rounds + 1 &&
+	     pp.done_at[1] >= 2 * rounds * 2 * (uint64_t)p.lat_socket &&
+	     pp.done_at[1] <= 2 * rounds * (2 * (uint64_t)p.lat_socket + (uint64_t)(p.lat_hit + p.pause_cycles)) +
+				       sim_cycles(s, 1000) + (uint64_t)p.lat_mem;
+	sim_destroy(s);
+	return ok;
+}
+
+static void pingpong_costs_two_transfers_a_hand_over(void **state)
+{
+	(void)state;
+	assert_true(pingpong_as_modelled(NULL, 200));
+}
+
+/* The planted fault: a load that finds the line modified elsewhere is
+ * charged as a hit (its state still changes). */
+static uint64_t transfer_as_hit(struct sim_line *l, int cpu, enum sim_access kind, const struct sim_topology *t,
+				const struct sim_costs *c)
+{
+	bool elsewhere = kind == SIM_LOAD && l->owner >= 0 && l->owner != cpu;
+	uint64_t cost = sim_coherence_cost(l, cpu, kind, t, c);
+
+	return elsewhere ? c->hit : cost;
+}
+
+static void a_transfer_charged_as_a_hit_fails_the_ping_pong(void **state)
+{
+	(void)state;
+	assert_false(pingpong_as_modelled(transfer_as_hit, 200));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(coroutines_switch_and_keep_registers),
+		cmocka_unit_test(costs_follow_the_line),
+		cmocka_unit_test(pingpong_costs_two_transfers_a_hand_over),
+		cmocka_unit_test(a_transfer_charged_as_a_hit_fails_the_ping_pong),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -184,6 +184,128 @@ static void a_transfer_charged_as_a_hit_fails_the_ping_pong(void **state)
 	assert_false(pingpong_as_modelled(transfer_as_hit, 200));
 }
 
+/* ---- determinism ---- */
+
+struct contend {
+	uint32_t word __attribute__((aligned(64)));
+	uint64_t counter;
+	uint64_t until;
+};
+
+static void contend_body(void *arg)
+{
+	struct contend *c = arg;
+
+	while (sim_now() < c->until) {
+		tlock_tas_lock(&c->word);
+		c->counter++;
+		sim_work(200);
+		tlock_tas_unlock(&c->word);
+		sim_work(1000 + 100 * (uint64_t)sim_self());
+	}
+}
+
+/* 12 threads on 4 CPUs contending a lock for 3 ms: its trace hash. */
+static uint64_t contend_trace(uint64_t seed, enum sim_semantics sem, uint64_t *counter)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim *s = sim_test_new(&p, 4, seed, sem);
+	struct contend c = { .word = 0, .counter = 0, .until = 0 };
+	uint64_t h;
+
+	assert_non_null(s);
+	c.until = sim_cycles(s, 3e6);
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(sim_spawn(s, contend_body, &c), i);
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	h = sim_stats(s)->trace_hash;
+	*counter = c.counter;
+	sim_destroy(s);
+	return h;
+}
+
+static void the_same_seed_gives_the_same_events(void **state)
+{
+	uint64_t n1, n2, n3;
+
+	(void)state;
+	for (int sem = SIM_KERNEL; sem <= SIM_USERSPACE; sem++) {
+		uint64_t a = contend_trace(7, sem, &n1), b = contend_trace(7, sem, &n2), c = contend_trace(8, sem, &n3);
+
+		assert_true(n1 > 100);
+		assert_true(a == b && n1 == n2);
+		assert_true(a != c);
+	}
+}
+
+/* ---- parked spins ---- */
+
+struct waiter {
+	uint32_t flag __attribute__((aligned(64)));
+	uint64_t work;
+	uint64_t stored_at, seen_at;
+};
+
+static void w_spin(void *arg)
+{
+	struct waiter *w = arg;
+
+	while (!pr_load(&w->flag, PR_ACQUIRE))
+		pr_relax();
+	w->seen_at = sim_now();
+}
+
+static void w_set(void *arg)
+{
+	struct waiter *w = arg;
+
+	sim_work(w->work);
+	w->stored_at = sim_now();
+	pr_store(&w->flag, 1, PR_RELEASE);
+}
+
+/* A spinner on CPU 0 waits for CPU 2's store after `work` cycles. */
+static void spin_until_store(uint64_t work, struct waiter *w, struct sim_stats *st, const struct sim_profile *p)
+{
+	struct sim *s = sim_test_new(p, 4, 3, SIM_USERSPACE);
+
+	assert_non_null(s);
+	*w = (struct waiter){ .flag = 0, .work = work };
+	assert_int_equal(sim_spawn(s, w_spin, w), 0);
+	assert_int_equal(sim_spawn(s, nothing, NULL), 1);
+	assert_int_equal(sim_spawn(s, w_set, w), 2);
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	*st = *sim_stats(s);
+	sim_destroy(s);
+}
+
+/*
+ * The spin ends when it would have: the store's transfer, then within one
+ * pass (a hit and a pause) the spinner's load fetches the line; and the
+ * events do not grow with the spin's length (ticks aside: one per CPU per
+ * millisecond, spin or not).
+ */
+static void a_parked_spin_ends_on_time_in_few_events(void **state)
+{
+	struct sim_profile p = sim_test_profile();
+	uint64_t pass = (uint64_t)(p.lat_hit + p.pause_cycles), xfer = (uint64_t)p.lat_socket;
+	uint64_t works[] = { 100000, 10000000 };
+	uint64_t events[2];
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct waiter w;
+		struct sim_stats st;
+
+		spin_until_store(works[i], &w, &st, &p);
+		assert_true(w.seen_at >= w.stored_at + 2 * xfer);
+		assert_true(w.seen_at <= w.stored_at + 2 * xfer + pass);
+		assert_true(st.parked_passes >= works[i] / pass / 2);
+		events[i] = st.events - st.ticks;
+	}
+	assert_true(events[1] <= events[0] + 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +313,8 @@ int main(void)
 		cmocka_unit_test(costs_follow_the_line),
 		cmocka_unit_test(pingpong_costs_two_transfers_a_hand_over),
 		cmocka_unit_test(a_transfer_charged_as_a_hit_fails_the_ping_pong),
+		cmocka_unit_test(the_same_seed_gives_the_same_events),
+		cmocka_unit_test(a_parked_spin_ends_on_time_in_few_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,125 @@
+/*
+ * test_sim_locks.c — mutual exclusion of locks run on the simulator at 4x
+ * oversubscription (16 threads on 4 simulated CPUs), in both semantics;
+ * `none` must be caught.  The locks are tests/sim_test.h's, written against
+ * the pr_* API as locks/ is.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "sim_test.h"
+
+#define THREADS 16
+#define CPUS 4
+#define ROUNDS 300
+
+enum tlock { TL_TAS, TL_TICKET, TL_FUTEX, TL_NONE };
+
+struct excl {
+	enum tlock kind;
+	uint32_t word __attribute__((aligned(64)));
+	struct tlock_ticket ticket __attribute__((aligned(64)));
+	uint64_t counter __attribute__((aligned(64)));
+	unsigned inside, overlaps;
+	struct sim_stats st;
+};
+
+static void excl_lock(struct excl *e)
+{
+	switch (e->kind) {
+	case TL_TAS: tlock_tas_lock(&e->word); break;
+	case TL_TICKET: tlock_ticket_lock(&e->ticket); break;
+	case TL_FUTEX: tlock_futex_lock(&e->word); break;
+	default: tlock_none_lock(&e->word); break;
+	}
+}
+
+static void excl_unlock(struct excl *e)
+{
+	switch (e->kind) {
+	case TL_TAS: tlock_tas_unlock(&e->word); break;
+	case TL_TICKET: tlock_ticket_unlock(&e->ticket); break;
+	case TL_FUTEX: tlock_futex_unlock(&e->word); break;
+	default: tlock_none_unlock(&e->word); break;
+	}
+}
+
+/* The critical section spans a simulated computation, so any other thread
+ * that gets in meanwhile is seen.  Lock to unlock is a kernel section (a
+ * system call's), which only kernel semantics keeps from preemption. */
+static void excl_body(void *arg)
+{
+	struct excl *e = arg;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		sim_kernel_enter();
+		excl_lock(e);
+		if (e->inside++)
+			e->overlaps++;
+		sim_work(3000);
+		e->counter++;
+		e->inside--;
+		excl_unlock(e);
+		sim_kernel_exit();
+		sim_work(20000 + 37 * (uint64_t)sim_self());
+	}
+}
+
+static struct excl run_lock(enum tlock kind, enum sim_semantics sem)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim *s = sim_test_new(&p, CPUS, 11, sem);
+	struct excl e;
+
+	assert_non_null(s);
+	memset(&e, 0, sizeof(e));
+	e.kind = kind;
+	for (int i = 0; i < THREADS; i++)
+		assert_int_equal(sim_spawn(s, excl_body, &e), i);
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	e.st = *sim_stats(s);
+	sim_destroy(s);
+	return e;
+}
+
+static void every_lock_excludes_at_4x_oversubscription(void **state)
+{
+	(void)state;
+	for (int sem = SIM_KERNEL; sem <= SIM_USERSPACE; sem++)
+		for (int k = TL_TAS; k <= TL_FUTEX; k++) {
+			struct excl e = run_lock(k, sem);
+
+			assert_int_equal(e.overlaps, 0);
+			assert_int_equal(e.counter, THREADS * ROUNDS);
+			/* it was contended: threads were switched out, and the
+			 * futex lock's waiters slept */
+			assert_true(e.st.preemptions > 0);
+			assert_true(k != TL_FUTEX || e.st.futex_sleeps > 0);
+			if (getenv("SIM_TEST_VERBOSE"))
+				printf("sem %d lock %d: events %llu preemptions %llu sleeps %llu parks %llu\n", sem, k,
+				       (unsigned long long)e.st.events, (unsigned long long)e.st.preemptions,
+				       (unsigned long long)e.st.futex_sleeps, (unsigned long long)e.st.parks);
+		}
+}
+
+static void none_is_caught(void **state)
+{
+	(void)state;
+	for (int sem = SIM_KERNEL; sem <= SIM_USERSPACE; sem++)
+		assert_true(run_lock(TL_NONE, sem).overlaps > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_lock_excludes_at_4x_oversubscription),
+		cmocka_unit_test(none_is_caught),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,224 @@
+/*
+ * test_sim_sched.c — the simulated scheduler (sim/sched.c): slices, the tick,
+ * futex wake-ups, and kernel against userspace semantics.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../locks/bpf/oracle_slot.h"
+#include "sim_test.h"
+
+/* ---- slices ---- */
+
+#define CHUNK 1000
+#define MAX_RUNS 64
+
+struct hog {
+	uint64_t until;
+	unsigned nruns;
+	uint64_t run_start[MAX_RUNS], run_end[MAX_RUNS];
+};
+
+/* Computes in chunks, noting each stretch it ran without a break (a chunk
+ * that took longer than itself held a switch: the stretch ended in it). */
+static void hog_body(void *arg)
+{
+	struct hog *h = arg;
+	uint64_t start = sim_now(), t;
+
+	while ((t = sim_now()) < h->until) {
+		sim_work(CHUNK);
+		if (sim_now() - t > CHUNK && h->nruns < MAX_RUNS) {
+			h->run_start[h->nruns] = start;
+			h->run_end[h->nruns++] = t;
+			start = sim_now();
+		}
+	}
+}
+
+/*
+ * Two CPU-bound threads on one CPU: each runs its ideal slice, period /
+ * nr_running = sched_latency / 2 (2 <= sched_nr_latency), and is preempted
+ * at the first tick past it.  The first stretch of each is left out (it
+ * starts before the other is queued).
+ */
+static void a_cpu_bound_thread_keeps_its_slice(void **state)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim *s = sim_test_new(&p, 1, 5, SIM_USERSPACE);
+	struct hog h[2];
+	uint64_t slice, tick;
+	unsigned checked = 0;
+
+	(void)state;
+	assert_non_null(s);
+	slice = sim_cycles(s, p.sched_latency_ns) / 2;
+	tick = sim_cycles(s, 1e9 / p.hz);
+	for (int i = 0; i < 2; i++) {
+		h[i] = (struct hog){ .until = sim_cycles(s, 60e6) };
+		assert_int_equal(sim_spawn(s, hog_body, &h[i]), i);
+	}
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	for (int i = 0; i < 2; i++)
+		for (unsigned r = 1; r < h[i].nruns; r++) {
+			uint64_t len = h[i].run_end[r] - h[i].run_start[r];
+
+			assert_true(len + CHUNK >= slice);
+			assert_true(len <= slice + tick + CHUNK);
+			checked++;
+		}
+	assert_true(checked >= 6);
+	sim_destroy(s);
+}
+
+/* ---- the tick ---- */
+
+static void the_tick_sets_need_resched(void **state)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim_thread_info a, b, alone;
+	struct hog h[3];
+
+	(void)state;
+	for (unsigned n = 1; n <= 2; n++) {
+		struct sim *s = sim_test_new(&p, 1, 5, SIM_USERSPACE);
+
+		assert_non_null(s);
+		for (unsigned i = 0; i < n; i++) {
+			h[i] = (struct hog){ .until = sim_cycles(s, 30e6) };
+			assert_int_equal(sim_spawn(s, hog_body, &h[i]), (int)i);
+		}
+		assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+		if (n == 1) {
+			sim_thread_info(s, 0, &alone);
+		} else {
+			sim_thread_info(s, 0, &a);
+			sim_thread_info(s, 1, &b);
+		}
+		sim_destroy(s);
+	}
+	/* Alone on its CPU: CFS's tick checks nothing (entity_tick). */
+	assert_int_equal(alone.resched, 0);
+	assert_int_equal(alone.preempted, 0);
+	/* Two: the tick asks each off once per slice, and it goes. */
+	assert_true(a.resched >= 2 && b.resched >= 2);
+	assert_true(a.preempted >= a.resched - 1 && a.preempted <= a.resched);
+}
+
+/* ---- futex wake-ups ---- */
+
+struct wake {
+	uint32_t word __attribute__((aligned(64)));
+	uint64_t called_at, back_at;
+};
+
+static void sleeper(void *arg)
+{
+	struct wake *w = arg;
+
+	pr_futex_wait(&w->word, 0);
+	w->back_at = sim_now();
+}
+
+static void waker(void *arg)
+{
+	struct wake *w = arg;
+
+	sim_work(100000);
+	pr_store(&w->word, 1, PR_RELAXED);
+	w->called_at = sim_now();
+	pr_futex_wake(&w->word, 1);
+}
+
+/* The sleeper's CPU is idle: it runs wake_latency after the wake, and its
+ * wait returns after the two halves of the system calls. */
+static void a_woken_thread_runs_after_the_wake_latency(void **state)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim *s = sim_test_new(&p, 2, 5, SIM_USERSPACE);
+	struct wake w = { .word = 0 };
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(sim_spawn(s, sleeper, &w), 0);
+	assert_int_equal(sim_spawn(s, waker, &w), 1);
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	assert_int_equal(w.back_at, w.called_at + sim_cycles(s, p.wake_latency_ns) + sim_cycles(s, p.syscall_ns));
+	assert_int_equal(sim_stats(s)->futex_sleeps, 1);
+	sim_destroy(s);
+}
+
+/* ---- kernel and userspace semantics ---- */
+
+struct kloop {
+	struct tlock_ticket lock __attribute__((aligned(64)));
+	uint64_t until;
+	uint64_t acquisitions, preempted_inside;
+};
+
+/* Lock, hold and unlock inside a kernel section (as a system call would);
+ * counts the switch-outs its slot saw between entering and leaving. */
+static void kloop_body(void *arg)
+{
+	struct kloop *k = arg;
+	const struct oracle_sched_slot *slot = sim_slot_self();
+
+	while (sim_now() < k->until) {
+		uint64_t before;
+
+		sim_kernel_enter();
+		before = slot->preempted;
+		tlock_ticket_lock(&k->lock);
+		sim_work(2000);
+		tlock_ticket_unlock(&k->lock);
+		k->preempted_inside += slot->preempted - before;
+		k->acquisitions++;
+		sim_kernel_exit();
+		sim_work(3000);
+	}
+}
+
+static struct kloop kernel_loop(enum sim_semantics sem)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim *s = sim_test_new(&p, 2, 9, sem);
+	struct kloop k;
+
+	assert_non_null(s);
+	memset(&k, 0, sizeof(k));
+	k.until = sim_cycles(s, 40e6);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(sim_spawn(s, kloop_body, &k), i);
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	assert_true(sim_stats(s)->preemptions > 0);
+	sim_destroy(s);
+	return k;
+}
+
+/* Kernel semantics: no switch-out inside the lock code, though threads are
+ * preempted outside it; userspace semantics, the same code: some are. */
+static void a_kernel_spinner_is_never_preempted_inside_lock_code(void **state)
+{
+	struct kloop kern = kernel_loop(SIM_KERNEL), user = kernel_loop(SIM_USERSPACE);
+
+	(void)state;
+	assert_true(kern.acquisitions > 1000);
+	assert_int_equal(kern.preempted_inside, 0);
+	assert_true(user.acquisitions > 100);
+	assert_true(user.preempted_inside > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_cpu_bound_thread_keeps_its_slice),
+		cmocka_unit_test(the_tick_sets_need_resched),
+		cmocka_unit_test(a_woken_thread_runs_after_the_wake_latency),
+		cmocka_unit_test(a_kernel_spinner_is_never_preempted_inside_lock_code),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -6,6 +6,7 @@
 # often lbcompare's per-bin share intervals cover (scripts/share-coverage.c).
 
 CC      ?= cc
+OBJCOPY ?= objcopy
 PKGS    := hwloc numa libcpuid
 TESTPKG := cmocka
 CFLAGS  ?= -O2 -g
@@ -75,12 +76,20 @@ RESULTFILE_SRC := $(sort $(wildcard analysis/files/resultfile*.c))
 COMPARE   ?= analysis/lbcompare
 
 # sim/: the simulator engine (docs/sim.md), beneath bench/ and above locks/:
-# libsim.a.  sim/oracle_sim.c is left out: it defines the sched oracle's
-# functions for the simulated build of the locks only.
-SIM_SRC   := $(filter-out sim/oracle_sim.c,$(sort $(wildcard sim/*.c)))
+# libsim.a.  sim/oracle_sim.c and sim/registry_sim.c are left out: they
+# belong to the simulated build of the locks, SIM_LOCKS below.
+SIM_SRC   := $(filter-out sim/oracle_sim.c sim/registry_sim.c,$(sort $(wildcard sim/*.c)))
 SIM_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(SIM_SRC))
 SIM_LIB   := $(BUILD)/libsim.a
 SIM_TEST_BIN := $(filter $(BUILD)/tests/test_sim%,$(TEST_BIN))
+# The simulated build of the locks (sim/locks_sim.def; docs/sim.md): their
+# sources (and the oracle, the options' parsers) compiled with
+# -DLOCKBENCH_SIM into $(BUILD)/sim/locks/, with sim/oracle_sim.c for the BPF
+# oracle and the sim registry, partially linked into one object of which
+# only the sim registry stays global, so it links beside the native locks.
+SIM_LOCK_SRC := none tas ttas ticket mcs futex kmutex kmutex_queue kmutex_spin kmutex_wait oracle options
+SIM_LOCK_OBJ := $(patsubst %,$(BUILD)/sim/locks/%.o,$(SIM_LOCK_SRC) oracle_sim registry_sim)
+SIM_LOCKS := $(BUILD)/sim-locks.o
 
 # `lockbench --exec`'s preloaded library (bench/exec/, docs/exec.md): PIC
 # copies of the locks, common/, the histograms and the timed acquisition,
@@ -155,6 +164,17 @@ $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(SIM_OBJ): $(wildcard sim/*.h)
+SIM_LOCK_DEPS := $(wildcard locks/*.h locks/bpf/*.h sim/*.h sim/*.def)
+$(BUILD)/sim/locks/%.o: locks/%.c $(SIM_LOCK_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DLOCKBENCH_SIM -c -o $@ $<
+$(BUILD)/sim/locks/%.o: sim/%.c $(SIM_LOCK_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DLOCKBENCH_SIM -c -o $@ $<
+$(SIM_LOCKS): $(SIM_LOCK_OBJ)
+	$(LD) -r -o $@.tmp $^
+	$(OBJCOPY) --keep-global-symbol=sim_lock_registry --keep-global-symbol=sim_lock_registry_len $@.tmp $@
+	@rm -f $@.tmp
 $(SIM_LIB): $(SIM_OBJ)
 	$(AR) rcs $@ $^
 # The engine's tests (tests/test_sim*.c) link it.
@@ -220,6 +240,10 @@ $(EXEC_FLOOR_SO): $(patsubst %.c,$(BUILD)/pic/%.o,$(LOCK_SRC) $(COMMON_SRC) benc
 $(BENCH_BIN): scripts/uncontended.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(BUILD)/scripts/sim_bench: scripts/sim_bench.c tests/sim_test.h $(SIM_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SIM_LIB) -lm
 
 $(BUILD)/scripts/ratio: scripts/ratio.c analysis/figures/stats.c analysis/figures/stats.h
 	@mkdir -p $(dir $@)
@@ -295,11 +319,12 @@ test: deps
 # (scripts/bench-docs.sh); the figures themselves stay the program's.
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN) $(COVERAGE_BIN) $(BUILD)/scripts/exec_cost $(EXEC_FLOOR_SO) \
-		$(BUILD)/scripts/ratio
+		$(BUILD)/scripts/ratio $(BUILD)/scripts/sim_bench
 	$(BENCH_BIN) >$(BUILD)/bench.out; rc=$$?; scripts/bench-docs.sh docs/measurement.md <$(BUILD)/bench.out; exit $$rc
 	$(COVERAGE_BIN)
 	scripts/kernel-locks-overhead.sh $(BIN)
 	scripts/exec-bench.sh $(BIN) $(BUILD)/scripts/exec_cost $(EXEC_SO) $(EXEC_FLOOR_SO) $(BUILD)/scripts/ratio
+	$(BUILD)/scripts/sim_bench
 
 # The whole test suite under ThreadSanitizer, and under AddressSanitizer +
 # UndefinedBehaviorSanitizer, each in its own build directory.

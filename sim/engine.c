@@ -223,7 +223,7 @@ int sim_self(void)
 
 struct oracle_sched_slot *sim_slot_self(void)
 {
-	return &sim_cur_thread->slot;
+	return sim_cur_thread ? &sim_cur_thread->slot : NULL;
 }
 
 void sim_work(uint64_t cycles)

@@ -91,6 +91,6 @@ int sim_self(void);                        /* its id */
 void sim_work(uint64_t cycles);            /* computes for `cycles`, preemptible as its mode allows */
 void sim_kernel_enter(void);               /* nests */
 void sim_kernel_exit(void);                /* switched out here if need_resched is set */
-struct oracle_sched_slot *sim_slot_self(void);  /* its sched slot, which the scheduler writes */
+struct oracle_sched_slot *sim_slot_self(void);  /* its sched slot (the scheduler writes it); NULL outside */
 
 #endif

@@ -51,6 +51,11 @@ static int check_config(const struct sim_config *cfg, unsigned ncpus, char *err,
 	if (!(p->tsc_ghz > 0) || p->hz == 0 || !(p->sched_min_granularity_ns > 0))
 		return snprintf(err, errlen, "sim: the profile needs tsc_ghz, hz and sched_min_granularity_ns > 0"),
 		       -1;
+	/* Only CFS is modelled (sched.c); EEVDF would be a second model. */
+	if (strcmp(p->sched_model, "cfs-2.6.34") != 0)
+		return snprintf(err, errlen, "sim: scheduler model '%s' is not simulated (only cfs-2.6.34)",
+				p->sched_model),
+		       -1;
 	return 0;
 }
 

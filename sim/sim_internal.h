@@ -24,7 +24,7 @@ struct sim_ev {
 enum sim_tstate { T_QUEUED, T_RUNNING, T_SLEEPING, T_DONE };
 
 /* The reads of one spin pass (between two pr_relax calls). */
-#define SIM_SPIN_READS 8
+#define SIM_SPIN_READS 16   /* a kmutex spin pass reads about 7 */
 struct sim_spin_read {
 	uintptr_t addr;
 	unsigned size;

@@ -306,6 +306,30 @@ static void a_parked_spin_ends_on_time_in_few_events(void **state)
 	assert_true(events[1] <= events[0] + 2);
 }
 
+/* ---- refusals ---- */
+
+static void a_bad_machine_is_refused_in_one_line(void **state)
+{
+	struct sim_profile p = sim_test_profile(), bad;
+	char err[256];
+	struct sim_config cfg = { .profile = &bad, .ncpus = 4 };
+
+	(void)state;
+	bad = p;
+	strcpy(bad.sched_model, "eevdf-6.x");
+	assert_null(sim_create(&cfg, err, sizeof(err)));
+	assert_non_null(strstr(err, "eevdf-6.x"));
+	bad = p;
+	bad.hz = 0;
+	assert_null(sim_create(&cfg, err, sizeof(err)));
+	assert_non_null(strstr(err, "hz"));
+	bad = p;
+	cfg.ncpus = SIM_MAX_CPUS + 1;
+	assert_null(sim_create(&cfg, err, sizeof(err)));
+	assert_non_null(strstr(err, "CPUs"));
+	assert_null(strchr(err, '\n'));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +339,7 @@ int main(void)
 		cmocka_unit_test(a_transfer_charged_as_a_hit_fails_the_ping_pong),
 		cmocka_unit_test(the_same_seed_gives_the_same_events),
 		cmocka_unit_test(a_parked_spin_ends_on_time_in_few_events),
+		cmocka_unit_test(a_bad_machine_is_refused_in_one_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,22 +35,71 @@ uint64_t sim_cycles(const struct sim *s, double ns)
 	return (uint64_t)llround(ns * s->prof.tsc_ghz);
 }
 
+/* A cost the machine never uses may be NAN (not measurable on the profiled
+ * machine: sim/profile.h); it is never charged. */
 static uint64_t cyc(double c)
 {
-	return (uint64_t)llround(c);
+	return isfinite(c) && c > 0 ? (uint64_t)llround(c) : 0;
+}
+
+/*
+ * The simulated machine: the profile's sockets and SMT threads; its cores
+ * per socket grown to fit `ncpus` when the profile has fewer CPUs; CPUs
+ * numbered socket by socket, so fewer than the profile's fill its first
+ * sockets.
+ */
+static struct sim_topology topology(const struct sim_profile *p, unsigned ncpus)
+{
+	unsigned per_core = p->threads_per_core, cores = p->cores_per_socket;
+
+	if (ncpus > p->sockets * cores * per_core)
+		cores = (ncpus + p->sockets * per_core - 1) / (p->sockets * per_core);
+	return (struct sim_topology){ ncpus, cores, per_core };
+}
+
+/* The first figure the machine needs that the profile lacks (NAN, or not
+ * positive where it must be), or NULL. */
+static const char *missing(const struct sim_profile *p, const struct sim_topology *t)
+{
+	unsigned per_socket = t->cores_per_socket * t->threads_per_core;
+	const struct {
+		const char *name;
+		double v;
+		bool needed;
+	} need[] = {
+		{ "tsc_ghz", p->tsc_ghz, true },
+		{ "lat_hit", p->lat_hit, true },
+		{ "lat_mem", p->lat_mem, true },
+		{ "lat_smt", p->lat_smt, t->threads_per_core > 1 && t->ncpus > 1 },
+		{ "lat_socket", p->lat_socket, t->ncpus > t->threads_per_core },
+		{ "lat_remote", p->lat_remote, t->ncpus > per_socket },
+		{ "sched_latency_ns", p->sched_latency_ns, true },
+		{ "sched_min_granularity_ns", p->sched_min_granularity_ns, true },
+	};
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (need[i].needed && !(isfinite(need[i].v) && need[i].v > 0))
+			return need[i].name;
+	return NULL;
 }
 
 static int check_config(const struct sim_config *cfg, unsigned ncpus, char *err, size_t errlen)
 {
 	const struct sim_profile *p = cfg->profile;
+	struct sim_topology t;
+	const char *lacks;
 
 	if (!p || p->threads_per_core == 0 || p->cores_per_socket == 0 || p->sockets == 0)
 		return snprintf(err, errlen, "sim: the profile has no topology"), -1;
 	if (ncpus == 0 || ncpus > SIM_MAX_CPUS)
 		return snprintf(err, errlen, "sim: %u CPUs (1 to %d)", ncpus, SIM_MAX_CPUS), -1;
-	if (!(p->tsc_ghz > 0) || p->hz == 0 || !(p->sched_min_granularity_ns > 0))
-		return snprintf(err, errlen, "sim: the profile needs tsc_ghz, hz and sched_min_granularity_ns > 0"),
+	t = topology(p, ncpus);
+	if ((lacks = missing(p, &t)))
+		return snprintf(err, errlen, "sim: profile '%s' has no usable %s, which %u simulated CPUs need",
+				p->name, lacks, ncpus),
 		       -1;
+	if (p->hz == 0)
+		return snprintf(err, errlen, "sim: profile '%s' has no timer tick (hz)", p->name), -1;
 	/* Only CFS is modelled (sched.c); EEVDF would be a second model. */
 	if (strcmp(p->sched_model, "cfs-2.6.34") != 0)
 		return snprintf(err, errlen, "sim: scheduler model '%s' is not simulated (only cfs-2.6.34)",
@@ -101,7 +150,7 @@ struct sim *sim_create(const struct sim_config *cfg, char *err, size_t errlen)
 		s->cfg.cost = sim_coherence_cost;
 	if (!s->cfg.stack_bytes)
 		s->cfg.stack_bytes = 256 * 1024;
-	s->topo = (struct sim_topology){ ncpus, s->prof.cores_per_socket, s->prof.threads_per_core };
+	s->topo = topology(&s->prof, ncpus);
 	s->rng = cfg->seed;
 	set_costs(s);
 	sched_init(s);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <cmocka.h>
 
@@ -313,6 +314,7 @@ static void a_bad_machine_is_refused_in_one_line(void **state)
 	struct sim_profile p = sim_test_profile(), bad;
 	char err[256];
 	struct sim_config cfg = { .profile = &bad, .ncpus = 4 };
+	struct sim *s;
 
 	(void)state;
 	bad = p;
@@ -323,6 +325,25 @@ static void a_bad_machine_is_refused_in_one_line(void **state)
 	bad.hz = 0;
 	assert_null(sim_create(&cfg, err, sizeof(err)));
 	assert_non_null(strstr(err, "hz"));
+	/* A latency the profiled machine could not measure (NAN) is refused
+	 * only where the simulated machine needs it: CPUs 0-3 are one socket. */
+	bad = p;
+	bad.lat_remote = NAN;
+	s = sim_create(&cfg, err, sizeof(err));
+	assert_non_null(s);
+	sim_destroy(s);
+	cfg.ncpus = 5;
+	assert_null(sim_create(&cfg, err, sizeof(err)));
+	assert_non_null(strstr(err, "lat_remote"));
+	/* One socket of two cores grows to 64 cores on that socket: no
+	 * other socket, no lat_remote needed. */
+	bad.sockets = 1;
+	bad.threads_per_core = 1;
+	bad.lat_smt = NAN;
+	cfg.ncpus = 64;
+	s = sim_create(&cfg, err, sizeof(err));
+	assert_non_null(s);
+	sim_destroy(s);
 	bad = p;
 	cfg.ncpus = SIM_MAX_CPUS + 1;
 	assert_null(sim_create(&cfg, err, sizeof(err)));

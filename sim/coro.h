@@ -16,6 +16,7 @@ struct coro {
 	void *sp;          /* the saved stack pointer while switched out */
 	void *stack;       /* the mapping: a guard page, then the stack */
 	size_t stack_len;  /* bytes mapped, the guard page included */
+	void *tsan_fiber;  /* under ThreadSanitizer: its fiber (NULL: the OS thread's own) */
 };
 
 typedef void coro_fn(void *arg);

@@ -212,6 +212,21 @@ static void trace(struct sim *s, const struct sim_ev *e)
 	s->st.events++;
 }
 
+/* No thread can ever run again: every live one sleeps with no wake-up on its
+ * way, or is parked on lines that only those could write (the ticks go on
+ * for ever, so the heap never empties). */
+static bool stuck(const struct sim *s)
+{
+	for (int i = 0; i < s->nthreads; i++) {
+		const struct sim_thread *t = s->threads[i];
+
+		if (t->st == T_QUEUED || (t->st == T_RUNNING && !(t->parked && t->ev.heap < 0)) ||
+		    (t->st == T_SLEEPING && t->wake_ev.heap >= 0))
+			return false;
+	}
+	return true;
+}
+
 int sim_run(struct sim *s, uint64_t limit)
 {
 	sim_cur = s;
@@ -226,6 +241,8 @@ int sim_run(struct sim *s, uint64_t limit)
 		trace(s, e);
 		s->now = e->time;
 		if (e->kind == EV_TICK) {
+			if (stuck(s))
+				return -1;
 			sched_tick(s, &s->cpus[e->id], e->time);
 		} else if (e->kind == EV_WAKE) {
 			sched_wake_arrive(s, s->threads[e->id], e->time);

@@ -166,6 +166,7 @@ uint64_t sim_access(struct sim *s, struct sim_thread *t, const volatile void *p,
 	s->st.accesses++;
 	if (cost > hit) {
 		s->st.transfers++;
+		t->cur.missed = true;
 		start = start > l->busy_until ? start : l->busy_until;
 		l->busy_until = start + cost;
 	}

@@ -137,12 +137,13 @@ bool sim_pr_clock_past(uint64_t deadline)
 	return false;
 }
 
-/* The pass just ended repeats the one before, and what it read is still there. */
+/* The pass just ended repeats the one before, all of it hits (so it measures
+ * every pass to come), and what it read is still there. */
 static bool pass_repeats(struct sim *s, const struct sim_thread *t)
 {
 	const struct sim_spin_pass *c = &t->cur, *p = &t->prev;
 
-	if (c->unparkable || p->unparkable || c->n == 0 || c->n != p->n)
+	if (c->unparkable || p->unparkable || c->missed || c->n == 0 || c->n != p->n)
 		return false;
 	for (unsigned i = 0; i < c->n; i++)
 		if (c->r[i].addr != p->r[i].addr || c->r[i].size != p->r[i].size ||

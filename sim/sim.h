@@ -66,8 +66,9 @@ void sim_destroy(struct sim *s);
 int sim_spawn(struct sim *s, sim_thread_fn *fn, void *arg);
 /*
  * Runs until every thread has returned (0), until the next event is later
- * than `limit` cycles (1), or until no event is left while threads still
- * sleep (-1: a lost wake-up).
+ * than `limit` cycles (1), or until no thread can run again (-1: a lost
+ * wake-up, or spinners on lines only sleepers could write), seen at the
+ * next tick.
  */
 int sim_run(struct sim *s, uint64_t limit);
 const struct sim_stats *sim_stats(const struct sim *s);

@@ -35,6 +35,7 @@ struct sim_spin_pass {
 	struct sim_spin_read r[SIM_SPIN_READS];
 	unsigned n;
 	bool unparkable;           /* wrote, read the clock, or read too much */
+	bool missed;               /* a transfer: this pass is no measure of a pass of hits */
 	bool has_deadline;
 	uint64_t deadline, deadline_off;   /* pr_clock_past's, and when in the pass it asked */
 	uint64_t start;

@@ -307,6 +307,79 @@ static void a_parked_spin_ends_on_time_in_few_events(void **state)
 	assert_true(events[1] <= events[0] + 2);
 }
 
+struct budget {
+	uint32_t flag __attribute__((aligned(64)));
+	uint64_t budget, deadline, left_at;
+};
+
+/* Spins on a flag nobody sets, with a budget (pr_clock_past, as
+ * oracle_spin_over() asks). */
+static void budget_spin(void *arg)
+{
+	struct budget *b = arg;
+
+	b->deadline = pr_clock() + b->budget;
+	while (!pr_load(&b->flag, PR_ACQUIRE) && !pr_clock_past(b->deadline))
+		pr_relax();
+	b->left_at = sim_now();
+}
+
+/* A parked spin with a budget leaves at the first pass past its deadline,
+ * in as few events for a long budget as for a short one. */
+static void a_parked_spin_leaves_at_its_deadline(void **state)
+{
+	struct sim_profile p = sim_test_profile();
+	uint64_t pass = (uint64_t)(p.lat_hit + p.pause_cycles), events[2];
+	uint64_t budgets[] = { 50000, 50000000 };
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct sim *s = sim_test_new(&p, 1, 3, SIM_USERSPACE);
+		struct budget b = { .flag = 0, .budget = budgets[i] };
+
+		assert_non_null(s);
+		assert_int_equal(sim_spawn(s, budget_spin, &b), 0);
+		assert_int_equal(sim_run(s, sim_cycles(s, 1e9)), 0);
+		assert_true(b.left_at > b.deadline);
+		assert_true(b.left_at <= b.deadline + pass + (uint64_t)p.lat_hit);
+		events[i] = sim_stats(s)->events - sim_stats(s)->ticks;
+		sim_destroy(s);
+	}
+	assert_true(events[1] <= events[0] + 2);
+}
+
+static void lost(void *arg)
+{
+	pr_futex_wait(arg, 0);
+}
+
+static void spin_on(void *arg)
+{
+	while (!pr_load((uint32_t *)arg, PR_ACQUIRE))
+		pr_relax();
+}
+
+/* A sleeper nobody wakes, and a spinner on a line nobody will write: the
+ * run says so, at the next tick, instead of ticking for ever. */
+static void a_run_that_cannot_go_on_says_so(void **state)
+{
+	struct sim_profile p = sim_test_profile();
+	uint32_t word = 0;
+
+	(void)state;
+	for (int spinner = 0; spinner <= 1; spinner++) {
+		struct sim *s = sim_test_new(&p, 2, 3, SIM_KERNEL);
+
+		assert_non_null(s);
+		assert_int_equal(sim_spawn(s, lost, &word), 0);
+		if (spinner)
+			assert_int_equal(sim_spawn(s, spin_on, &word), 1);
+		assert_int_equal(sim_run(s, sim_cycles(s, 1e9)), -1);
+		assert_true(sim_stats(s)->ticks <= 2 * 2);
+		sim_destroy(s);
+	}
+}
+
 /* ---- refusals ---- */
 
 static void a_bad_machine_is_refused_in_one_line(void **state)
@@ -360,6 +433,8 @@ int main(void)
 		cmocka_unit_test(a_transfer_charged_as_a_hit_fails_the_ping_pong),
 		cmocka_unit_test(the_same_seed_gives_the_same_events),
 		cmocka_unit_test(a_parked_spin_ends_on_time_in_few_events),
+		cmocka_unit_test(a_parked_spin_leaves_at_its_deadline),
+		cmocka_unit_test(a_run_that_cannot_go_on_says_so),
 		cmocka_unit_test(a_bad_machine_is_refused_in_one_line),
 	};
 

@@ -211,6 +211,46 @@ static void a_kernel_spinner_is_never_preempted_inside_lock_code(void **state)
 	assert_true(user.preempted_inside > 0);
 }
 
+/* ---- pr_yield ---- */
+
+static void yielder(void *arg)
+{
+	(void)arg;
+	sim_kernel_enter();
+	for (int i = 0; i < 200; i++) {
+		sim_work(20000);
+		pr_yield();
+	}
+	sim_kernel_exit();
+}
+
+/* Two threads on one CPU, each yielding inside a kernel section: userspace
+ * semantics, sched_yield() hands the CPU to the other whenever CFS would pick
+ * it (its vruntime is not larger: 2.6.34's yield_task_fair() without
+ * compat_yield does no more), so they alternate; kernel semantics, it is
+ * wait_lock's pause and never switches. */
+static void pr_yield_yields_only_in_userspace(void **state)
+{
+	struct sim_profile p = sim_test_profile();
+	uint64_t switched[2];
+
+	(void)state;
+	for (int sem = SIM_KERNEL; sem <= SIM_USERSPACE; sem++) {
+		struct sim *s = sim_test_new(&p, 1, 5, sem);
+		struct sim_thread_info y;
+
+		assert_non_null(s);
+		assert_int_equal(sim_spawn(s, yielder, NULL), 0);
+		assert_int_equal(sim_spawn(s, yielder, NULL), 1);
+		assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+		sim_thread_info(s, 0, &y);
+		switched[sem] = y.preempted;
+		sim_destroy(s);
+	}
+	assert_int_equal(switched[SIM_KERNEL], 0);
+	assert_true(switched[SIM_USERSPACE] >= 150);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +258,7 @@ int main(void)
 		cmocka_unit_test(the_tick_sets_need_resched),
 		cmocka_unit_test(a_woken_thread_runs_after_the_wake_latency),
 		cmocka_unit_test(a_kernel_spinner_is_never_preempted_inside_lock_code),
+		cmocka_unit_test(pr_yield_yields_only_in_userspace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

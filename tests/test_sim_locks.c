@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "../sim/lockrun.h"
 #include "sim_test.h"
 
 #define THREADS 16
@@ -114,11 +115,95 @@ static void none_is_caught(void **state)
 		assert_true(run_lock(TL_NONE, sem).overlaps > 0);
 }
 
+/* ---- a struct lock_ops through sim_lockrun ---- */
+
+static int ops_init(void *lock, const struct lock_params *params)
+{
+	(void)params;
+	memset(lock, 0, sizeof(struct tlock_ticket));
+	return 0;
+}
+
+static bool ops_ticket_lock(void *lock, struct lock_thread *self)
+{
+	struct tlock_ticket *l = lock;
+	uint32_t mine = pr_fetch_add(&l->next, 1, PR_RELAXED);
+	bool waited = false;
+
+	(void)self;
+	while (pr_load(&l->serving, PR_ACQUIRE) != mine) {
+		waited = true;
+		pr_relax();
+	}
+	return waited;
+}
+
+static void ops_ticket_unlock(void *lock, struct lock_thread *self)
+{
+	(void)self;
+	tlock_ticket_unlock(lock);
+}
+
+static bool ops_none_lock(void *lock, struct lock_thread *self)
+{
+	(void)self;
+	tlock_none_lock(lock);
+	return false;
+}
+
+static void ops_none_unlock(void *lock, struct lock_thread *self)
+{
+	(void)self;
+	tlock_none_unlock(lock);
+}
+
+static const struct lock_ops test_ticket_ops = {
+	.name = "test-ticket", .size = sizeof(struct tlock_ticket), .init = ops_init,
+	.lock = ops_ticket_lock, .unlock = ops_ticket_unlock,
+};
+static const struct lock_ops test_none_ops = {
+	.name = "test-none", .size = sizeof(struct tlock_ticket), .init = ops_init,
+	.lock = ops_none_lock, .unlock = ops_none_unlock,
+};
+
+static struct sim_lockrun_result lockrun(const struct lock_ops *ops, enum sim_semantics sem)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim *s = sim_test_new(&p, CPUS, 13, sem);
+	struct sim_lockrun r = { .ops = ops, .threads = THREADS, .kernel_section = true };
+	struct sim_lockrun_result out;
+	char err[256];
+
+	assert_non_null(s);
+	r.hold_cycles = sim_cycles(s, 1000);
+	r.gap_cycles = sim_cycles(s, 4000);
+	r.duration_cycles = sim_cycles(s, 20e6);
+	if (sim_lockrun(s, &r, &out, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	sim_destroy(s);
+	return out;
+}
+
+/* A lock_ops run by sim_lockrun: acquisitions, contention, exclusion. */
+static void sim_lockrun_runs_a_lock_ops(void **state)
+{
+	(void)state;
+	for (int sem = SIM_KERNEL; sem <= SIM_USERSPACE; sem++) {
+		struct sim_lockrun_result t = lockrun(&test_ticket_ops, sem), n = lockrun(&test_none_ops, sem);
+
+		assert_true(t.acquisitions > 1000);
+		assert_true(t.contended > 0 && t.contended < t.acquisitions);
+		assert_int_equal(t.overlaps, 0);
+		assert_true(n.overlaps > 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_lock_excludes_at_4x_oversubscription),
 		cmocka_unit_test(none_is_caught),
+		cmocka_unit_test(sim_lockrun_runs_a_lock_ops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

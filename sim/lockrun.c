@@ -1,0 +1,146 @@
+/*
+ * lockrun.c — a lock's run on the simulator (lockrun.h).
+ */
+#include "lockrun.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lr_thread {
+	const struct sim_lockrun *r;
+	void *lock;
+	struct lock_thread *self;
+	unsigned *inside;
+	struct sim_lockrun_result *out;
+};
+
+static void lr_body(void *arg)
+{
+	struct lr_thread *lt = arg;
+	const struct sim_lockrun *r = lt->r;
+	uint64_t end = r->duration_cycles;
+
+	if (r->ops->thread_init)
+		r->ops->thread_init(lt->lock, lt->self);
+	while (sim_now() < end) {
+		if (r->kernel_section)
+			sim_kernel_enter();
+		lt->out->contended += r->ops->lock(lt->lock, lt->self);
+		/* Plain: one simulated thread runs at a time; another one
+		 * inside meanwhile means the lock let two in. */
+		lt->out->overlaps += (*lt->inside)++ != 0;
+		sim_work(r->hold_cycles);
+		(*lt->inside)--;
+		lt->out->acquisitions++;
+		r->ops->unlock(lt->lock, lt->self);
+		if (r->kernel_section)
+			sim_kernel_exit();
+		if (r->after_unlock)
+			r->after_unlock(r->ctx, lt->self->id, &lt->self->ev);
+		sim_work(r->gap_cycles);
+	}
+}
+
+static void sum_events(struct lock_events *to, const struct lock_events *e)
+{
+	const uint64_t *src = (const uint64_t *)e;
+	uint64_t *dst = (uint64_t *)to;
+
+	/* struct lock_events is uint64_t fields only */
+	_Static_assert(sizeof(*e) % sizeof(uint64_t) == 0, "lock_events: uint64_t fields");
+	for (size_t i = 0; i < sizeof(*e) / sizeof(uint64_t); i++)
+		dst[i] += src[i];
+}
+
+/* The lock and its threads' records, zeroed and cache-line aligned. */
+static int lr_alloc(const struct sim_lockrun *r, void **lock, struct lr_thread **lt)
+{
+	size_t tsize = LOCK_THREAD_SIZE(r->ops);
+	*lock = aligned_alloc(CACHELINE, ALIGN_UP(r->ops->size ? r->ops->size : 1, CACHELINE));
+	*lt = calloc(r->threads, sizeof(**lt));
+	if (!*lock || !*lt)
+		return -ENOMEM;
+	memset(*lock, 0, ALIGN_UP(r->ops->size ? r->ops->size : 1, CACHELINE));
+	for (unsigned i = 0; i < r->threads; i++) {
+		(*lt)[i].self = aligned_alloc(CACHELINE, tsize);
+		if (!(*lt)[i].self)
+			return -ENOMEM;
+		memset((*lt)[i].self, 0, tsize);
+		(*lt)[i].self->id = i;
+		(*lt)[i].self->node = -1;
+	}
+	return 0;
+}
+
+static void lr_free(const struct sim_lockrun *r, void *lock, struct lr_thread *lt)
+{
+	for (unsigned i = 0; lt && i < r->threads; i++)
+		free(lt[i].self);
+	free(lt);
+	free(lock);
+}
+
+/* prepare() (kmutex: settles its oracle, the simulated sched here), then init(). */
+static int lr_start(const struct sim_lockrun *r, void *lock, struct lock_params *params,
+		    struct sim_lockrun_result *out, char *err, size_t errlen)
+{
+	int rc;
+
+	params->threads = r->threads;
+	if (r->ops->prepare && r->ops->prepare(&params->settings, r->threads, out->note, sizeof(out->note)) < 0)
+		return snprintf(err, errlen, "sim: %s: %s", r->ops->name, out->note), -1;
+	if ((rc = r->ops->init(lock, params)) != 0)
+		return snprintf(err, errlen, "sim: %s: init: %s", r->ops->name, strerror(-rc)), -1;
+	return 0;
+}
+
+static int lr_run(struct sim *s, const struct sim_lockrun *r, struct lr_thread *lt, void *lock, unsigned *inside,
+		  struct sim_lockrun_result *out, char *err, size_t errlen)
+{
+	int rc;
+
+	for (unsigned i = 0; i < r->threads; i++) {
+		lt[i] = (struct lr_thread){ r, lock, lt[i].self, inside, out };
+		if (sim_spawn(s, lr_body, &lt[i]) < 0)
+			return snprintf(err, errlen, "sim: cannot start simulated thread %u", i), -1;
+	}
+	rc = sim_run(s, r->duration_cycles + sim_cycles(s, 1e9));
+	if (rc != 0)
+		return snprintf(err, errlen, "sim: %s: %s", r->ops->name,
+				rc < 0 ? "no thread can go on (a lost wake-up)" :
+					 "still running a simulated second past the run's end"),
+		       -1;
+	for (unsigned i = 0; i < r->threads; i++)
+		sum_events(&out->ev, &lt[i].self->ev);
+	return 0;
+}
+
+int sim_lockrun(struct sim *s, const struct sim_lockrun *r, struct sim_lockrun_result *out, char *err,
+		size_t errlen)
+{
+	struct lock_params params;
+	struct lr_thread *lt = NULL;
+	void *lock = NULL;
+	unsigned inside = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&params, 0, sizeof(params));
+	params.settings = r->settings;
+	if (r->threads == 0 || r->threads > SIM_MAX_THREADS)
+		return snprintf(err, errlen, "sim: %u threads (1 to %d)", r->threads, SIM_MAX_THREADS), -1;
+	if (lr_alloc(r, &lock, &lt) < 0) {
+		lr_free(r, lock, lt);
+		return snprintf(err, errlen, "sim: out of memory"), -1;
+	}
+	rc = lr_start(r, lock, &params, out, err, errlen);
+	if (rc == 0) {
+		rc = lr_run(s, r, lt, lock, &inside, out, err, errlen);
+		if (r->ops->destroy)
+			r->ops->destroy(lock);
+	}
+	lr_free(r, lock, lt);
+	return rc;
+}

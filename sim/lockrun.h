@@ -1,0 +1,43 @@
+/*
+ * lockrun.h — one lock's run on the simulator: THREADS simulated threads
+ * take a struct lock_ops lock in a loop (lock, hold, unlock, gap) for a span
+ * of virtual time, each lock-to-unlock a kernel section when asked (a
+ * system call's, as a workload's is), and the lock's own events (struct
+ * lock_events) and the acquisitions are summed.  The lock's code must be its
+ * simulated build (the Makefile's SIM_LOCKS) or written against pr_*.
+ */
+#ifndef LOCKBENCH_SIM_LOCKRUN_H
+#define LOCKBENCH_SIM_LOCKRUN_H
+
+#include "../locks/lock.h"
+#include "sim.h"
+
+struct sim_lockrun {
+	const struct lock_ops *ops;
+	struct lock_settings settings;     /* all zero: the lock's defaults */
+	unsigned threads;
+	uint64_t hold_cycles, gap_cycles;  /* each acquisition's critical section, and the time after it */
+	uint64_t duration_cycles;          /* threads stop taking the lock then */
+	bool kernel_section;               /* lock .. unlock inside sim_kernel_enter/exit */
+	/* Optional, in the simulated thread after each unlock: a test's look
+	 * at the thread's events as they grow. */
+	void (*after_unlock)(void *ctx, unsigned thread, const struct lock_events *ev);
+	void *ctx;
+};
+
+struct sim_lockrun_result {
+	uint64_t acquisitions, contended;
+	uint64_t overlaps;                 /* acquisitions that found another holder inside: exclusion broken */
+	struct lock_events ev;             /* every thread's, summed */
+	char note[256];                    /* prepare()'s note, if it gave one */
+};
+
+/*
+ * Runs `r` on `s` (a fresh simulation): 0; -1 with a one-line error in err
+ * (the lock's prepare or init refused, no memory, the simulation stuck or
+ * still running a second of virtual time past the duration).
+ */
+int sim_lockrun(struct sim *s, const struct sim_lockrun *r, struct sim_lockrun_result *out, char *err,
+		size_t errlen);
+
+#endif

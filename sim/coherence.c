@@ -61,6 +61,13 @@ static bool only_holder(const struct sim_line *l, int cpu)
 	return true;
 }
 
+bool sim_needs_transfer(const struct sim_line *l, int cpu, enum sim_access kind)
+{
+	if (kind == SIM_LOAD)
+		return !sim_line_has(l, cpu);
+	return !(l->owner == cpu || only_holder(l, cpu));
+}
+
 uint64_t sim_coherence_cost(struct sim_line *l, int cpu, enum sim_access kind,
 			    const struct sim_topology *topo, const struct sim_costs *c)
 {

@@ -26,6 +26,7 @@ struct sim_line {
 	uint64_t busy_until;       /* a transfer in flight ends then: the next waits */
 	uint64_t version;          /* writes so far (parked spinners compare it) */
 	unsigned watchers;         /* parked spinners watching it */
+	int wait_head, wait_tail;  /* threads waiting for it, first come first served (-1: none) */
 };
 
 /* Integer costs in cycles, from the profile. */
@@ -42,6 +43,10 @@ struct sim_topology {
 typedef uint64_t sim_cost_fn(struct sim_line *line, int cpu, enum sim_access kind,
 			     const struct sim_topology *topo, const struct sim_costs *costs);
 sim_cost_fn sim_coherence_cost;
+
+/* Whether `cpu`'s access needs the line from elsewhere (the cost model's
+ * hits are the rest): the engine's own question, whatever the cost function. */
+bool sim_needs_transfer(const struct sim_line *l, int cpu, enum sim_access kind);
 
 /* The latency between two CPUs' caches: smt, socket or remote (0 for itself). */
 uint64_t sim_distance(int a, int b, const struct sim_topology *topo, const struct sim_costs *costs);

@@ -146,15 +146,61 @@ struct sim_line *sim_line_get(struct sim *s, uintptr_t addr)
 			return &s->lines[j];
 	s->lines[j].tag = tag;
 	s->lines[j].owner = -1;
+	s->lines[j].wait_head = s->lines[j].wait_tail = -1;
 	s->nlines++;
 	return &s->lines[j];
 }
 
+/* The first waiter for line `l` runs at `at` (the line is free then). */
+static void line_hand_over(struct sim *s, struct sim_line *l, uint64_t at)
+{
+	struct sim_thread *h;
+
+	if (l->wait_head < 0)
+		return;
+	h = s->threads[l->wait_head];
+	h->vtime = h->vtime > at ? h->vtime : at;
+	h->ev.time = h->vtime;
+	sim_heap_push(s, &h->ev);
+}
+
 /*
- * Charges `t`'s access to the line of `p` by the cost model.  A transfer
- * waits for one in flight on the same line (a line is in one place at a
- * time: read-modify-writes of one line serialize).  A write wakes the spins
- * parked on the line.
+ * Before `t`'s access to the line of `p`, just before it touches the memory:
+ * a transfer is served when the transfers before it are done, first come
+ * first served (a line is in one place at a time: read-modify-writes of one
+ * line serialize), so the thread waits in the line's queue until then, every
+ * event before run, and its access sees what the accesses served before it
+ * wrote.  Hits wait for nothing.
+ */
+void sim_line_wait(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind)
+{
+	struct sim_line *l = sim_line_get(s, (uintptr_t)p);
+	bool first;
+
+	if (!sim_needs_transfer(l, t->cpu, kind) || (l->busy_until <= t->vtime && l->wait_head < 0))
+		return;
+	first = l->wait_head < 0;
+	t->line_next = -1;
+	if (first)
+		l->wait_head = t->id;
+	else
+		s->threads[l->wait_tail]->line_next = t->id;
+	l->wait_tail = t->id;
+	if (first)
+		line_hand_over(s, l, l->busy_until);
+	sim_yield_engine(s, t);
+	/* Its turn: off the queue; the access follows at once. */
+	s->now = t->vtime;
+	l = sim_line_get(s, (uintptr_t)p);
+	l->wait_head = t->line_next;
+	if (l->wait_head < 0)
+		l->wait_tail = -1;
+}
+
+/*
+ * Charges `t`'s access to the line of `p` by the cost model (after
+ * sim_line_wait), and hands the line to its next waiter when the access is
+ * done with it.  A write wakes the spins parked on the line.
  */
 uint64_t sim_access(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind)
 {
@@ -171,6 +217,8 @@ uint64_t sim_access(struct sim *s, struct sim_thread *t, const volatile void *p,
 		l->busy_until = start + cost;
 	}
 	t->vtime = start + cost;
+	if (l->wait_head >= 0 && s->threads[l->wait_head]->ev.heap < 0 && l->wait_head != t->id)
+		line_hand_over(s, l, l->busy_until > start ? l->busy_until : start);
 	if (kind != SIM_LOAD)
 		sim_line_written(s, l, start);
 	return l->version;

@@ -49,13 +49,35 @@ static struct sim_thread *enter(void)
 	return sim_cur_thread;
 }
 
-uint64_t sim_pr_load(const volatile void *p, unsigned size, int mo)
+/* enter(), then wait for the line of `p` if a transfer of it is in flight. */
+static struct sim_thread *enter_line(const volatile void *p, enum sim_access kind)
 {
 	struct sim_thread *t = enter();
-	uint64_t v = mem_load(p, size), version = sim_access(sim_cur, t, p, SIM_LOAD);
-	struct sim_spin_pass *c = &t->cur;
+
+	sim_line_wait(sim_cur, t, p, kind);
+	return t;
+}
+
+/* Outside a simulated thread (a lock's prepare, init or destroy, before or
+ * after the run) an access is made on the memory, uncharged, at no time. */
+static bool outside(void)
+{
+	return sim_cur_thread == NULL;
+}
+
+uint64_t sim_pr_load(const volatile void *p, unsigned size, int mo)
+{
+	struct sim_thread *t;
+	uint64_t v, version;
+	struct sim_spin_pass *c;
 
 	(void)mo;
+	if (outside())
+		return mem_load(p, size);
+	t = enter_line(p, SIM_LOAD);
+	v = mem_load(p, size);
+	version = sim_access(sim_cur, t, p, SIM_LOAD);
+	c = &t->cur;
 	if (c->n < SIM_SPIN_READS)
 		c->r[c->n++] = (struct sim_spin_read){ (uintptr_t)p, size, v, version };
 	else
@@ -65,9 +87,14 @@ uint64_t sim_pr_load(const volatile void *p, unsigned size, int mo)
 
 void sim_pr_store(volatile void *p, unsigned size, uint64_t v, int mo)
 {
-	struct sim_thread *t = enter();
+	struct sim_thread *t;
 
 	(void)mo;
+	if (outside()) {
+		mem_store(p, size, v);
+		return;
+	}
+	t = enter_line(p, SIM_STORE);
 	mem_store(p, size, v);
 	sim_access(sim_cur, t, p, SIM_STORE);
 	t->cur.unparkable = true;
@@ -86,11 +113,13 @@ static uint64_t rmw_value(enum sim_rmw op, uint64_t old, uint64_t v)
 
 uint64_t sim_pr_rmw(volatile void *p, unsigned size, enum sim_rmw op, uint64_t v, int mo)
 {
-	struct sim_thread *t = enter();
+	struct sim_thread *t = outside() ? NULL : enter_line(p, SIM_RMW);
 	uint64_t old = mem_load(p, size);
 
 	(void)mo;
 	mem_store(p, size, truncate(rmw_value(op, old, v), size));
+	if (!t)
+		return old;
 	sim_access(sim_cur, t, p, SIM_RMW);
 	t->cur.unparkable = true;
 	return old;
@@ -98,7 +127,7 @@ uint64_t sim_pr_rmw(volatile void *p, unsigned size, enum sim_rmw op, uint64_t v
 
 bool sim_pr_cas(volatile void *p, unsigned size, uint64_t *expected, uint64_t desired, int smo, int fmo)
 {
-	struct sim_thread *t = enter();
+	struct sim_thread *t = outside() ? NULL : enter_line(p, SIM_RMW);
 	uint64_t old = mem_load(p, size);
 	bool ok = old == truncate(*expected, size);
 
@@ -108,6 +137,8 @@ bool sim_pr_cas(volatile void *p, unsigned size, uint64_t *expected, uint64_t de
 		mem_store(p, size, truncate(desired, size));
 	else
 		*expected = old;
+	if (!t)
+		return ok;
 	/* A failed lock cmpxchg takes the line exclusive all the same. */
 	sim_access(sim_cur, t, p, SIM_RMW);
 	t->cur.unparkable = true;
@@ -116,7 +147,11 @@ bool sim_pr_cas(volatile void *p, unsigned size, uint64_t *expected, uint64_t de
 
 uint64_t sim_pr_clock(void)
 {
-	struct sim_thread *t = enter();
+	struct sim_thread *t;
+
+	if (outside())
+		return sim_cur ? sim_cur->now : 0;
+	t = enter();
 
 	t->cur.unparkable = true;
 	return t->vtime;
@@ -124,9 +159,13 @@ uint64_t sim_pr_clock(void)
 
 bool sim_pr_clock_past(uint64_t deadline)
 {
-	struct sim_thread *t = enter();
-	struct sim_spin_pass *c = &t->cur;
+	struct sim_thread *t;
+	struct sim_spin_pass *c;
 
+	if (outside())
+		return sim_pr_clock() > deadline;
+	t = enter();
+	c = &t->cur;
 	if (t->vtime > deadline)
 		return true;
 	if (!c->has_deadline || deadline < c->deadline) {
@@ -187,13 +226,18 @@ static void relax(struct sim *s, struct sim_thread *t)
 
 void sim_pr_relax(void)
 {
-	relax(sim_cur, enter());
+	if (!outside())
+		relax(sim_cur, enter());
 }
 
 void sim_pr_yield(void)
 {
 	struct sim *s = sim_cur;
-	struct sim_thread *t = enter();
+	struct sim_thread *t;
+
+	if (outside())
+		return;
+	t = enter();
 
 	/* In a kernel section the kernel's wait_lock spins with preemption
 	 * off: a pause, not a yield. */
@@ -209,12 +253,17 @@ void sim_pr_yield(void)
 
 int sim_pr_cpu(void)
 {
-	return enter()->cpu;
+	return outside() ? -1 : enter()->cpu;
 }
 
+/* Outside a simulated thread there is nobody to sleep or to wake. */
 void sim_pr_futex_wait(uint32_t *w, uint32_t expected)
 {
-	struct sim_thread *t = enter();
+	struct sim_thread *t;
+
+	if (outside())
+		return;
+	t = enter();
 
 	sched_futex_wait(sim_cur, t, w, expected);
 	sim_spin_reset(t);
@@ -222,7 +271,11 @@ void sim_pr_futex_wait(uint32_t *w, uint32_t expected)
 
 void sim_pr_futex_wake(uint32_t *w, int n)
 {
-	struct sim_thread *t = enter();
+	struct sim_thread *t;
+
+	if (outside())
+		return;
+	t = enter();
 
 	sched_futex_wake(sim_cur, t, w, n);
 	t->cur.unparkable = true;

@@ -386,6 +386,7 @@ void sched_futex_wait(struct sim *s, struct sim_thread *t, uint32_t *w, uint32_t
 {
 	t->vtime += s->syscall_cycles / 2 + s->futex_wait_cycles;
 	sim_sync(s, t);
+	sim_line_wait(s, t, w, SIM_LOAD);
 	sim_access(s, t, w, SIM_LOAD);
 	if (word_is(w, expected)) {
 		t->futex_addr = w;

@@ -63,6 +63,7 @@ struct sim_thread {
 	bool parked;
 	uint64_t park_t0, park_pass;
 	int parked_idx;            /* in sim.parked, -1 when not parked */
+	int line_next;             /* the next waiter for the same line, -1 none */
 } __attribute__((aligned(64)));
 
 struct sim_cpu {
@@ -113,6 +114,7 @@ void sim_interrupt(struct sim *s, struct sim_thread *t, uint64_t at);
 void sim_line_written(struct sim *s, struct sim_line *l, uint64_t at);
 void sim_park(struct sim *s, struct sim_thread *t, uint64_t pass, uint64_t resume_at);
 void sim_spin_reset(struct sim_thread *t);
+void sim_line_wait(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind);
 uint64_t sim_access(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind);
 
 /* sched.c */

@@ -380,6 +380,58 @@ static void a_run_that_cannot_go_on_says_so(void **state)
 	}
 }
 
+/* ---- a line's queue ---- */
+
+struct queued {
+	uint64_t x __attribute__((aligned(64)));
+	uint64_t seen;
+};
+
+static void until(uint64_t t)
+{
+	if (sim_now() < t)
+		sim_work(t - sim_now());
+}
+
+/* Swaps 1 in (a transfer from memory), then stores 2 (a hit: the line is
+ * its, modified). */
+static void q_writer(void *arg)
+{
+	struct queued *q = arg;
+
+	until(10000);
+	(void)pr_xchg(&q->x, 1, PR_ACQ_REL);
+	pr_store(&q->x, 2, PR_RELEASE);
+}
+
+/* Asks for the line while the writer's transfer is in flight. */
+static void q_reader(void *arg)
+{
+	struct queued *q = arg;
+
+	until(10050);
+	q->seen = pr_load(&q->x, PR_ACQUIRE);
+}
+
+/* The reader's transfer is served after the writer's, and the writer's next
+ * store is a hit made by then: the reader sees 2, never the 1 that stood
+ * when it asked. */
+static void a_queued_access_sees_what_was_served_before_it(void **state)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim *s = sim_test_new(&p, 4, 3, SIM_KERNEL);
+	struct queued q = { .x = 0 };
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(sim_spawn(s, q_writer, &q), 0);
+	assert_int_equal(sim_spawn(s, nothing, NULL), 1);
+	assert_int_equal(sim_spawn(s, q_reader, &q), 2);
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	assert_int_equal(q.seen, 2);
+	sim_destroy(s);
+}
+
 /* ---- refusals ---- */
 
 static void a_bad_machine_is_refused_in_one_line(void **state)
@@ -435,6 +487,7 @@ int main(void)
 		cmocka_unit_test(a_parked_spin_ends_on_time_in_few_events),
 		cmocka_unit_test(a_parked_spin_leaves_at_its_deadline),
 		cmocka_unit_test(a_run_that_cannot_go_on_says_so),
+		cmocka_unit_test(a_queued_access_sees_what_was_served_before_it),
 		cmocka_unit_test(a_bad_machine_is_refused_in_one_line),
 	};
 

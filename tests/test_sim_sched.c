@@ -151,6 +151,49 @@ static void a_woken_thread_runs_after_the_wake_latency(void **state)
 	sim_destroy(s);
 }
 
+/* ---- wake-up preemption ---- */
+
+static void long_hog(void *arg)
+{
+	(void)arg;
+	sim_work(40000000);
+}
+
+static void late_waker(void *arg)
+{
+	struct wake *w = arg;
+
+	sim_work(10000000);
+	pr_store(&w->word, 1, PR_RELAXED);
+	w->called_at = sim_now();
+	pr_futex_wake(&w->word, 1);
+	sim_work(40000000);   /* no idle CPU for the woken one */
+}
+
+/*
+ * A sleeper woken onto its CPU, busy with a thread that ran 5 ms meanwhile:
+ * its vruntime is placed sched_latency / 2 behind, more than the wake-up
+ * granularity, so it preempts at once (check_preempt_wakeup): it runs a
+ * context switch after the wake latency.
+ */
+static void a_woken_thread_preempts_a_thread_far_ahead(void **state)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim *s = sim_test_new(&p, 2, 5, SIM_USERSPACE);
+	struct wake w = { .word = 0 };
+
+	(void)state;
+	assert_non_null(s);
+	/* by id modulo 2: the sleeper and the hog on CPU 0, the waker on 1 */
+	assert_int_equal(sim_spawn(s, sleeper, &w), 0);
+	assert_int_equal(sim_spawn(s, late_waker, &w), 1);
+	assert_int_equal(sim_spawn(s, long_hog, NULL), 2);
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	assert_int_equal(w.back_at, w.called_at + sim_cycles(s, p.wake_latency_ns) + sim_cycles(s, p.context_switch_ns) +
+					    sim_cycles(s, p.syscall_ns));
+	sim_destroy(s);
+}
+
 /* ---- kernel and userspace semantics ---- */
 
 struct kloop {
@@ -257,6 +300,7 @@ int main(void)
 		cmocka_unit_test(a_cpu_bound_thread_keeps_its_slice),
 		cmocka_unit_test(the_tick_sets_need_resched),
 		cmocka_unit_test(a_woken_thread_runs_after_the_wake_latency),
+		cmocka_unit_test(a_woken_thread_preempts_a_thread_far_ahead),
 		cmocka_unit_test(a_kernel_spinner_is_never_preempted_inside_lock_code),
 		cmocka_unit_test(pr_yield_yields_only_in_userspace),
 	};

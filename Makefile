@@ -77,11 +77,13 @@ COMPARE   ?= analysis/lbcompare
 
 # sim/: the simulator engine (docs/sim.md), beneath bench/ and above locks/:
 # libsim.a.  sim/oracle_sim.c and sim/registry_sim.c are left out: they
-# belong to the simulated build of the locks, SIM_LOCKS below.
-SIM_SRC   := $(filter-out sim/oracle_sim.c sim/registry_sim.c,$(sort $(wildcard sim/*.c)))
+# belong to the simulated build of the locks, SIM_LOCKS below; so is
+# sim/calibrate.c, lbcalibrate's main().
+SIM_SRC   := $(filter-out sim/oracle_sim.c sim/registry_sim.c sim/calibrate.c,$(sort $(wildcard sim/*.c)))
 SIM_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(SIM_SRC))
 SIM_LIB   := $(BUILD)/libsim.a
-SIM_TEST_BIN := $(filter $(BUILD)/tests/test_sim%,$(TEST_BIN))
+# (test_sim_profile links the profile loader alone.)
+SIM_TEST_BIN := $(filter-out $(BUILD)/tests/test_sim_profile,$(filter $(BUILD)/tests/test_sim%,$(TEST_BIN)))
 # The simulated build of the locks (sim/locks_sim.def; docs/sim.md): their
 # sources (and the oracle, the options' parsers) compiled with
 # -DLOCKBENCH_SIM into $(BUILD)/sim/locks/, with sim/oracle_sim.c for the BPF

@@ -176,6 +176,11 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 $(BUILD)/tests/exec_prog: tests/exec_prog.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+# tests/exec_cond_prog.c: condvars at POSIX's edges, for tests/exec-cond.t.
+EXEC_TEST_PROGS += $(BUILD)/tests/exec_cond_prog
+$(BUILD)/tests/exec_cond_prog: tests/exec_cond_prog.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
 
 # tests/exec_fake_lib.c: libraries for the launcher's check of the one it
 # preloads (tests/exec-run.t): a stub whose soname is ThreadSanitizer's
@@ -272,7 +277,7 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog \
-		$(BUILD)/tests/libneeds-tsan.so
+		$(EXEC_TEST_PROGS) $(BUILD)/tests/libneeds-tsan.so
 	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) LOCKBENCH_EXEC_SO=$(EXEC_SO) \
 		EXEC_PROG=$(BUILD)/tests/exec_prog CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 

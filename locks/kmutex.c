@@ -86,7 +86,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "futex_sys.h"
 #include "kmutex_internal.h"
 
 static struct kmutex_thread *km_of_waiter(struct km_waiter *w)
@@ -108,9 +107,8 @@ static bool km_fast_lock(struct kmutex *l)
 	uint32_t expected = 0;
 
 	if (km_count_era(l))
-		return __atomic_fetch_add(&l->state, 1, __ATOMIC_ACQUIRE) == KM_COUNT_FREE;
-	return __atomic_compare_exchange_n(&l->state, &expected, KM_LOCKED, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+		return pr_fetch_add(&l->state, 1, PR_ACQUIRE) == KM_COUNT_FREE;
+	return pr_cas(&l->state, &expected, KM_LOCKED, PR_ACQUIRE, PR_RELAXED);
 }
 
 /* ---- settings: --lock-opt oracle=NAME, spin-budget=CYCLES ---- */
@@ -231,11 +229,11 @@ static int kmutex_init(void *lock, const struct lock_params *params, const struc
 	l->pol = pol;
 	l->oracle = oracle;
 	l->budget = oracle_spin_budget(oracle, k.spin_budget_cycles);
-	__atomic_store_n(&l->state, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->owner, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->queue_tail, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->wait_lock, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->wait_first, NULL, __ATOMIC_RELAXED);
+	pr_store(&l->state, 0, PR_RELAXED);
+	pr_store(&l->owner, NULL, PR_RELAXED);
+	pr_store(&l->queue_tail, NULL, PR_RELAXED);
+	pr_store(&l->wait_lock, 0, PR_RELAXED);
+	pr_store(&l->wait_first, NULL, PR_RELAXED);
 	l->wait_last = NULL;
 	return 0;
 }
@@ -301,7 +299,7 @@ static bool kmutex_lock(void *lock, struct lock_thread *self)
 static uint32_t *km_wake_mark(struct km_waiter *w)
 {
 	/* Release: a waiter that finds WOKEN sees what we did before. */
-	if (__atomic_exchange_n(&w->wake, KM_WAKE_WOKEN, __ATOMIC_RELEASE) == KM_WAKE_SLEEPING)
+	if (pr_xchg(&w->wake, KM_WAKE_WOKEN, PR_RELEASE) == KM_WAKE_SLEEPING)
 		return &w->wake;
 	return NULL;
 }
@@ -312,7 +310,7 @@ static void km_wake_finish(struct lock_thread *self, struct kmutex_thread *me, u
 		return;
 	oracle_test_event(ORACLE_EV_WAKE, &me->rs, NULL);
 	self->ev.futex_wakes++;
-	futex_wake(word, 1);
+	pr_futex_wake(word, 1);
 }
 
 /* __mutex_handoff(), under wait_lock: the lock stays locked and becomes the
@@ -320,12 +318,12 @@ static void km_wake_finish(struct lock_thread *self, struct kmutex_thread *me, u
 static void km_hand_over(struct kmutex *l, struct lock_thread *self, struct km_waiter *to)
 {
 	/* Relaxed: the lock stays held throughout; the grant orders the rest. */
-	__atomic_fetch_and(&l->state, ~KM_HANDOFF, __ATOMIC_RELAXED);
+	pr_fetch_and(&l->state, ~KM_HANDOFF, PR_RELAXED);
 	/* Release: the waiter's run-state, which we saw it queue under
 	 * wait_lock, as km_acquired's own. */
-	__atomic_store_n(&l->owner, &km_of_waiter(to)->rs, __ATOMIC_RELEASE);
+	pr_store(&l->owner, &km_of_waiter(to)->rs, PR_RELEASE);
 	/* Release: hands our critical section to the waiter's acquire load. */
-	__atomic_store_n(&to->granted, 1, __ATOMIC_RELEASE);
+	pr_store(&to->granted, 1, PR_RELEASE);
 	self->ev.handoffs++;
 }
 
@@ -336,15 +334,14 @@ static void km_hand_over(struct kmutex *l, struct lock_thread *self, struct km_w
 static uint32_t km_release_word(struct kmutex *l)
 {
 	/* Acquire: pairs with the release cmpxchg that set KM_HANDOFF. */
-	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_ACQUIRE);
+	uint32_t s = pr_load(&l->state, PR_ACQUIRE);
 
 	for (;;) {
 		if (s & KM_HANDOFF)
 			return s;
 		/* Release: publishes the critical section to the next acquirer.
 		 * Acquire on failure, as the load above. */
-		if (__atomic_compare_exchange_n(&l->state, &s, s & KM_WAITERS, false,
-						__ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+		if (pr_cas(&l->state, &s, s & KM_WAITERS, PR_RELEASE, PR_ACQUIRE))
 			return s;
 	}
 }
@@ -354,7 +351,7 @@ static uint32_t km_release_word(struct kmutex *l)
  * acquirer. */
 static void km_count_release(struct kmutex *l)
 {
-	__atomic_store_n(&l->state, KM_COUNT_FREE, __ATOMIC_RELEASE);
+	pr_store(&l->state, KM_COUNT_FREE, PR_RELEASE);
 }
 
 /*
@@ -397,7 +394,7 @@ static void km_flags_unlock_slow(struct kmutex *l, struct lock_thread *self, str
 	if ((s & KM_HANDOFF) && first)
 		km_hand_over(l, self, first);
 	else if (s & KM_HANDOFF)
-		__atomic_fetch_and(&l->state, ~(KM_LOCKED | KM_HANDOFF), __ATOMIC_RELEASE);
+		pr_fetch_and(&l->state, ~(KM_LOCKED | KM_HANDOFF), PR_RELEASE);
 	if (first)
 		wake = km_wake_mark(first);
 	km_wait_unlock(l, me);
@@ -427,14 +424,13 @@ static void kmutex_unlock(void *lock, struct lock_thread *self)
 	km_hold_ends(self, me);
 	/* Relaxed: a hint, and the release below orders it before the next
 	 * owner's store. */
-	__atomic_store_n(&l->owner, NULL, __ATOMIC_RELAXED);
+	pr_store(&l->owner, NULL, PR_RELAXED);
 	/* Release: publishes the critical section to the next acquirer. */
 	if (km_count_era(l)) {
-		if (__atomic_sub_fetch(&l->state, 1, __ATOMIC_RELEASE) == KM_COUNT_FREE)
+		if (pr_sub_fetch(&l->state, 1, PR_RELEASE) == KM_COUNT_FREE)
 			return;
 		km_count_unlock_slow(l, self, me);
-	} else if (!__atomic_compare_exchange_n(&l->state, &expected, 0, false,
-						__ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+	} else if (!pr_cas(&l->state, &expected, 0, PR_RELEASE, PR_RELAXED)) {
 		km_flags_unlock_slow(l, self, me);
 	}
 }

@@ -23,6 +23,7 @@
 
 #include "lock.h"
 #include "oracle.h"
+#include "pr.h"
 
 /*
  * The lock word, two ways.  From 4.10 the kernel's word is the owner with
@@ -131,7 +132,7 @@ static inline struct lock_thread *km_lock_thread(struct kmutex_thread *me)
 static inline uint64_t km_preempted_now(const struct kmutex_thread *me)
 {
 	/* Relaxed: only this thread's own switch-outs change it. */
-	return me->rs.slot ? __atomic_load_n(&me->rs.slot->preempted, __ATOMIC_RELAXED) : 0;
+	return me->rs.slot ? pr_load(&me->rs.slot->preempted, PR_RELAXED) : 0;
 }
 
 struct kmutex {
@@ -166,14 +167,13 @@ static inline bool km_count_era(const struct kmutex *l)
  */
 static inline bool km_trylock_keep_flags(struct kmutex *l, bool handoff, uint64_t *failed)
 {
-	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+	uint32_t s = pr_load(&l->state, PR_RELAXED);
 
 	while (!(s & KM_LOCKED)) {
 		uint32_t want = (s | KM_LOCKED) & ~(handoff ? KM_HANDOFF : 0u);
 
 		/* Acquire: pairs with the release of the unlock that freed it. */
-		if (__atomic_compare_exchange_n(&l->state, &s, want, false,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		if (pr_cas(&l->state, &s, want, PR_ACQUIRE, PR_RELAXED))
 			return true;
 		(*failed)++;
 	}
@@ -191,11 +191,10 @@ static inline bool km_count_cmpxchg(struct kmutex *l, bool blind, uint64_t *fail
 {
 	uint32_t s = KM_COUNT_FREE;
 
-	if (!blind && __atomic_load_n(&l->state, __ATOMIC_RELAXED) != KM_COUNT_FREE)
+	if (!blind && pr_load(&l->state, PR_RELAXED) != KM_COUNT_FREE)
 		return false;
 	/* Acquire: pairs with the release of the unlock that freed it. */
-	if (__atomic_compare_exchange_n(&l->state, &s, KM_COUNT_LOCKED, false,
-					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (pr_cas(&l->state, &s, KM_COUNT_LOCKED, PR_ACQUIRE, PR_RELAXED))
 		return true;
 	(*failed)++;
 	return false;
@@ -212,7 +211,7 @@ static inline void km_acquired(struct kmutex *l, struct kmutex_thread *me)
 	 * kernel set its owner after a locked decl (2.6.29-4.9) or with a
 	 * locked cmpxchg (4.10 on), so on x86-64 our earlier stores were
 	 * visible first there too; the release store is the same mov. */
-	__atomic_store_n(&l->owner, &me->rs, __ATOMIC_RELEASE);
+	pr_store(&l->owner, &me->rs, PR_RELEASE);
 	oracle_running(&me->rs, l->oracle);
 	me->own.preempted_at_hold = km_preempted_now(me);
 }
@@ -224,7 +223,7 @@ static inline void km_acquired(struct kmutex *l, struct kmutex_thread *me)
  * as a plain mov. */
 static inline const struct oracle_runstate *km_owner(const struct kmutex *l)
 {
-	return __atomic_load_n(&l->owner, __ATOMIC_ACQUIRE);
+	return pr_load(&l->owner, PR_ACQUIRE);
 }
 
 /* 4.10: an unlock handed us the lock (and made us the owner). */
@@ -258,8 +257,7 @@ static inline void km_queue_unlock(struct kmutex *l, struct km_node *node)
 
 	km_queue_left(km_of_node(node));
 	/* Release: pairs with the acquire exchange of the next queuer. */
-	if (__atomic_compare_exchange_n(&l->queue_tail, &expected, NULL, false,
-					__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	if (pr_cas(&l->queue_tail, &expected, NULL, PR_RELEASE, PR_RELAXED))
 		return;
 	km_queue_unlock_slow(l, node);
 }
@@ -278,7 +276,7 @@ void km_wait_lock(struct kmutex *l, struct kmutex_thread *me);
 static inline void km_wait_unlock(struct kmutex *l, struct kmutex_thread *me)
 {
 	km_lock_thread(me)->ev.wait_lock_preempted += km_preempted_now(me) - me->own.preempted_at_wait_lock;
-	__atomic_store_n(&l->wait_lock, 0, __ATOMIC_RELEASE);
+	pr_store(&l->wait_lock, 0, PR_RELEASE);
 }
 
 uint64_t km_wait_until_acquired(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me);

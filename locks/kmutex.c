@@ -111,7 +111,7 @@ static bool km_fast_lock(struct kmutex *l)
 	return pr_cas(&l->state, &expected, KM_LOCKED, PR_ACQUIRE, PR_RELAXED);
 }
 
-/* ---- settings: --lock-opt oracle=NAME, spin-budget=CYCLES ---- */
+/* ---- settings: --lock-opt oracle=NAME, spin-budget=CYCLES, layout=lines|kernel ---- */
 
 /* In struct lock_settings' bytes; zeroed: auto, the oracle's own budget. */
 struct kmutex_settings {
@@ -119,6 +119,7 @@ struct kmutex_settings {
 	int32_t oracle_requested;     /* enum oracle_kind, ORACLE_AUTO by default */
 	int32_t oracle;               /* settled by kmutex_prepare(); ORACLE_AUTO before */
 	char fallback[200];           /* why sched could not load when auto fell back; "" otherwise */
+	int32_t layout;               /* enum km_layout; zeroed: lines */
 };
 _Static_assert(sizeof(struct kmutex_settings) <= LOCK_SETTINGS_SIZE, "kmutex settings outgrow lock_settings");
 
@@ -165,6 +166,29 @@ static int km_set_budget(struct lock_settings *s, const char *value, char *err, 
 	return 0;
 }
 
+static const char *const km_layout_name[KM_LAYOUT_NR] = {
+	[KM_LAYOUT_LINES] = "lines",
+	[KM_LAYOUT_KERNEL] = "kernel",
+};
+
+static const char *km_layout_name_at(size_t i)
+{
+	return km_layout_name[i];
+}
+
+static int km_set_layout(struct lock_settings *s, const char *value, char *err, size_t errlen)
+{
+	struct kmutex_settings k = km_settings(s);
+
+	for (int i = 0; i < KM_LAYOUT_NR; i++)
+		if (strcmp(value, km_layout_name[i]) == 0) {
+			k.layout = i;
+			km_settings_store(s, &k);
+			return 0;
+		}
+	return lock_unknown_name(err, errlen, "unknown layout", value, KM_LAYOUT_NR, km_layout_name_at);
+}
+
 static const struct lock_option kmutex_options[] = {
 	{ "oracle", "auto|sched|runstate|rq-curr",
 	  "what spinners see: sched, the kernel's view via BPF; default auto, sched where it loads, else runstate",
@@ -172,6 +196,10 @@ static const struct lock_option kmutex_options[] = {
 	{ "spin-budget", "CYCLES",
 	  "optimistic-spin budget in TSC cycles; default 0: none with sched, 32768 with the others",
 	  km_set_budget },
+	{ "layout", "lines|kernel",
+	  "where the spinner-queue tail and the wait list are: lines (default), each on a line of its own; "
+	  "kernel, on the owner word's line, as in struct mutex",
+	  km_set_layout },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -211,6 +239,7 @@ static void kmutex_settings_figures(const struct lock_settings *s, lock_put_fn *
 	 * tracepoint), or only after the preemption it asked for. */
 	put(ctx, "oracle_need_resched", oracle != ORACLE_SCHED ? "-" :
 	    oracle_sched_sees_resched() ? "when-set" : "after-preemption");
+	put(ctx, "layout", km_layout_name[k.layout]);
 }
 
 /* ---- lock_ops ---- */
@@ -231,10 +260,12 @@ static int kmutex_init(void *lock, const struct lock_params *params, const struc
 	l->budget = oracle_spin_budget(oracle, k.spin_budget_cycles);
 	pr_store(&l->state, 0, PR_RELAXED);
 	pr_store(&l->owner, NULL, PR_RELAXED);
-	pr_store(&l->queue_tail, NULL, PR_RELAXED);
-	pr_store(&l->wait_lock, 0, PR_RELAXED);
-	pr_store(&l->wait_first, NULL, PR_RELAXED);
-	l->wait_last = NULL;
+	l->queue_tail = k.layout == KM_LAYOUT_KERNEL ? &l->kernel_queue_tail : &l->lines_queue_tail;
+	l->wait = k.layout == KM_LAYOUT_KERNEL ? &l->kernel_wait : &l->lines_wait;
+	pr_store(l->queue_tail, NULL, PR_RELAXED);
+	pr_store(&l->wait->lock, 0, PR_RELAXED);
+	pr_store(&l->wait->first, NULL, PR_RELAXED);
+	l->wait->last = NULL;
 	return 0;
 }
 
@@ -371,8 +402,8 @@ static void km_count_unlock_slow(struct kmutex *l, struct lock_thread *self, str
 	self->ev.unlock_slow++;
 	if (!l->pol->release_first)
 		km_count_release(l);
-	if (l->wait_first)
-		wake = km_wake_mark(l->wait_first);
+	if (l->wait->first)
+		wake = km_wake_mark(l->wait->first);
 	km_wait_unlock(l, me);
 	km_wake_finish(self, me, wake);
 }
@@ -388,7 +419,7 @@ static void km_flags_unlock_slow(struct kmutex *l, struct lock_thread *self, str
 		return;
 	km_wait_lock(l, me);
 	self->ev.unlock_slow++;
-	first = l->wait_first;
+	first = l->wait->first;
 	/* A flag with nobody to hand to releases (__mutex_handoff(lock, NULL)).
 	 * Release: publishes the critical section to the next acquirer. */
 	if ((s & KM_HANDOFF) && first)

@@ -135,6 +135,21 @@ static inline uint64_t km_preempted_now(const struct kmutex_thread *me)
 	return me->rs.slot ? pr_load(&me->rs.slot->preempted, PR_RELAXED) : 0;
 }
 
+/* wait_lock and the wait list (struct mutex's wait_lock and wait_list),
+ * written only under wait_lock by sleepers and unlocks. */
+struct km_wait {
+	uint32_t lock;
+	struct km_waiter *first;
+	struct km_waiter *last;
+};
+
+/* Where the spinner-queue tail and the wait list live (--lock-opt layout=). */
+enum km_layout {
+	KM_LAYOUT_LINES,   /* the default: each on a line of its own, off the owner word's */
+	KM_LAYOUT_KERNEL,  /* on the owner word's line, as in struct mutex (2.6.29 on) */
+	KM_LAYOUT_NR
+};
+
 struct kmutex {
 	/* What every acquirer and spinner reads: the lock word, the owner hint,
 	 * and the read-only settings, on one line as in struct mutex. */
@@ -143,13 +158,24 @@ struct kmutex {
 	struct oracle_runstate *owner;
 	const struct kmutex_policy *pol;
 	uint64_t budget;                 /* TSC cycles; 0: no budget */
-	/* Written only by spinners: kept off the line the owner releases. */
-	struct km_node *queue_tail __attribute__((aligned(CACHELINE)));
-	/* The wait list, written only under wait_lock by sleepers and unlocks. */
-	uint32_t wait_lock __attribute__((aligned(CACHELINE)));
-	struct km_waiter *wait_first;
-	struct km_waiter *wait_last;
+	/* layout=kernel: the spinner-queue tail and the wait list here, on the
+	 * line of the count and the owner, as struct mutex has them: the slow
+	 * unlock's wait_lock is then taken on the very line the spinners'
+	 * cmpxchg hits (2.6.29-2.6.36: `count, wait_lock, wait_list, owner`;
+	 * 3.10 added the MCS tail, 3.15 the OSQ's, to the same struct). */
+	struct km_node *kernel_queue_tail;
+	struct km_wait kernel_wait;
+	/* layout=lines: the tail, written only by spinners, kept off the line
+	 * the owner releases; the wait list on a third line. */
+	struct km_node *lines_queue_tail __attribute__((aligned(CACHELINE)));
+	struct km_wait lines_wait __attribute__((aligned(CACHELINE)));
+	/* Which of the two is in use: set by init, only read after, on a line
+	 * nobody writes. */
+	struct km_node **queue_tail __attribute__((aligned(CACHELINE)));
+	struct km_wait *wait;
 } cacheline_aligned;
+_Static_assert(offsetof(struct kmutex, kernel_wait) + sizeof(struct km_wait) <= CACHELINE,
+	       "layout=kernel: the tail and the wait list must share the owner word's line");
 
 /* ---- the lock word ---- */
 
@@ -257,7 +283,7 @@ static inline void km_queue_unlock(struct kmutex *l, struct km_node *node)
 
 	km_queue_left(km_of_node(node));
 	/* Release: pairs with the acquire exchange of the next queuer. */
-	if (pr_cas(&l->queue_tail, &expected, NULL, PR_RELEASE, PR_RELAXED))
+	if (pr_cas(l->queue_tail, &expected, NULL, PR_RELEASE, PR_RELAXED))
 		return;
 	km_queue_unlock_slow(l, node);
 }
@@ -276,7 +302,7 @@ void km_wait_lock(struct kmutex *l, struct kmutex_thread *me);
 static inline void km_wait_unlock(struct kmutex *l, struct kmutex_thread *me)
 {
 	km_lock_thread(me)->ev.wait_lock_preempted += km_preempted_now(me) - me->own.preempted_at_wait_lock;
-	pr_store(&l->wait_lock, 0, PR_RELEASE);
+	pr_store(&l->wait->lock, 0, PR_RELEASE);
 }
 
 uint64_t km_wait_until_acquired(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me);

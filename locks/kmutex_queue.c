@@ -23,8 +23,8 @@ static struct km_node *km_queue_wait_next(struct kmutex *l, struct km_node *node
 
 		/* Release: a later queuer that finds `prev` at the tail sees our
 		 * unlinking; acquire: pairs with the tail exchange of a queuer. */
-		if (pr_load(&l->queue_tail, PR_RELAXED) == node &&
-		    pr_cas(&l->queue_tail, &expected, prev, PR_ACQ_REL, PR_RELAXED))
+		if (pr_load(l->queue_tail, PR_RELAXED) == node &&
+		    pr_cas(l->queue_tail, &expected, prev, PR_ACQ_REL, PR_RELAXED))
 			return NULL;
 		/* Exchange, not load: a concurrent unqueue of our successor must
 		 * not keep seeing us as its valid `prev` (osq_lock.c Step-A).
@@ -104,7 +104,7 @@ bool km_queue_lock(struct kmutex *l, struct km_node *node, const struct oracle_s
 	pr_store(&node->next, NULL, PR_RELAXED);
 	/* Release: publishes the node's fields to whoever links behind us;
 	 * acquire: pairs with the release cmpxchg that emptied the queue. */
-	prev = pr_xchg(&l->queue_tail, node, PR_ACQ_REL);
+	prev = pr_xchg(l->queue_tail, node, PR_ACQ_REL);
 	if (!prev)
 		return true;
 	pr_store(&node->prev, prev, PR_RELAXED);

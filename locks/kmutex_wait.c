@@ -18,8 +18,8 @@ void km_wait_lock(struct kmutex *l, struct kmutex_thread *me)
 {
 	unsigned int spins = 0;
 
-	while (pr_xchg(&l->wait_lock, 1, PR_ACQUIRE))
-		while (pr_load(&l->wait_lock, PR_RELAXED)) {
+	while (pr_xchg(&l->wait->lock, 1, PR_ACQUIRE))
+		while (pr_load(&l->wait->lock, PR_RELAXED)) {
 			/* The holder may have been preempted (the kernel's
 			 * cannot be): let it run rather than spin a timeslice. */
 			if (++spins < KM_WAIT_LOCK_SPINS)
@@ -40,12 +40,12 @@ void km_wait_lock(struct kmutex *l, struct kmutex_thread *me)
 static void km_list_add_tail(struct kmutex *l, struct km_waiter *w)
 {
 	w->next = NULL;
-	w->prev = l->wait_last;
-	if (l->wait_last)
-		l->wait_last->next = w;
+	w->prev = l->wait->last;
+	if (l->wait->last)
+		l->wait->last->next = w;
 	else
-		pr_store(&l->wait_first, w, PR_RELAXED);
-	l->wait_last = w;
+		pr_store(&l->wait->first, w, PR_RELAXED);
+	l->wait->last = w;
 }
 
 /* mutex_remove_waiter(), under wait_lock. */
@@ -54,17 +54,17 @@ static void km_list_remove(struct kmutex *l, struct km_waiter *w)
 	if (w->prev)
 		w->prev->next = w->next;
 	else
-		pr_store(&l->wait_first, w->next, PR_RELAXED);
+		pr_store(&l->wait->first, w->next, PR_RELAXED);
 	if (w->next)
 		w->next->prev = w->prev;
 	else
-		l->wait_last = w->prev;
+		l->wait->last = w->prev;
 }
 
 /* __mutex_waiter_is_first(), read without wait_lock as 4.10 does. */
 static bool km_is_first(struct kmutex *l, struct km_waiter *w)
 {
-	return pr_load(&l->wait_first, PR_RELAXED) == w;
+	return pr_load(&l->wait->first, PR_RELAXED) == w;
 }
 
 /* schedule(), after wait_lock was dropped; returns the futex waits (0: an
@@ -143,7 +143,7 @@ static void km_waiter_done(struct kmutex *l, struct kmutex_thread *me)
 {
 	km_list_remove(l, &me->waiter);
 	pr_store(&me->waiter.granted, 0, PR_RELAXED);
-	if (l->wait_first)
+	if (l->wait->first)
 		return;
 	/* Relaxed: we hold the lock, and unlock's release orders what follows. */
 	if (km_count_era(l))

@@ -386,6 +386,18 @@ static void km_count_release(struct kmutex *l)
 }
 
 /*
+ * A slow unlock holds wait_lock: the window since its release failed, a few
+ * instructions after it cleared the owner (the stamp is taken there, so the
+ * fast path pays no clock read), is closed.  Before 3.15 the lock stayed
+ * held with no owner throughout: what spinners saw as "no owner: try".
+ */
+static void km_window_closes(struct lock_thread *self, uint64_t opened)
+{
+	self->ev.unlock_slow++;
+	self->ev.unlock_window_cycles += pr_clock() - opened;
+}
+
+/*
  * __mutex_unlock_slowpath() before 4.10: the count is freed under wait_lock
  * — so a release waits for wait_lock, and the owner field stays NULL on a
  * lock that is not yet free meanwhile — or, from 3.15, just before taking it
@@ -394,12 +406,13 @@ static void km_count_release(struct kmutex *l)
  */
 static void km_count_unlock_slow(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
 {
+	uint64_t window = pr_clock();
 	uint32_t *wake = NULL;
 
 	if (l->pol->release_first)
 		km_count_release(l);
 	km_wait_lock(l, me);
-	self->ev.unlock_slow++;
+	km_window_closes(self, window);
 	if (!l->pol->release_first)
 		km_count_release(l);
 	if (l->wait->first)
@@ -412,13 +425,14 @@ static void km_count_unlock_slow(struct kmutex *l, struct lock_thread *self, str
  * list is looked at only when a flag says so. */
 static void km_flags_unlock_slow(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
 {
+	uint64_t window = pr_clock();
 	uint32_t s = km_release_word(l), *wake = NULL;
 	struct km_waiter *first;
 
 	if (!(s & (KM_WAITERS | KM_HANDOFF)))
 		return;
 	km_wait_lock(l, me);
-	self->ev.unlock_slow++;
+	km_window_closes(self, window);
 	first = l->wait->first;
 	/* A flag with nobody to hand to releases (__mutex_handoff(lock, NULL)).
 	 * Release: publishes the critical section to the next acquirer. */
@@ -517,11 +531,11 @@ KMUTEX_LOCK(kmutex_fix, "kmutex-fix",
 KMUTEX_LOCK(kmutex_mcs, "kmutex-mcs",
 	    "kernel mutex 3.10-3.14: spinners queue on an MCS lock, one spins on the owner",
 	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_MCS,
-	    .sleep_try = KS_ONCE_MORE_NONNEG);
+	    .sleep_try = KS_ONCE_MORE);
 KMUTEX_LOCK(kmutex_osq, "kmutex-osq",
 	    "kernel mutex 3.15-4.0: cancellable spinner queue (OSQ), left on need_resched",
 	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_OSQ,
-	    .release_first = true, .sleep_try = KS_ONCE_MORE_FREE);
+	    .release_first = true, .sleep_try = KS_ONCE_MORE);
 KMUTEX_LOCK(kmutex_handoff, "kmutex-handoff",
 	    "kernel mutex 4.10 on: OSQ, spin on new owners, handoff to the first waiter",
 	    .spin = true, .can_spin_gate = true, .queue = KQ_OSQ, .handoff = true);

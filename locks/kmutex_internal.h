@@ -60,9 +60,11 @@ enum km_queue {
 /* How the sleep path tries the count before 4.10 (__mutex_lock_common()). */
 enum km_sleep_try {
 	KS_XCHG,             /* 2.6.x: join the list, then xchg(count, -1) each round */
-	KS_ONCE_MORE_NONNEG, /* 3.12-3.14: "once more" xchg(count, 0) before joining the list
-			      * when count >= 0 (ec83f425); then xchg(-1) only when count >= 0 */
-	KS_ONCE_MORE_FREE,   /* 3.15-4.9: the same, the "once more" only when count == 1 */
+	KS_ONCE_MORE,        /* 3.12 on: "once more" xchg(count, 0) before joining the list
+			      * when count >= 0 (ec83f425; 3.12-3.16, MUTEX_SHOW_NO_WAITER);
+			      * then xchg(-1) only when count >= 0.  From 3.17 the "once more"
+			      * wants count == 1 (!mutex_is_locked(), as in v4.0): an xchg
+			      * that would change nothing spared, no model's era. */
 };
 
 /* Where the kernel eras differ; everything else is one code path. */

@@ -100,9 +100,9 @@ static bool km_count_waiter_xchg(struct kmutex *l)
 /*
  * Under wait_lock, before joining the list: 3.12's "once more, can we
  * acquire the lock?", atomic_xchg(&lock->count, 0) == 1, tried when the count
- * is >= 0 (3.12-3.14) or 1 (3.15 on: "only try-lock the mutex if it is
- * unlocked"); 4.10's "after waiting to acquire the wait_lock, try again".
- * 2.6.x joins the list first.
+ * is >= 0 (MUTEX_SHOW_NO_WAITER, 3.12-3.16: kmutex-mcs and kmutex-osq's 3.15;
+ * the == 1 of 3.17-4.9 is no model's); 4.10's "after waiting to acquire the
+ * wait_lock, try again".  2.6.x joins the list first.
  */
 static bool km_try_before_queueing(struct kmutex *l)
 {
@@ -114,7 +114,7 @@ static bool km_try_before_queueing(struct kmutex *l)
 	if (l->pol->sleep_try == KS_XCHG)
 		return false;
 	s = pr_load(&l->state, PR_RELAXED);
-	if (s > (l->pol->sleep_try == KS_ONCE_MORE_NONNEG ? KM_COUNT_LOCKED : KM_COUNT_FREE))
+	if (s > KM_COUNT_LOCKED)
 		return false;
 	/* Acquire: pairs with the release of the unlock that freed it. */
 	return pr_xchg(&l->state, KM_COUNT_LOCKED, PR_ACQUIRE) == KM_COUNT_FREE;

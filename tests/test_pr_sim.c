@@ -14,7 +14,11 @@
  *   The fake remembers the value of every word it last read or wrote and
  *   counts a word found changed behind its back: a lock that still wrote a
  *   word natively fails that count, and one that still made a native futex
- *   call would sleep for good (alarm() ends the run).
+ *   call would sleep for good (alarm() ends the run);
+ * - what only counting a lock's atomics can show: the kmutex's "once more"
+ *   xchg before joining the wait list (3.12-3.16: whenever the count reads
+ *   >= 0, kmutex-mcs and kmutex-osq), and the slow unlock's window from the
+ *   failed release to holding wait_lock, timed on the fake clock.
  */
 #define _GNU_SOURCE
 #define LOCKBENCH_SIM
@@ -189,14 +193,17 @@ void sim_pr_relax(void)
 	fake.now += 10;
 }
 
+/* Each read of the fake clock advances it by this many cycles. */
+#define FAKE_CLOCK_STEP 100
+
 uint64_t sim_pr_clock(void)
 {
-	return fake.now += 100;
+	return fake.now += FAKE_CLOCK_STEP;
 }
 
 bool sim_pr_clock_past(uint64_t deadline)
 {
-	return (fake.now += 100) > deadline;
+	return (fake.now += FAKE_CLOCK_STEP) > deadline;
 }
 
 /* As FUTEX_WAIT: returns at once unless *w == expected; then "sleeps" by
@@ -330,6 +337,7 @@ static void check_uncontended(const struct lock_ops *ops)
 	ops->unlock(lock, b);
 	assert_int_equal(fake.futex_waits + fake.futex_wakes, 0);
 	assert_int_equal(fake.native_writes, 0);
+	assert_int_equal(a->ev.unlock_window_cycles + b->ev.unlock_window_cycles, 0);
 	free(a);
 	free(b);
 	lock_free_standalone(ops, lock);
@@ -373,6 +381,12 @@ static void check_contended(const struct lock_ops *ops)
 		assert_int_equal(b->ev.acq_sleep, 1);
 		assert_int_equal(b->ev.futex_waits, 1);
 		assert_int_equal(a->ev.futex_wakes, 1);
+	}
+	if (ops->options == kmutex_options) {
+		/* A's unlock took wait_lock once, uncontended: one clock step
+		 * from its failed release to holding it. */
+		assert_int_equal(a->ev.unlock_slow, 1);
+		assert_int_equal(a->ev.unlock_window_cycles, FAKE_CLOCK_STEP);
 	}
 	free(a);
 	free(b);
@@ -441,6 +455,43 @@ static void test_kmutex_spin_ends_on_sim_clock(void **state)
 	}
 }
 
+/* The count as 1 - count (KM_COUNT_*) before each "once more"; the xchg
+ * it makes, and whether it takes the lock. */
+static void check_once_more(const char *name, const struct lock_ops *ops, bool tries_nonneg)
+{
+	static const struct {
+		uint32_t state;
+		bool nonneg;  /* count >= 0 */
+	} counts[] = { { KM_COUNT_FREE, true }, { KM_COUNT_LOCKED, true }, { KM_COUNT_CONTENDED, false } };
+
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		struct kmutex *l = lock_new_standalone(ops);
+		unsigned long rmws;
+		bool taken;
+
+		l->state = counts[i].state;
+		memset(&fake, 0, sizeof(fake));
+		taken = km_try_before_queueing(l);
+		rmws = fake.rmws;
+		if (rmws != (tries_nonneg && counts[i].nonneg ? 1u : 0u))
+			print_error("%s: count %d: %lu xchg\n", name, 1 - (int)counts[i].state, rmws);
+		assert_int_equal(rmws, tries_nonneg && counts[i].nonneg ? 1 : 0);
+		assert_true(taken == (rmws && counts[i].state == KM_COUNT_FREE));
+		lock_free_standalone(ops, l);
+	}
+}
+
+/* 3.12-3.16 try "once more" whenever the count reads >= 0 (an xchg(count,
+ * 0) on a held, unmarked lock too); 2.6.x never before joining the list. */
+static void test_kmutex_once_more(void **state)
+{
+	(void)state;
+	check_once_more("kmutex-spin", &sim_ops_kmutex_spin, false);
+	check_once_more("kmutex-fix", &sim_ops_kmutex_fix, false);
+	check_once_more("kmutex-mcs", &sim_ops_kmutex_mcs, true);
+	check_once_more("kmutex-osq", &sim_ops_kmutex_osq, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_futex),
 		cmocka_unit_test(test_kmutex_models),
 		cmocka_unit_test(test_kmutex_spin_ends_on_sim_clock),
+		cmocka_unit_test(test_kmutex_once_more),
 	};
 
 	alarm(60);  /* a lock that slept natively would never return */

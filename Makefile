@@ -191,6 +191,19 @@ $(BUILD)/tests/libneeds-tsan.so: tests/exec_fake_lib.c $(BUILD)/tests/libfake-ts
 $(BUILD)/tests/test_stats: TEST_EXTRA = analysis/figures/stats.c
 $(BUILD)/tests/test_stats: analysis/figures/stats.c analysis/figures/stats.h
 
+# sim/profile.c reads a simulated machine's profile; lbcalibrate measures this
+# machine's and writes it (docs/sim.md, "Calibration").  tests/sim-calibrate.t
+# runs it ($SIM_CALIBRATE); tests/test_sim_profile.c links the loader alone.
+SIM_CALIBRATE := $(BUILD)/sim/lbcalibrate
+$(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o: sim/profile.h
+$(SIM_CALIBRATE): $(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+all: $(SIM_CALIBRATE)
+test: $(SIM_CALIBRATE)
+test: export SIM_CALIBRATE := $(SIM_CALIBRATE)
+$(BUILD)/tests/test_sim_profile: TEST_EXTRA = sim/profile.c
+$(BUILD)/tests/test_sim_profile: sim/profile.c sim/profile.h
+
 $(BUILD)/scripts/exec_cost: scripts/exec_cost.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)

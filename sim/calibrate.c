@@ -3,6 +3,8 @@
  * for the simulator (sim/profile.h; docs/sim.md, "Calibration").
  *
  *   build/sim/lbcalibrate [-o FILE] [--trials N] [--name NAME] [--dir DIR]
+ *   (--dir: where creat's and fpos's files are made: default /dev/shm when it
+ *   is a writable tmpfs, as run-all's file workloads, else $TMPDIR or /tmp)
  *   build/sim/lbcalibrate --check FILE|NAME    (loads a profile, prints it)
  *
  * Every figure is a median over trials, written with its spread (the 10th
@@ -28,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -39,7 +42,9 @@
 #include "profile.h"
 #include "../common/safefile.h"
 #include "../locks/arch.h"
+#include "../bench/core/harness.h"
 #include "../bench/platform/fsinfo.h"
+#include "../bench/run/run.h"
 #include "../bench/platform/topology.h"
 #include "../bench/platform/tsc.h"
 #include "../bench/workloads/fileutil.h"
@@ -519,8 +524,13 @@ static void dist_text(double *v, size_t n, char *out, size_t len)
 	qsort(v, n, sizeof(v[0]), cmp_double);
 	out[0] = '\0';
 	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]) && at < len; i++)
-		at += (size_t)snprintf(out + at, len - at, "%s%g%%:%.0f", i ? " " : "", qs[i],
-				       quantile(v, n, qs[i] / 100));
+	{
+		double x = quantile(v, n, qs[i] / 100);
+
+		/* whole ns from 1000 up, 3 significant digits below (counter's hold is < 1 ns) */
+		at += (size_t)snprintf(out + at, len - at, x >= 1000 ? "%s%g%%:%.0f" : "%s%g%%:%.3g", i ? " " : "",
+				       qs[i], x);
+	}
 }
 
 /* One workload's samples: a hold per call that takes the kernel's lock,
@@ -678,6 +688,90 @@ out:
 out_buf:
 	free(buf);
 	return rc;
+}
+
+/* counter's critical section, as bench/workloads/counter.c runs it under a
+ * lock that excludes (read, --cs work, write back + 1), with no --cs. */
+enum { COUNTER_BATCH = 1000, COUNTER_RUNS = 5 };
+
+static double counter_trial(void *value)
+{
+	volatile uint64_t *c = value;
+	uint64_t t0 = tsc_begin();
+
+	for (unsigned i = 0; i < COUNTER_BATCH; i++) {
+		uint64_t v = *c;
+
+		busy_loops(0);
+		*c = v + 1;
+	}
+	return (double)(tsc_end() - t0) / COUNTER_BATCH;
+}
+
+/* lockbench's whole loop for one counter operation under `none`, one
+ * thread (bench_run(), 0.3 s): ns per operation, a mean per run. */
+static int counter_op_ns(const struct calib *c, struct est *out)
+{
+	static struct bench_config cfg;
+	double v[COUNTER_RUNS];
+	char err[512], pin[32];
+
+	snprintf(pin, sizeof(pin), "list:%d", c->cpu_a);
+	for (int i = 0; i < COUNTER_RUNS; i++) {
+		struct bench_result res;
+
+		cfg = (struct bench_config){ .lock = lock_find("none"), .workload = workload_find("counter"),
+			.threads = 1, .duration_s = 0.3, .warmup_s = 0.05, .pin = pin, .lock_node = -1, .seed = 1,
+			.quiet = true };
+		if (bench_run(&cfg, &res, err, sizeof(err)) != EXIT_OK || res.ops == 0) {
+			fprintf(stderr, PROG ": counter: %s\n", err);
+			return -1;
+		}
+		v[i] = res.measured_s * 1e9 / (double)res.ops;
+		bench_result_free(&res);
+	}
+	*out = estimate(v, COUNTER_RUNS);
+	return 0;
+}
+
+/*
+ * counter: hold, the critical section's own work, timed over batches of
+ * COUNTER_BATCH (one is below the TSC's resolution: the distribution is of
+ * batch means); gap, the rest of lockbench's loop per operation (bench_run()
+ * of counter under `none`: measured time / operations, less the hold), a
+ * mean given as one point.
+ */
+static int write_counter(FILE *f, const struct calib *c)
+{
+	static _Alignas(64) uint64_t value;
+	struct est hold, op;
+	double *v = calloc(c->trials, sizeof(double));
+	char text[1024];
+
+	if (!v || counter_op_ns(c, &op)) {
+		free(v);
+		return -1;
+	}
+	for (unsigned t = 0; t < c->trials; t++)
+		v[t] = counter_trial(&value) / c->ghz;
+	hold = estimate(v, c->trials);
+	if (op.med <= hold.med) {
+		fprintf(stderr, PROG ": counter: an operation (%.1f ns) measured no longer than its hold (%.1f ns)\n",
+			op.med, hold.med);
+		free(v);
+		return -1;
+	}
+	dist_text(v, c->trials, text, sizeof(text));
+	fprintf(f, "workload.counter.hold = %s  # measured: counter's critical section (read, busy_loops(0), write "
+		"back + 1) on a line held here, batches of %d, each batch's mean; %s on %s (%s)\n", text,
+		COUNTER_BATCH, c->when, c->host, c->what);
+	fprintf(f, "workload.counter.gap = 100%%:%.1f  # measured: a mean, not a distribution: lockbench -l none -w "
+		"counter -t 1 -d 0.3 run in-process (bench_run) %d times, measured time / operations (median "
+		"%.1f ns, p10 %.1f, p90 %.1f), less the hold's median %.1f: the harness's loop and the timing of "
+		"each acquisition; %s on %s (%s)\n", op.med - hold.med, COUNTER_RUNS, op.med, op.lo,
+		op.hi, hold.med, c->when, c->host, c->what);
+	free(v);
+	return 0;
 }
 
 /* ---- the profile's text ---- */
@@ -918,7 +1012,7 @@ static int write_workloads(FILE *f, const struct calib *c, const char *dir)
 				 "take it)", dir, fs->type);
 			write_times(f, c, "fpos", &w, how, "from one of those calls' return to the next one's start "
 				    "(the block's first and last words read; the loop)");
-			rc = 0;
+			rc = write_counter(f, c);
 		}
 	}
 	wl_free(&w);
@@ -991,7 +1085,7 @@ static int write_profile(FILE *f, struct calib *c, const char *name, const char 
 
 static void print_dist(const char *what, const struct sim_dist *d)
 {
-	printf("  %-6s p50 %.0f ns, p90 %.0f ns, max %.0f ns (%u points)\n", what, sim_dist_at(d, 0.5),
+	printf("  %-6s p50 %.4g ns, p90 %.4g ns, max %.4g ns (%u points)\n", what, sim_dist_at(d, 0.5),
 	       sim_dist_at(d, 0.9), d->ns[d->n - 1], d->n);
 }
 
@@ -1036,11 +1130,23 @@ struct opts {
 	unsigned trials;
 };
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+/* Where the file workloads' calls are timed unless --dir says: as run-all
+ * runs them, on /dev/shm where it is a writable tmpfs (issue 25), else in
+ * $TMPDIR or /tmp. */
+static const char *default_dir(void)
 {
 	const char *tmp = getenv("TMPDIR");
+	struct statfs st;
 
-	*o = (struct opts){ NULL, "here", tmp && *tmp ? tmp : "/tmp", NULL, DEFAULT_TRIALS };
+	if (statfs("/dev/shm", &st) == 0 && fsinfo_magic_name((unsigned long long)st.f_type) &&
+	    strcmp(fsinfo_magic_name((unsigned long long)st.f_type), "tmpfs") == 0 && access("/dev/shm", W_OK) == 0)
+		return "/dev/shm";
+	return tmp && *tmp ? tmp : "/tmp";
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	*o = (struct opts){ NULL, "here", default_dir(), NULL, DEFAULT_TRIALS };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end;

@@ -10,7 +10,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..11"
+echo "1..12"
 
 "$CAL" --trials 10 --dir "$tmp" -o "$tmp/p.profile" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -21,6 +21,8 @@ check "the profile it wrote loads (--check)" '[ $? -eq 0 ] && [ ! -s "$tmp/err" 
 # every KEY = VALUE line but name and sched.model carries a source
 check "every constant has a measured: or cited: source" \
 	'! grep -v "^#" "$tmp/p.profile" | grep "=" | grep -v "^name = \|^sched.model = " | grep -v "  # \(measured\|cited\): ."'
+check "creat, fpos and counter each have a hold and a gap" \
+	'[ "$(grep -c "^workload\.\(creat\|fpos\|counter\)\.\(hold\|gap\) = [0-9.]*%:[0-9]" "$tmp/p.profile")" -eq 6 ]'
 check "what it measured says when and on what host" \
 	'grep "^kernel.wake_latency_ns = [0-9]" "$tmp/p.profile" | grep -q "measured: .*median of 10 trials.* UTC on $(uname -n) "'
 check "the workload directory is left empty" '[ -z "$(ls -A "$tmp" | grep -v "^p.profile\|^out\|^err\|^check")" ]'

@@ -416,14 +416,14 @@ out:
 
 struct switcher {
 	_Alignas(64) uint32_t turn;
-	uint32_t rounds;
-	int cpu, pin_rc, parity;
+	uint32_t rounds;           /* in all, for the partner */
+	int cpu, pin_rc;
 };
 
-/* Takes every turn of its parity: waits (asleep) for it, passes it on. */
-static void take_turns(struct switcher *s, int parity)
+/* Takes turns FROM..TO-1 of its parity: waits (asleep) for each, passes it on. */
+static void take_turns(struct switcher *s, int parity, uint32_t from, uint32_t to)
 {
-	for (uint32_t i = 0; i < s->rounds; i++) {
+	for (uint32_t i = from; i < to; i++) {
 		uint32_t want = 2 * i + (uint32_t)parity, cur;
 
 		while ((cur = __atomic_load_n(&s->turn, __ATOMIC_ACQUIRE)) != want)
@@ -438,38 +438,42 @@ static void *other_turns(void *arg)
 	struct switcher *s = arg;
 
 	s->pin_rc = pin(s->cpu);
-	take_turns(s, 1);
+	take_turns(s, 1, 0, s->rounds);
 	return NULL;
 }
 
 /* Two threads on one CPU passing a turn through a futex: each pass is one
- * switch (with one FUTEX_WAKE and one sleeping FUTEX_WAIT): ns per switch. */
+ * switch (with one FUTEX_WAKE and one sleeping FUTEX_WAIT): ns per switch.
+ * A trial is short (tens of us) so that most trials run between another
+ * process's slices on a busy machine, and the median is of those; the
+ * partner thread lives through all of them (its start is not timed). */
 static int measure_switch(const struct calib *c, struct est *out)
 {
-	enum { ROUNDS = 200 };
+	enum { ROUNDS = 10, WARM = 100 };
 	struct switcher *s = aligned_alloc(64, sizeof(*s));
 	double *v = calloc(c->trials, sizeof(double));
+	pthread_t th;
 	int rc = -1;
 
 	if (!s || !v || pin(c->cpu_a))
 		goto out;
+	memset(s, 0, sizeof(*s));
+	s->rounds = WARM + ROUNDS * c->trials;
+	s->cpu = c->cpu_a;
+	if (pthread_create(&th, NULL, other_turns, s))
+		goto out;
+	take_turns(s, 0, 0, WARM);
 	for (unsigned t = 0; t < c->trials; t++) {
-		pthread_t th;
-		uint64_t t0;
+		uint32_t from = WARM + t * ROUNDS;
+		uint64_t t0 = tsc_begin();
 
-		memset(s, 0, sizeof(*s));
-		s->rounds = ROUNDS;
-		s->cpu = c->cpu_a;
-		if (pthread_create(&th, NULL, other_turns, s))
-			goto out;
-		t0 = tsc_begin();
-		take_turns(s, 0);
+		take_turns(s, 0, from, from + ROUNDS);
 		v[t] = (double)(tsc_end() - t0) / (2.0 * ROUNDS) / c->ghz;
-		if (pthread_join(th, NULL) || s->pin_rc)
-			goto out;
 	}
-	*out = estimate(v, c->trials);
-	rc = 0;
+	if (pthread_join(th, NULL) == 0 && s->pin_rc == 0) {
+		*out = estimate(v, c->trials);
+		rc = 0;
+	}
 out:
 	free(s);
 	free(v);
@@ -709,7 +713,8 @@ static double counter_trial(void *value)
 }
 
 /* lockbench's whole loop for one counter operation under `none`, one
- * thread (bench_run(), 0.3 s): ns per operation, a mean per run. */
+ * thread (bench_run(), 0.3 s): its CPU time per operation (getrusage of
+ * the measured interval), ns, a mean per run. */
 static int counter_op_ns(const struct calib *c, struct est *out)
 {
 	static struct bench_config cfg;
@@ -727,7 +732,9 @@ static int counter_op_ns(const struct calib *c, struct est *out)
 			fprintf(stderr, PROG ": counter: %s\n", err);
 			return -1;
 		}
-		v[i] = res.measured_s * 1e9 / (double)res.ops;
+		/* CPU time, not wall time: another process sharing the CPU
+		 * would otherwise count as the loop's */
+		v[i] = (res.usage.user_s + res.usage.sys_s) * 1e9 / (double)res.ops;
 		bench_result_free(&res);
 	}
 	*out = estimate(v, COUNTER_RUNS);
@@ -766,7 +773,7 @@ static int write_counter(FILE *f, const struct calib *c)
 		"back + 1) on a line held here, batches of %d, each batch's mean; %s on %s (%s)\n", text,
 		COUNTER_BATCH, c->when, c->host, c->what);
 	fprintf(f, "workload.counter.gap = 100%%:%.1f  # measured: a mean, not a distribution: lockbench -l none -w "
-		"counter -t 1 -d 0.3 run in-process (bench_run) %d times, measured time / operations (median "
+		"counter -t 1 -d 0.3 run in-process (bench_run) %d times, the thread's CPU time / operations (median "
 		"%.1f ns, p10 %.1f, p90 %.1f), less the hold's median %.1f: the harness's loop and the timing of "
 		"each acquisition; %s on %s (%s)\n", op.med - hold.med, COUNTER_RUNS, op.med, op.lo,
 		op.hi, hold.med, c->when, c->host, c->what);
@@ -870,7 +877,7 @@ static int write_sleeps(FILE *f, const struct calib *c)
 	source(f, c, "TSC before FUTEX_WAKE_PRIVATE to TSC after the woken thread's FUTEX_WAIT returned, on the "
 	       "other CPU, idle 200 us before", &wake, "ns");
 	fprintf(f, "kernel.context_switch_ns = %.0f", sw.med);
-	source(f, c, "two threads on one CPU passing a turn through a futex, 400 passes a trial: one switch, "
+	source(f, c, "two threads on one CPU passing a turn through a futex, 20 passes a trial: one switch, "
 	       "one FUTEX_WAKE and one sleeping FUTEX_WAIT a pass", &sw, "ns");
 	return 0;
 }

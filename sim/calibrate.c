@@ -1183,42 +1183,60 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* The profile into OUT (stdout without), then loaded back: what this
- * writes is what the loader takes. */
+/* OUT's folder opened into D and OUT started in it: the stream, or NULL
+ * after one line on stderr. */
+static FILE *out_open(const char *out, struct sf_dir *d, struct sf_out *so)
+{
+	const char *slash = strrchr(out, '/');
+	char err[512], dirpath[PATH_MAX];
+	FILE *f;
+
+	snprintf(dirpath, sizeof(dirpath), "%.*s", slash ? (int)(slash - out) + (slash == out) : 1,
+		 slash ? out : ".");
+	if (sf_dir_open(d, dirpath, err, sizeof(err)) == 0) {
+		if ((f = sf_out_open(so, d, slash ? slash + 1 : out, err, sizeof(err))))
+			return f;
+		sf_dir_close(d);
+	}
+	fprintf(stderr, PROG ": %s\n", err);
+	return NULL;
+}
+
+/* OUT written (RC 0) or given up (RC not 0), then loaded back: what this
+ * writes is what the loader takes.  0, or 1 after one line on stderr. */
+static int out_close(const char *out, struct sf_dir *d, struct sf_out *so, int rc)
+{
+	struct sim_profile *back = NULL;
+	char err[512];
+
+	if (rc)
+		sf_out_abort(so);
+	else if (sf_out_commit(so, err, sizeof(err)))
+		rc = fprintf(stderr, PROG ": %s\n", err);
+	sf_dir_close(d);
+	if (rc == 0 && (!(back = calloc(1, sizeof(*back))) || sim_profile_load(out, back, err, sizeof(err))))
+		rc = fprintf(stderr, PROG ": the profile written does not load: %s\n", back ? err : strerror(errno));
+	free(back);
+	return rc ? 1 : 0;
+}
+
+/* The profile into o->out (standard output without). */
 static int calibrate(const struct opts *o)
 {
 	struct calib c = { .trials = o->trials };
-	struct sim_profile *back = calloc(1, sizeof(*back));
-	char err[512], dirpath[PATH_MAX];
-	const char *slash = o->out ? strrchr(o->out, '/') : NULL;
 	struct sf_out so;
 	struct sf_dir d;
 	FILE *f = stdout;
 	int rc;
 
-	if (!back || read_topology(&c) || measure_tsc(&c))
+	if (read_topology(&c) || measure_tsc(&c))
 		return 1;
 	describe(&c);
-	if (o->out) {
-		snprintf(dirpath, sizeof(dirpath), "%.*s", slash ? (int)(slash - o->out) + (slash == o->out) : 1,
-			 slash ? o->out : ".");
-		if (sf_dir_open(&d, dirpath, err, sizeof(err)) ||
-		    !(f = sf_out_open(&so, &d, slash ? slash + 1 : o->out, err, sizeof(err)))) {
-			fprintf(stderr, PROG ": %s\n", err);
-			return 1;
-		}
-	}
+	if (o->out && !(f = out_open(o->out, &d, &so)))
+		return 1;
 	rc = write_profile(f, &c, o->name, o->dir);
-	if (o->out) {
-		if (rc)
-			sf_out_abort(&so);
-		else if (sf_out_commit(&so, err, sizeof(err)))
-			rc = fprintf(stderr, PROG ": %s\n", err);
-		sf_dir_close(&d);
-		if (rc == 0 && sim_profile_load(o->out, back, err, sizeof(err)))
-			rc = fprintf(stderr, PROG ": the profile written does not load: %s\n", err);
-	}
-	free(back);
+	if (o->out)
+		rc = out_close(o->out, &d, &so, rc);
 	return rc || sf_close_stdout(PROG, false) ? 1 : 0;
 }
 

@@ -141,9 +141,9 @@ static int parse_double(struct parser *ps, const char *key, const char *v, doubl
 	errno = 0;
 	d = numeric_chars(v) ? strtod(v, &end) : NAN;
 	if (isnan(d) || *end || errno || !isfinite(d))
-		return perr(ps, key, "'%s' is not a number", v);
+		return perr(ps, key, "'%.40s' is not a number", v);
 	if (d < min || d > max || (gt0 && d <= min))
-		return perr(ps, key, "%s out of range (%s%g..%g)", v, gt0 ? "above " : "", min, max);
+		return perr(ps, key, "%.40s out of range (%s%g..%g)", v, gt0 ? "above " : "", min, max);
 	*out = d;
 	return 0;
 }
@@ -155,10 +155,10 @@ static int parse_uint(struct parser *ps, const char *key, const char *v, double 
 
 	errno = 0;
 	if (!*v || strspn(v, "0123456789") != strlen(v))
-		return perr(ps, key, "'%s' is not a whole number", v);
+		return perr(ps, key, "'%.40s' is not a whole number", v);
 	u = strtoull(v, &end, 10);
 	if (errno || u < (unsigned long long)min || u > (unsigned long long)max)
-		return perr(ps, key, "%s out of range (%g..%g)", v, min, max);
+		return perr(ps, key, "%.40s out of range (%g..%g)", v, min, max);
 	*out = (unsigned)u;
 	return 0;
 }
@@ -184,7 +184,7 @@ static int parse_dist(struct parser *ps, const char *key, char *v, struct sim_di
 		if (d->n == SIM_DIST_MAX)
 			return perr(ps, key, "more than %d points", SIM_DIST_MAX);
 		if (!colon || colon == tok || colon[-1] != '%')
-			return perr(ps, key, "'%s' is not PERCENT%%:NS", tok);
+			return perr(ps, key, "'%.40s' is not PERCENT%%:NS", tok);
 		colon[-1] = '\0';
 		if (parse_double(ps, key, tok, 0, 100, false, &pc) || parse_double(ps, key, colon + 1, 0, 1e10, false, &ns))
 			return -1;
@@ -249,7 +249,7 @@ static int set_fixed(struct parser *ps, struct sim_profile *p, const struct fixe
 		return parse_double(ps, k->key, v, k->min, k->max, k->gt0, (double *)(void *)at);
 	case K_TEXT:
 		if (!*v || strlen(v) >= k->size || !name_chars(v, "._-"))
-			return perr(ps, k->key, "'%s' is not a name (a-z, 0-9, '.', '_', '-'; under %zu characters)",
+			return perr(ps, k->key, "'%.40s' is not a name (a-z, 0-9, '.', '_', '-'; under %zu characters)",
 				    v, k->size);
 		memcpy(at, v, strlen(v) + 1);
 		return 0;
@@ -294,7 +294,7 @@ static int set_sched_param(struct parser *ps, struct sim_sched_params *s, enum s
 				s->scaling = (enum sim_sched_scaling)i;
 				return 0;
 			}
-		return perr(ps, key, "'%s' is not none, log or linear", v);
+		return perr(ps, key, "'%.40s' is not none, log or linear", v);
 	case S_N:
 		break;
 	}

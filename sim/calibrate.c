@@ -1250,13 +1250,17 @@ static int out_close(const char *out, struct sf_dir *d, struct sf_out *so, int r
 	return rc ? 1 : 0;
 }
 
-/* The profile into o->out (standard output without). */
+/* The profile into o->out (standard output without).  It is measured into
+ * memory first: a measurement that fails leaves nothing half written, on
+ * standard output either. */
 static int calibrate(const struct opts *o)
 {
 	struct calib c = { .trials = o->trials };
+	char *text = NULL;
+	size_t len = 0;
 	struct sf_out so;
 	struct sf_dir d;
-	FILE *f = stdout;
+	FILE *mem, *f = stdout;
 	int rc;
 
 	if (read_topology(&c) || measure_tsc(&c))
@@ -1264,10 +1268,19 @@ static int calibrate(const struct opts *o)
 	describe(&c);
 	if (o->out && !(f = out_open(o->out, &d, &so)))
 		return 1;
-	rc = write_profile(f, &c, o->name, o->dir);
+	if (!(mem = open_memstream(&text, &len))) {
+		rc = fprintf(stderr, PROG ": %s\n", strerror(errno));
+	} else {
+		rc = write_profile(mem, &c, o->name, o->dir);
+		if (fclose(mem) != 0)
+			rc = fprintf(stderr, PROG ": %s\n", strerror(errno));
+	}
+	if (rc == 0 && fwrite(text, 1, len, f) != len)
+		rc = fprintf(stderr, PROG ": cannot write the profile: %s\n", strerror(errno));
+	free(text);
 	if (o->out)
 		rc = out_close(o->out, &d, &so, rc);
-	return rc || sf_close_stdout(PROG, false) ? 1 : 0;
+	return rc || sf_close_stdout(PROG, rc != 0) ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -10,7 +10,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..12"
+echo "1..13"
 
 "$CAL" --trials 10 --dir "$tmp" -o "$tmp/p.profile" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -53,3 +53,11 @@ check "bad options: exit 2 and one line each" \
 check "a profile that is not there, or no folder to write into: exit 1 and one line" \
 	'one_line_exit --check "$tmp/none.profile" && [ $rc -eq 1 ] && one_line_exit --check nosuchbox && [ $rc -eq 1 ] &&
 	 one_line_exit --trials 10 -o "$tmp/no/dir/p.profile" && [ $rc -eq 1 ]'
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
+	taskset -c 0 "$CAL" --trials 10 --dir "$tmp" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "one usable CPU (taskset -c 0): exit 1, one line, and no half profile on stdout" \
+		'[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "one usable CPU" "$tmp/err" && [ ! -s "$tmp/out" ]'
+else
+	ok "one usable CPU # skip taskset cannot pin to CPU 0 here"
+fi

@@ -242,14 +242,17 @@ DISTDIR      ?= .
 DIST_STAGE   := $(BUILD)/dist/$(DIST_NAME)
 DIST_LDLIBS  := $(filter-out -ludev,$(shell pkg-config --libs --static $(PKGS) 2>/dev/null)) $(LDLIBS)
 DIST_FILES   := run-all README.md results/README.md analysis/README.md $(wildcard docs/*.md) scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/files.sh $(wildcard scripts/*.gp)
+# the shipped machine profiles (docs/sim.md), beside the dist's sim/lbcalibrate, which measures the machine it lands on
+DIST_FILES   += $(wildcard sim/profiles/*.profile)
 DIST_ANALYSIS := $(ANALYSIS_OBJ)
 
 .PHONY: dist
-dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(DIST_FILES)
+dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(BUILD)/dist/lbcalibrate $(DIST_FILES)
 	@rm -rf $(BUILD)/dist/lockbench-*/
 	@mkdir -p $(DIST_STAGE)/bench $(DIST_STAGE)/analysis
 	@cp $(BUILD)/dist/lockbench $(DIST_STAGE)/bench/lockbench
 	@cp $(BUILD)/dist/lbcompare $(DIST_STAGE)/analysis/lbcompare
+	@mkdir -p $(DIST_STAGE)/sim && cp $(BUILD)/dist/lbcalibrate $(DIST_STAGE)/sim/lbcalibrate
 	@cp --parents $(DIST_FILES) $(DIST_STAGE)/
 	@tar -C $(BUILD)/dist --owner=0 --group=0 -czf $(DISTDIR)/$(DIST_NAME).tar.gz $(DIST_NAME)
 	@echo "dist: $(DISTDIR)/$(DIST_NAME).tar.gz ($$(du -k $(DISTDIR)/$(DIST_NAME).tar.gz | cut -f1) KiB)"
@@ -262,6 +265,10 @@ $(BUILD)/dist/lockbench: $(BUILD)/bench/lockbench.o $(LIB) $(BUILD)/scripts/stat
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
 	$(if $(BPF_OK),,@echo "make dist: without BPF: the dist's lockbench has no sched oracle and no --kernel-locks" >&2)
+$(BUILD)/dist/lbcalibrate: $(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o $(LIB) $(BUILD)/scripts/static-hwloc.o
+	$(call DIST_CAN_LINK,$(DIST_LDLIBS))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
 $(BUILD)/dist/lbcompare: $(DIST_ANALYSIS)
 	$(call DIST_CAN_LINK,-lm)
 	@mkdir -p $(dir $@)

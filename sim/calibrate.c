@@ -312,22 +312,29 @@ static double mem_trial(void *floor)
 
 /* ---- the kernel: a system call, the futex calls, a wake-up, a switch ---- */
 
-/* The calls timed together, a batch of each per trial, so that a busy
- * machine weighs on all of them alike. */
-enum { CALL_GETPPID, CALL_WAKE, CALL_WAIT, N_CALLS, CALLS_PER_BATCH = 100 };
+/* The calls timed together, one of each in turn, each call timed alone: a
+ * trial's figure for a kind is the median of its CALLS_PER_TRIAL calls, so
+ * a preemption inside a trial moves no figure, and a busy machine weighs on
+ * every kind alike. */
+enum { CALL_GETPPID, CALL_WAKE, CALL_WAIT, N_CALLS, CALLS_PER_TRIAL = 101 };
 
-/* ns per call of each kind: v[kind][trial]. */
-static int time_calls(const struct calib *c, void (*const fn[N_CALLS])(void *), void *arg, double *v[N_CALLS])
+/* ns per call of each kind, the TSC pair's own median cost taken off:
+ * v[kind][trial]. */
+static void time_calls(const struct calib *c, void (*const fn[N_CALLS])(void *), void *arg, double *v[N_CALLS])
 {
-	for (unsigned t = 0; t < c->trials; t++)
-		for (int k = 0; k < N_CALLS; k++) {
-			uint64_t t0 = tsc_begin();
+	double one[N_CALLS][CALLS_PER_TRIAL], floor = (double)tsc_timer_overhead();
 
-			for (unsigned i = 0; i < CALLS_PER_BATCH; i++)
+	for (unsigned t = 0; t < c->trials; t++) {
+		for (unsigned i = 0; i < CALLS_PER_TRIAL; i++)
+			for (int k = 0; k < N_CALLS; k++) {
+				uint64_t t0 = tsc_begin();
+
 				fn[k](arg);
-			v[k][t] = (double)(tsc_end() - t0) / CALLS_PER_BATCH / c->ghz;
-		}
-	return 0;
+				one[k][i] = ((double)(tsc_end() - t0) - floor) / c->ghz;
+			}
+		for (int k = 0; k < N_CALLS; k++)
+			v[k][t] = estimate(one[k], CALLS_PER_TRIAL).med;
+	}
 }
 
 static void call_getppid(void *arg)
@@ -894,10 +901,6 @@ static int write_sleeps(FILE *f, const struct calib *c)
 {
 	struct est wake, sw;
 
-	if (c->cpu_b == NO_CPU) {
-		fprintf(stderr, PROG ": one usable CPU: the wake-up latency needs two\n");
-		return -1;
-	}
 	if (measure_wake(c, &wake) || measure_switch(c, &sw)) {
 		fprintf(stderr, PROG ": cannot run the futex threads on CPUs %d and %d\n", c->cpu_a, c->cpu_b);
 		return -1;
@@ -932,17 +935,18 @@ static int write_kernel(FILE *f, const struct calib *c)
 	wake_call = estimate(v[CALL_WAKE], c->trials);
 	wait_call = estimate(v[CALL_WAIT], c->trials);
 	fprintf(f, "kernel.syscall_ns = %.1f", sys.med);
-	source(f, c, "syscall(SYS_getppid), 100 a trial", &sys, "ns");
+	source(f, c, "syscall(SYS_getppid), each call timed alone (the TSC pair's cost taken off), a trial the "
+	       "median of 101", &sys, "ns");
 	if (wake_call.med <= 0 || wait_call.med <= 0) {
 		fprintf(stderr, PROG ": a futex call measured no slower than getppid: not written\n");
 		goto out;
 	}
 	fprintf(f, "kernel.futex_wake_ns = %.1f", wake_call.med);
-	source(f, c, "FUTEX_WAKE_PRIVATE with no waiter, 100 a trial, less the trial's getppid time (entry and "
-	       "exit)", &wake_call, "ns");
+	source(f, c, "FUTEX_WAKE_PRIVATE with no waiter, timed as getppid in turn with it, less the trial's "
+	       "getppid (entry and exit)", &wake_call, "ns");
 	fprintf(f, "kernel.futex_wait_ns = %.1f", wait_call.med);
-	source(f, c, "FUTEX_WAIT_PRIVATE on a changed value (returns EAGAIN), 100 a trial, less the trial's getppid "
-	       "time (entry and exit)", &wait_call, "ns");
+	source(f, c, "FUTEX_WAIT_PRIVATE on a changed value (returns EAGAIN), timed as getppid in turn with it, less "
+	       "the trial's getppid (entry and exit)", &wait_call, "ns");
 	rc = 0;
 out:
 	for (int k = 0; k < N_CALLS; k++)
@@ -1037,10 +1041,14 @@ static int write_workloads(FILE *f, const struct calib *c, const char *dir)
 		snprintf(how, sizeof(how), "creat's calls alone (fu_create O_CREAT|O_EXCL, fu_unlink) in %.200s (%s on "
 			 "%.100s), one thread, no lock (create median %.0f, unlink median %.0f): each from TSC before to "
 			 "TSC after; the directory's i_rwsem is held inside for less (entry, exit, the path walk before "
-			 "it and the work after it counted in: an open of a file that is there, which takes no i_rwsem, "
-			 "takes a median %.0f)", dir, fs->type, fs->source, create.med, unlink.med, w.outside.med);
+			 "it and the work after it counted in: workload.creat.outside_ns)", dir, fs->type, fs->source,
+			 create.med, unlink.med);
 		write_times(f, c, "creat", &w, how, "from one of those calls' return to the next one's start "
 			    "(close() after the create; the loop)");
+		fprintf(f, "workload.creat.outside_ns = %.0f", w.outside.med);
+		source(f, c, "open() O_RDONLY of a file that is there, in the same directory: the call's entry and exit, "
+		       "the walk to a cached dentry and the open, none of it under the directory's i_rwsem; an "
+		       "estimate of the part of a creating call outside the lock", &w.outside, "ns");
 		wl_free(&w);
 		if (measure_fpos(c, dir, &w) == 0) {
 			snprintf(how, sizeof(how), "fpos's calls alone: read() of 16 KiB blocks of a 1 MiB file in "
@@ -1150,6 +1158,8 @@ static int check(const char *what)
 		printf("  workload %s\n", p->workloads[i].name);
 		print_dist("hold", &p->workloads[i].hold);
 		print_dist("gap", &p->workloads[i].gap);
+		if (sim_profile_has(p->workloads[i].outside_ns))
+			printf("  outside the lock %.0f ns a hold\n", p->workloads[i].outside_ns);
 	}
 	free(p);
 	return sf_close_stdout(PROG, false) ? 1 : 0;
@@ -1263,7 +1273,14 @@ static int calibrate(const struct opts *o)
 	FILE *mem, *f = stdout;
 	int rc;
 
-	if (read_topology(&c) || measure_tsc(&c))
+	if (read_topology(&c))
+		return 1;
+	/* the wake-up latency needs a pair: refused before anything is measured */
+	if (c.cpu_b == NO_CPU) {
+		fprintf(stderr, PROG ": one usable CPU: the wake-up latency needs two\n");
+		return 1;
+	}
+	if (measure_tsc(&c))
 		return 1;
 	describe(&c);
 	if (o->out && !(f = out_open(o->out, &d, &so)))

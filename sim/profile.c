@@ -3,7 +3,7 @@
  * docs/sim.md, "Machine profiles").  One `key = value  # source` a line;
  * blank lines and lines starting with '#' are comments.  The keys are of
  * three kinds: fixed ones (the table below), a scheduler model's
- * `sched.MODEL.PARAM` and a workload's `workload.NAME.hold|gap`.
+ * `sched.MODEL.PARAM` and a workload's `workload.NAME.hold|gap|outside_ns`.
  */
 #define _GNU_SOURCE
 #include "profile.h"
@@ -324,33 +324,48 @@ static int set_sched(struct parser *ps, struct sim_profile *p, const char *key, 
 	return perr(ps, key, "unknown key");
 }
 
-/* workload.NAME.hold or workload.NAME.gap. */
-static int set_workload(struct parser *ps, struct sim_profile *p, const char *key, char *v)
+/* The workload NAME (LEN characters) in p->workloads, added if new: its
+ * index, or -1 after the message. */
+static int workload_slot(struct parser *ps, struct sim_profile *p, const char *key, const char *name, size_t len)
 {
-	const char *name = key + strlen("workload."), *dot = strrchr(key, '.');
-	size_t len = (size_t)(dot - name);
-	struct sim_workload_times *w = NULL;
+	struct sim_workload_times *w;
 	unsigned i;
-	int gap;
 
-	if (dot < name || len == 0 || len >= sizeof(w->name) || (strcmp(dot, ".hold") && strcmp(dot, ".gap")))
-		return perr(ps, key, "unknown key");
-	gap = strcmp(dot, ".gap") == 0;
 	for (i = 0; i < p->n_workloads; i++)
 		if (strncmp(p->workloads[i].name, name, len) == 0 && p->workloads[i].name[len] == '\0')
-			break;
-	if (i == p->n_workloads) {
-		if (i == SIM_WORKLOADS_MAX)
-			return perr(ps, key, "more than %d workloads", SIM_WORKLOADS_MAX);
-		memcpy(p->workloads[i].name, name, len);
-		p->workloads[i].name[len] = '\0';
-		if (!name_chars(p->workloads[i].name, "_-"))
-			return perr(ps, key, "'%s' is not a workload name (a-z, 0-9, '_', '-')", p->workloads[i].name);
-		p->n_workloads++;
-	}
+			return (int)i;
+	if (i == SIM_WORKLOADS_MAX)
+		return perr(ps, key, "more than %d workloads", SIM_WORKLOADS_MAX);
 	w = &p->workloads[i];
-	ps->wl_set[i] |= 1u << gap;
-	return parse_dist(ps, key, v, gap ? &w->gap : &w->hold);
+	memcpy(w->name, name, len);
+	w->name[len] = '\0';
+	if (!name_chars(w->name, "_-"))
+		return perr(ps, key, "'%s' is not a workload name (a-z, 0-9, '_', '-')", w->name);
+	w->outside_ns = NAN;
+	p->n_workloads++;
+	return (int)i;
+}
+
+/* workload.NAME.hold, .gap (distributions) or .outside_ns (optional). */
+static int set_workload(struct parser *ps, struct sim_profile *p, const char *key, char *v)
+{
+	static const char *const fields[] = { ".hold", ".gap", ".outside_ns" };
+	const char *name = key + strlen("workload."), *dot = strrchr(key, '.');
+	size_t len = (size_t)(dot - name), f = 0;
+	struct sim_workload_times *w;
+	int i;
+
+	while (f < 3 && dot >= name && strcmp(dot, fields[f]) != 0)
+		f++;
+	if (dot < name || len == 0 || len >= sizeof(w->name) || f == 3)
+		return perr(ps, key, "unknown key");
+	if ((i = workload_slot(ps, p, key, name, len)) < 0)
+		return -1;
+	w = &p->workloads[i];
+	ps->wl_set[i] |= 1u << f;
+	if (f == 2)
+		return parse_double(ps, key, v, 0, 1e10, false, &w->outside_ns);
+	return parse_dist(ps, key, v, f ? &w->gap : &w->hold);
 }
 
 static int parse_line(struct parser *ps, struct sim_profile *p, char *line)
@@ -410,7 +425,7 @@ static int check_complete(struct parser *ps, struct sim_profile *p)
 				return perr(ps, "sched", "model %s: sched.%s.%s missing", p->sched[m].model,
 					    p->sched[m].model, sched_params[w].name);
 	for (unsigned i = 0; i < p->n_workloads; i++)
-		if (ps->wl_set[i] != 3)
+		if ((ps->wl_set[i] & 3) != 3)
 			return perr(ps, "workload", "workload.%s.%s missing", p->workloads[i].name,
 				    ps->wl_set[i] & 1 ? "gap" : "hold");
 	return 0;

@@ -36,7 +36,15 @@ struct sim_dist {               /* an empirical distribution of durations, ns */
 	double p[SIM_DIST_MAX];    /* cumulative probabilities, ascending, p[n-1] == 1 */
 };
 
-struct sim_workload_times { char name[32]; struct sim_dist hold; struct sim_dist gap; };
+struct sim_workload_times {
+	char name[32];
+	struct sim_dist hold;
+	struct sim_dist gap;
+	/* added: the part of each hold that lies outside the kernel's lock
+	 * where a hold is a whole system call (an estimate, ns); NAN when the
+	 * profile does not give it */
+	double outside_ns;
+};
 
 /* Scaling of a scheduler's tunables with the CPU count, as the kernel's
  * get_update_sysctl_factor() does (SCHED_TUNABLESCALING_*). */

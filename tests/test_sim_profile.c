@@ -62,6 +62,9 @@ static const char *const good[] = {
 	"sched.eevdf-6.x.scaling_cap = 8  # cited: test",
 	"workload.creat.hold = 0%:1000 50%:2000 90%:4000 100%:10000  # measured: test",
 	"workload.creat.gap = 100%:50  # measured: test",
+	"workload.creat.outside_ns = 1500  # measured: test",
+	"workload.fpos.hold = 100%:2000  # measured: test",
+	"workload.fpos.gap = 100%:40  # measured: test",
 };
 #define N_GOOD (sizeof(good) / sizeof(good[0]))
 
@@ -139,13 +142,16 @@ static void a_good_profile_loads(void **state)
 	assert_true(p.sched_latency_ns == 20e6 && p.sched_min_granularity_ns == 4e6 &&
 		    p.sched_wakeup_granularity_ns == 4e6);
 	assert_int_equal(p.n_sched, 2);
-	assert_int_equal(p.n_workloads, 1);
+	assert_int_equal(p.n_workloads, 2);
 	assert_string_equal(p.workloads[0].name, "creat");
+	assert_true(p.workloads[0].outside_ns == 1500);
+	assert_string_equal(p.workloads[1].name, "fpos");
+	assert_true(isnan(p.workloads[1].outside_ns));   /* not given */
 	assert_int_equal(p.workloads[0].hold.n, 4);
 	assert_true(p.workloads[0].hold.p[1] == 0.5 && p.workloads[0].hold.ns[3] == 10000);
 	assert_true(p.workloads[0].gap.n == 1 && p.workloads[0].gap.p[0] == 1 && p.workloads[0].gap.ns[0] == 50);
 	assert_non_null(sim_profile_workload(&p, "creat"));
-	assert_null(sim_profile_workload(&p, "fpos"));
+	assert_null(sim_profile_workload(&p, "counter"));
 }
 
 static void scheduler_models_scale_as_the_kernel_does(void **state)
@@ -218,6 +224,12 @@ static const struct bad bads[] = {
 	{ "name", NULL, NULL, 0, "name", "missing" },
 	{ "sched.eevdf-6.x.hz", NULL, NULL, 0, "sched", "sched.eevdf-6.x.hz missing" },
 	{ "workload.creat.gap", NULL, NULL, 0, "workload", "workload.creat.gap missing" },
+	{ NULL, NULL, "workload.counter.outside_ns = 5  # cited: x", 0, "workload", "workload.counter.hold missing" },
+	{ "workload.creat.outside_ns", "workload.creat.outside_ns = -5  # cited: x", NULL, -1,
+	  "workload.creat.outside_ns", "out of range" },
+	{ "workload.creat.outside_ns", "workload.creat.outside_ns = 5", NULL, -1, "workload.creat.outside_ns",
+	  "no source" },
+	{ NULL, NULL, "workload.creat.outside_ns = 5  # cited: x", -2, "workload.creat.outside_ns", "given twice" },
 	{ "sched.model", "sched.model = o1-2.6.22", NULL, 0, "sched.model", "'o1-2.6.22' is not in the profile" },
 	{ "workload.creat.hold", "workload.creat.hold = 50%:100 40%:200 100%:300  # cited: x", NULL, -1,
 	  "workload.creat.hold", "does not follow" },

@@ -80,9 +80,10 @@ struct sim_profile {
 	unsigned hz;                       /* timer tick */
 	double sched_latency_ns, sched_min_granularity_ns, sched_wakeup_granularity_ns; /* as scaled for the CPUs */
 	double wake_latency_ns;            /* futex wake until the woken thread runs on an idle CPU */
-	double context_switch_ns;
+	double context_switch_ns;          /* here measured with one FUTEX_WAKE and one sleeping
+	                                      FUTEX_WAIT in it (docs/sim.md, "Calibration") */
 	double syscall_ns;                 /* a system call's entry and exit */
-	double futex_wait_ns, futex_wake_ns;   /* the futex calls' own kernel work */
+	double futex_wait_ns, futex_wake_ns;   /* the futex calls' own kernel work (syscall_ns not in it) */
 	unsigned n_workloads;
 	struct sim_workload_times workloads[SIM_WORKLOADS_MAX];
 	/* added beside the contract's fields */

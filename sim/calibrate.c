@@ -57,6 +57,14 @@
  * for the waiter's CPU to be idle, short beside the trial count. */
 #define WAKE_SETTLE_NS 200000
 
+/* The kinds of CPU pair a line can move between (lat.smt, .socket, .remote). */
+enum pair_kind { PAIR_SMT, PAIR_SOCKET, PAIR_REMOTE, N_PAIRS };
+static const char *const pair_keys[N_PAIRS] = { "lat.smt", "lat.socket", "lat.remote" };
+static const char *const pair_words[N_PAIRS] = { "one core", "two cores of one package", "two packages" };
+static const char *const pair_missing[N_PAIRS] = { "hwloc shows no usable SMT sibling of the first usable CPU",
+	"hwloc shows no usable CPU on another core of the first usable CPU's package",
+	"hwloc shows no usable CPU in another package than the first usable CPU's" };
+
 /* A median and its spread over trials, in the unit measured. */
 struct est {
 	double med, lo, hi;   /* lo, hi: 10th and 90th percentiles */
@@ -69,8 +77,8 @@ struct calib {
 	struct est tsc;
 	char when[32], host[128], what[256];   /* for every source comment */
 	char load[64];                         /* /proc/loadavg's first three, at the start */
-	int cpu_a, cpu_b;                      /* the measured pair (cpu_b NO_CPU: none) */
-	const char *pair_kind;                 /* "smt", "socket", "remote" */
+	int cpu_a, cpu_b;                      /* the first two usable CPUs (cpu_b NO_CPU: one) */
+	int partner[N_PAIRS];                  /* cpu_a's first partner of each kind, or NO_CPU */
 	unsigned sockets, cores_per_socket, threads_per_core;
 };
 
@@ -151,12 +159,19 @@ static int read_topology(struct calib *c)
 	c->cores_per_socket = cores ? cores / c->sockets : pus / c->sockets;
 	c->threads_per_core = cores ? pus / cores : 1;
 	c->cpu_a = hwloc_bitmap_first(usable);
-	c->cpu_b = hwloc_bitmap_next(usable, c->cpu_a);
-	if (c->cpu_b >= 0)
-		c->pair_kind = share(t, c->cpu_a, c->cpu_b, HWLOC_OBJ_CORE) ? "smt" :
-			       share(t, c->cpu_a, c->cpu_b, HWLOC_OBJ_PACKAGE) ? "socket" : "remote";
-	else
-		c->cpu_b = NO_CPU;
+	c->cpu_b = NO_CPU;
+	for (int k = 0; k < N_PAIRS; k++)
+		c->partner[k] = NO_CPU;
+	/* cpu_a's first partner of each kind, in the OS's CPU order */
+	for (int b = hwloc_bitmap_next(usable, c->cpu_a); b >= 0; b = hwloc_bitmap_next(usable, b)) {
+		enum pair_kind k = share(t, c->cpu_a, b, HWLOC_OBJ_CORE) ? PAIR_SMT :
+				   share(t, c->cpu_a, b, HWLOC_OBJ_PACKAGE) ? PAIR_SOCKET : PAIR_REMOTE;
+
+		if (c->cpu_b == NO_CPU)
+			c->cpu_b = b;
+		if (c->partner[k] == NO_CPU)
+			c->partner[k] = b;
+	}
 	hwloc_bitmap_free(usable);
 	return 0;
 }
@@ -193,7 +208,7 @@ static int pair_start(const struct calib *c, pthread_t *th, void *(*fn)(void *),
 /* Half a round trip of a store-then-poll ping-pong between the pair, in
  * cycles: each way the line is read from the other core's cache and then
  * written (an upgrade).  Per trial ROUNDS round trips. */
-static int measure_transfer(const struct calib *c, struct est *out)
+static int measure_transfer(const struct calib *c, int partner, struct est *out)
 {
 	const unsigned rounds = 200, warm = 1000;
 	struct pingpong *pp = aligned_alloc(64, sizeof(*pp));
@@ -204,7 +219,7 @@ static int measure_transfer(const struct calib *c, struct est *out)
 	if (!pp || !v)
 		goto out;
 	memset(pp, 0, sizeof(*pp));
-	pp->cpu = c->cpu_b;
+	pp->cpu = partner;
 	pp->rounds = warm + (uint64_t)rounds * c->trials;
 	if (pair_start(c, &th, pong, pp))
 		goto out;
@@ -842,32 +857,27 @@ static void write_topology(FILE *f, const struct calib *c)
 	source(f, c, "TSC ticks against CLOCK_MONOTONIC_RAW over 0.1 s busy (bench/platform/tsc.c)", &c->tsc, "GHz");
 }
 
-/* The pair's latency under its key; the other two keys said unmeasurable. */
+/* Each kind of pair's latency under its key, or a comment line saying why
+ * this machine has no such pair. */
 static int write_coherence(FILE *f, const struct calib *c)
 {
-	static const char *const kinds[] = { "smt", "socket", "remote" };
 	char how[200];
 	struct est e;
 
-	for (size_t i = 0; i < 3; i++) {
-		if (c->cpu_b != NO_CPU && strcmp(kinds[i], c->pair_kind) == 0)
+	for (int k = 0; k < N_PAIRS; k++) {
+		int b = c->partner[k];
+
+		if (b == NO_CPU) {
+			not_measurable(f, pair_keys[k], pair_missing[k]);
 			continue;
-		not_measurable(f, i == 0 ? "lat.smt" : i == 1 ? "lat.socket" : "lat.remote",
-			       c->cpu_b == NO_CPU ? "one usable CPU: no pair to ping-pong between" :
-			       i == 0 ? "hwloc shows no two usable CPUs on one core" :
-			       i == 1 ? "hwloc shows no two usable cores in one package" :
-			       "hwloc shows no two usable CPUs in different packages");
-	}
-	if (c->cpu_b != NO_CPU) {
-		if (measure_transfer(c, &e)) {
-			fprintf(stderr, PROG ": cannot ping-pong between CPUs %d and %d\n", c->cpu_a, c->cpu_b);
+		}
+		if (measure_transfer(c, b, &e)) {
+			fprintf(stderr, PROG ": cannot ping-pong between CPUs %d and %d\n", c->cpu_a, b);
 			return -1;
 		}
 		snprintf(how, sizeof(how), "half a round trip of a store-then-poll ping-pong of one line, "
-			 "CPUs %d and %d (hwloc: %s), 200 round trips a trial", c->cpu_a, c->cpu_b,
-			 strcmp(c->pair_kind, "smt") == 0 ? "one core" :
-			 strcmp(c->pair_kind, "socket") == 0 ? "two cores of one package" : "two packages");
-		fprintf(f, "lat.%s = %.1f", c->pair_kind, e.med);
+			 "CPUs %d and %d (hwloc: %s), 200 round trips a trial", c->cpu_a, b, pair_words[k]);
+		fprintf(f, "%s = %.1f", pair_keys[k], e.med);
 		source(f, c, how, &e, "cycles");
 	}
 	return 0;

@@ -300,8 +300,9 @@ static void only_a_regular_file_is_read(void **state)
 
 static void a_profile_is_found_by_name(void **state)
 {
-	char path[4200], err[512];
+	char path[4200], err[512], cwd[4096];
 	struct sim_profile p;
+	int rc;
 
 	(void)state;
 	write_variant(path, sizeof(path), "testbox.profile", 0, NULL, NULL);
@@ -315,6 +316,15 @@ static void a_profile_is_found_by_name(void **state)
 	assert_non_null(strstr(err, "not a profile name"));
 	assert_int_equal(sim_profile_find(".hidden", &p, err, sizeof(err)), -1);
 	assert_int_equal(unsetenv(SIM_PROFILE_DIR_ENV), 0);
+	/* the shipped one, from sim/profiles/ above this binary (build/tests/),
+	 * wherever the current directory is */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(base), 0);
+	rc = sim_profile_find("here", &p, err, sizeof(err));
+	assert_int_equal(chdir(cwd), 0);
+	if (rc != 0)
+		fail_msg("%s", err);
+	assert_string_equal(p.name, "here");
 }
 
 static void a_distribution_is_read_between_its_points(void **state)

@@ -6,6 +6,7 @@
  *   (--dir: where creat's and fpos's files are made: default /dev/shm when it
  *   is a writable tmpfs, as run-all's file workloads, else $TMPDIR or /tmp)
  *   build/sim/lbcalibrate --check FILE|NAME    (loads a profile, prints it)
+ *   build/sim/lbcalibrate --pairs              (the CPUs it would measure between)
  *
  * Every figure is a median over trials, written with its spread (the 10th
  * and 90th percentiles of the trials) and how, when and on what it was
@@ -1187,16 +1188,43 @@ static int check(const char *what)
 	return sf_close_stdout(PROG, false) ? 1 : 0;
 }
 
+/* --pairs: the CPUs each measurement would use, measuring nothing; on the
+ * topology in $LOCKBENCH_TOPOLOGY_XML where it is set (tests/sim-calibrate.t
+ * shows another machine's pairs this way). */
+static int pairs(void)
+{
+	const char *xml = getenv(TOPOLOGY_XML_ENV);
+	struct calib c = { 0 };
+
+	if (xml && *xml)
+		topology_use_xml(xml);
+	if (read_topology(&c))
+		return 1;
+	printf("topology: %u sockets x %u cores x %u threads\n", c.sockets, c.cores_per_socket, c.threads_per_core);
+	for (int k = 0; k < N_PAIRS; k++) {
+		if (c.partner[k] == NO_CPU)
+			printf("%s: not measurable (%s)\n", pair_keys[k], pair_missing[k]);
+		else
+			printf("%s: CPUs %d and %d (%s)\n", pair_keys[k], c.cpu_a, c.partner[k], pair_words[k]);
+	}
+	if (c.cpu_b == NO_CPU)
+		printf("kernel.wake_latency_ns: not measurable (one usable CPU)\n");
+	else
+		printf("kernel.wake_latency_ns: CPUs %d and %d\n", c.cpu_a, c.cpu_b);
+	return sf_close_stdout(PROG, false) ? 1 : 0;
+}
+
 static int usage(const char *why)
 {
 	fprintf(stderr, PROG ": %s (usage: " PROG " [-o FILE] [--trials N] [--name NAME] [--dir DIR] | "
-		PROG " --check FILE|NAME)\n", why);
+		PROG " --check FILE|NAME | " PROG " --pairs)\n", why);
 	return 2;
 }
 
 struct opts {
 	const char *out, *name, *dir, *check;
 	unsigned trials;
+	bool pairs;
 };
 
 /* Where the file workloads' calls are timed unless --dir says: as run-all
@@ -1215,11 +1243,15 @@ static const char *default_dir(void)
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	*o = (struct opts){ NULL, "here", default_dir(), NULL, DEFAULT_TRIALS };
+	*o = (struct opts){ NULL, "here", default_dir(), NULL, DEFAULT_TRIALS, false };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end;
 
+		if (strcmp(a, "--pairs") == 0) {
+			o->pairs = true;
+			continue;
+		}
 		if (strcmp(a, "-o") && strcmp(a, "--trials") && strcmp(a, "--name") && strcmp(a, "--dir") &&
 		    strcmp(a, "--check"))
 			return usage("unknown option");
@@ -1329,5 +1361,7 @@ int main(int argc, char **argv)
 
 	if (rc)
 		return rc;
+	if (o.pairs)
+		return pairs();
 	return o.check ? check(o.check) : calibrate(&o);
 }

@@ -10,7 +10,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..13"
+echo "1..15"
 
 "$CAL" --trials 10 --dir "$tmp" -o "$tmp/p.profile" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -61,3 +61,14 @@ if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
 else
 	ok "one usable CPU # skip taskset cannot pin to CPU 0 here"
 fi
+
+# another machine's pairs, measuring nothing: tests/topo-2pack-smt.xml has CPU 0's SMT sibling at 4, another
+# core of its package at 1 and the other package from 2
+LOCKBENCH_TOPOLOGY_XML=tests/topo-2pack-smt.xml "$CAL" --pairs >"$tmp/pairs" 2>"$tmp/err"
+check "--pairs on a 2-package SMT topology: every kind of pair, each with CPU 0" \
+	'[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -qx "lat.smt: CPUs 0 and 4 (one core)" "$tmp/pairs" &&
+	 grep -qx "lat.socket: CPUs 0 and 1 (two cores of one package)" "$tmp/pairs" &&
+	 grep -qx "lat.remote: CPUs 0 and 2 (two packages)" "$tmp/pairs" &&
+	 grep -qx "topology: 2 sockets x 2 cores x 2 threads" "$tmp/pairs"'
+LOCKBENCH_TOPOLOGY_XML=$tmp/none.xml "$CAL" --pairs >"$tmp/out" 2>"$tmp/err"
+check "--pairs on a missing XML: exit 1, one line" '[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]'

@@ -196,6 +196,19 @@ $(BUILD)/tests/libneeds-tsan.so: tests/exec_fake_lib.c $(BUILD)/tests/libfake-ts
 $(BUILD)/tests/test_stats: TEST_EXTRA = analysis/figures/stats.c
 $(BUILD)/tests/test_stats: analysis/figures/stats.c analysis/figures/stats.h
 
+# sim/profile.c reads a simulated machine's profile; lbcalibrate measures this
+# machine's and writes it (docs/sim.md, "Calibration").  tests/sim-calibrate.t
+# runs it ($SIM_CALIBRATE); tests/test_sim_profile.c links the loader alone.
+SIM_CALIBRATE := $(BUILD)/sim/lbcalibrate
+$(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o: sim/profile.h
+$(SIM_CALIBRATE): $(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+all: $(SIM_CALIBRATE)
+test: $(SIM_CALIBRATE)
+test: export SIM_CALIBRATE := $(SIM_CALIBRATE)
+$(BUILD)/tests/test_sim_profile: TEST_EXTRA = sim/profile.c
+$(BUILD)/tests/test_sim_profile: sim/profile.c sim/profile.h
+
 $(BUILD)/scripts/exec_cost: scripts/exec_cost.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
@@ -234,14 +247,17 @@ DISTDIR      ?= .
 DIST_STAGE   := $(BUILD)/dist/$(DIST_NAME)
 DIST_LDLIBS  := $(filter-out -ludev,$(shell pkg-config --libs --static $(PKGS) 2>/dev/null)) $(LDLIBS)
 DIST_FILES   := run-all README.md results/README.md analysis/README.md $(wildcard docs/*.md) scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/files.sh $(wildcard scripts/*.gp)
+# the shipped machine profiles (docs/sim.md), beside the dist's sim/lbcalibrate, which measures the machine it lands on
+DIST_FILES   += $(wildcard sim/profiles/*.profile)
 DIST_ANALYSIS := $(ANALYSIS_OBJ)
 
 .PHONY: dist
-dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(DIST_FILES)
+dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(BUILD)/dist/lbcalibrate $(DIST_FILES)
 	@rm -rf $(BUILD)/dist/lockbench-*/
 	@mkdir -p $(DIST_STAGE)/bench $(DIST_STAGE)/analysis
 	@cp $(BUILD)/dist/lockbench $(DIST_STAGE)/bench/lockbench
 	@cp $(BUILD)/dist/lbcompare $(DIST_STAGE)/analysis/lbcompare
+	@mkdir -p $(DIST_STAGE)/sim && cp $(BUILD)/dist/lbcalibrate $(DIST_STAGE)/sim/lbcalibrate
 	@cp --parents $(DIST_FILES) $(DIST_STAGE)/
 	@tar -C $(BUILD)/dist --owner=0 --group=0 -czf $(DISTDIR)/$(DIST_NAME).tar.gz $(DIST_NAME)
 	@echo "dist: $(DISTDIR)/$(DIST_NAME).tar.gz ($$(du -k $(DISTDIR)/$(DIST_NAME).tar.gz | cut -f1) KiB)"
@@ -254,6 +270,10 @@ $(BUILD)/dist/lockbench: $(BUILD)/bench/lockbench.o $(LIB) $(BUILD)/scripts/stat
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
 	$(if $(BPF_OK),,@echo "make dist: without BPF: the dist's lockbench has no sched oracle and no --kernel-locks" >&2)
+$(BUILD)/dist/lbcalibrate: $(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o $(LIB) $(BUILD)/scripts/static-hwloc.o
+	$(call DIST_CAN_LINK,$(DIST_LDLIBS))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
 $(BUILD)/dist/lbcompare: $(DIST_ANALYSIS)
 	$(call DIST_CAN_LINK,-lm)
 	@mkdir -p $(dir $@)

@@ -86,9 +86,10 @@ SIM_LIB   := $(BUILD)/libsim.a
 SIM_TEST_BIN := $(filter-out $(BUILD)/tests/test_sim_profile,$(filter $(BUILD)/tests/test_sim%,$(TEST_BIN)))
 # The simulated build of the locks (sim/locks_sim.def; docs/sim.md): their
 # sources (and the oracle, the options' parsers) compiled with
-# -DLOCKBENCH_SIM into $(BUILD)/sim/locks/, with sim/oracle_sim.c for the BPF
-# oracle and the sim registry, partially linked into one object of which
-# only the sim registry stays global, so it links beside the native locks.
+# -DLOCKBENCH_SIM (locks/pr.h's simulated backend) into $(BUILD)/sim/locks/,
+# with sim/oracle_sim.c for the BPF oracle and the sim registry, partially
+# linked into one object of which only the sim registry stays global, so it
+# links beside the native locks.
 SIM_LOCK_SRC := none tas ttas ticket mcs futex kmutex kmutex_queue kmutex_spin kmutex_wait oracle options
 SIM_LOCK_OBJ := $(patsubst %,$(BUILD)/sim/locks/%.o,$(SIM_LOCK_SRC) oracle_sim registry_sim)
 SIM_LOCKS := $(BUILD)/sim-locks.o
@@ -106,7 +107,7 @@ EXEC_OBJ  := $(patsubst %.c,$(BUILD)/pic/%.o,$(LOCK_SRC) $(COMMON_SRC) bench/pla
 EXEC_GLIBC_MUTEX := $(foreach f,init destroy lock trylock unlock,-Dpthread_mutex_$(f)=px_glibc_mutex_$(f))
 
 .PHONY: all test bench deps clean tsan asan fuzz
-all: $(BIN) $(COMPARE) $(EXEC_SO) $(SIM_LIB)
+all: $(BIN) $(COMPARE) $(EXEC_SO) $(SIM_LIB) $(SIM_LOCKS)
 
 $(BUILD)/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/*.h common/*.def locks/*.def tests/locks/*.def) $(BENCH_HDR)
 	@mkdir -p $(dir $@)
@@ -182,6 +183,9 @@ $(SIM_LIB): $(SIM_OBJ)
 # The engine's tests (tests/test_sim*.c) link it.
 $(SIM_TEST_BIN): $(SIM_LIB) $(wildcard sim/*.h)
 $(SIM_TEST_BIN): TEST_EXTRA = $(SIM_LIB)
+# test_sim_kmutex runs the real locks: their simulated build too.
+$(BUILD)/tests/test_sim_kmutex: $(SIM_LOCKS)
+$(BUILD)/tests/test_sim_kmutex: TEST_EXTRA = $(SIM_LOCKS) $(SIM_LIB)
 
 $(BIN): $(BUILD)/bench/lockbench.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -213,6 +217,11 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 $(BUILD)/tests/exec_prog: tests/exec_prog.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+# tests/exec_cond_prog.c: condvars at POSIX's edges, for tests/exec-cond.t.
+EXEC_TEST_PROGS += $(BUILD)/tests/exec_cond_prog
+$(BUILD)/tests/exec_cond_prog: tests/exec_cond_prog.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
 
 # tests/exec_fake_lib.c: libraries for the launcher's check of the one it
 # preloads (tests/exec-run.t): a stub whose soname is ThreadSanitizer's
@@ -227,6 +236,19 @@ $(BUILD)/tests/libneeds-tsan.so: tests/exec_fake_lib.c $(BUILD)/tests/libfake-ts
 # tests/test_stats.c tests analysis/figures/stats.c, which only lbcompare links otherwise.
 $(BUILD)/tests/test_stats: TEST_EXTRA = analysis/figures/stats.c
 $(BUILD)/tests/test_stats: analysis/figures/stats.c analysis/figures/stats.h
+
+# sim/profile.c reads a simulated machine's profile; lbcalibrate measures this
+# machine's and writes it (docs/sim.md, "Calibration").  tests/sim-calibrate.t
+# runs it ($SIM_CALIBRATE); tests/test_sim_profile.c links the loader alone.
+SIM_CALIBRATE := $(BUILD)/sim/lbcalibrate
+$(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o: sim/profile.h
+$(SIM_CALIBRATE): $(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+all: $(SIM_CALIBRATE)
+test: $(SIM_CALIBRATE)
+test: export SIM_CALIBRATE := $(SIM_CALIBRATE)
+$(BUILD)/tests/test_sim_profile: TEST_EXTRA = sim/profile.c
+$(BUILD)/tests/test_sim_profile: sim/profile.c sim/profile.h
 
 $(BUILD)/scripts/exec_cost: scripts/exec_cost.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
@@ -243,9 +265,9 @@ $(BENCH_BIN): scripts/uncontended.c scripts/trials.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(BUILD)/scripts/sim_bench: scripts/sim_bench.c tests/sim_test.h $(SIM_LIB)
+$(BUILD)/scripts/sim_bench: scripts/sim_bench.c $(SIM_LOCKS) $(SIM_LIB) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SIM_LIB) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SIM_LOCKS) $(SIM_LIB) $(LIB) $(LDLIBS)
 
 $(BUILD)/scripts/ratio: scripts/ratio.c analysis/figures/stats.c analysis/figures/stats.h
 	@mkdir -p $(dir $@)
@@ -270,14 +292,17 @@ DISTDIR      ?= .
 DIST_STAGE   := $(BUILD)/dist/$(DIST_NAME)
 DIST_LDLIBS  := $(filter-out -ludev,$(shell pkg-config --libs --static $(PKGS) 2>/dev/null)) $(LDLIBS)
 DIST_FILES   := run-all README.md results/README.md analysis/README.md $(wildcard docs/*.md) scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/files.sh $(wildcard scripts/*.gp)
+# the shipped machine profiles (docs/sim.md), beside the dist's sim/lbcalibrate, which measures the machine it lands on
+DIST_FILES   += $(wildcard sim/profiles/*.profile)
 DIST_ANALYSIS := $(ANALYSIS_OBJ)
 
 .PHONY: dist
-dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(DIST_FILES)
+dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(BUILD)/dist/lbcalibrate $(DIST_FILES)
 	@rm -rf $(BUILD)/dist/lockbench-*/
 	@mkdir -p $(DIST_STAGE)/bench $(DIST_STAGE)/analysis
 	@cp $(BUILD)/dist/lockbench $(DIST_STAGE)/bench/lockbench
 	@cp $(BUILD)/dist/lbcompare $(DIST_STAGE)/analysis/lbcompare
+	@mkdir -p $(DIST_STAGE)/sim && cp $(BUILD)/dist/lbcalibrate $(DIST_STAGE)/sim/lbcalibrate
 	@cp --parents $(DIST_FILES) $(DIST_STAGE)/
 	@tar -C $(BUILD)/dist --owner=0 --group=0 -czf $(DISTDIR)/$(DIST_NAME).tar.gz $(DIST_NAME)
 	@echo "dist: $(DISTDIR)/$(DIST_NAME).tar.gz ($$(du -k $(DISTDIR)/$(DIST_NAME).tar.gz | cut -f1) KiB)"
@@ -290,6 +315,10 @@ $(BUILD)/dist/lockbench: $(BUILD)/bench/lockbench.o $(LIB) $(BUILD)/scripts/stat
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
 	$(if $(BPF_OK),,@echo "make dist: without BPF: the dist's lockbench has no sched oracle and no --kernel-locks" >&2)
+$(BUILD)/dist/lbcalibrate: $(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o $(LIB) $(BUILD)/scripts/static-hwloc.o
+	$(call DIST_CAN_LINK,$(DIST_LDLIBS))
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
 $(BUILD)/dist/lbcompare: $(DIST_ANALYSIS)
 	$(call DIST_CAN_LINK,-lm)
 	@mkdir -p $(dir $@)
@@ -313,7 +342,7 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog \
-		$(BUILD)/tests/libneeds-tsan.so
+		$(EXEC_TEST_PROGS) $(BUILD)/tests/libneeds-tsan.so
 	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) LOCKBENCH_EXEC_SO=$(EXEC_SO) \
 		EXEC_PROG=$(BUILD)/tests/exec_prog CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 

@@ -6,8 +6,8 @@
  * adaptive spinning arrived in 2.6.29.  Unlock pays a wake syscall only when
  * the word says someone may be asleep.
  */
-#include "futex_sys.h"
 #include "lock.h"
+#include "pr.h"
 
 enum { FUTEX_FREE = 0, FUTEX_LOCKED = 1, FUTEX_CONTENDED = 2 };
 
@@ -18,7 +18,7 @@ struct futex_lock {
 static int futex_lock_init(void *lock, const struct lock_params *params)
 {
 	(void)params;
-	__atomic_store_n(&((struct futex_lock *)lock)->state, FUTEX_FREE, __ATOMIC_RELAXED);
+	pr_store(&((struct futex_lock *)lock)->state, FUTEX_FREE, PR_RELAXED);
 	return 0;
 }
 
@@ -34,8 +34,7 @@ static bool futex_trylock(void *lock, struct lock_thread *self)
 	uint32_t expected = FUTEX_FREE;
 
 	(void)self;
-	return __atomic_compare_exchange_n(&l->state, &expected, FUTEX_LOCKED, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return pr_cas(&l->state, &expected, FUTEX_LOCKED, PR_ACQUIRE, PR_RELAXED);
 }
 
 /* Out of line, so the uncontended path carries no register saves. */
@@ -45,9 +44,9 @@ static __attribute__((noinline)) void futex_lock_slow(struct futex_lock *l, stru
 
 	/* Mark the lock contended before sleeping, so the holder's unlock wakes
 	 * us; whoever takes it this way keeps it marked, since others may sleep. */
-	while (__atomic_exchange_n(&l->state, FUTEX_CONTENDED, __ATOMIC_ACQUIRE) != FUTEX_FREE) {
+	while (pr_xchg(&l->state, FUTEX_CONTENDED, PR_ACQUIRE) != FUTEX_FREE) {
 		waits++;
-		futex_wait(&l->state, FUTEX_CONTENDED);
+		pr_futex_wait(&l->state, FUTEX_CONTENDED);
 	}
 	self->ev.futex_waits += waits;
 	/* A retry that found the lock free never slept, and never spun either. */
@@ -70,7 +69,7 @@ static bool futex_lock(void *lock, struct lock_thread *self)
 static __attribute__((noinline)) void futex_unlock_wake(struct futex_lock *l, struct lock_thread *self)
 {
 	self->ev.futex_wakes++;
-	futex_wake(&l->state, 1);
+	pr_futex_wake(&l->state, 1);
 }
 
 static void futex_unlock(void *lock, struct lock_thread *self)
@@ -78,7 +77,7 @@ static void futex_unlock(void *lock, struct lock_thread *self)
 	struct futex_lock *l = lock;
 
 	/* Release: publishes the critical section to the next acquirer. */
-	if (__atomic_exchange_n(&l->state, FUTEX_FREE, __ATOMIC_RELEASE) == FUTEX_CONTENDED)
+	if (pr_xchg(&l->state, FUTEX_FREE, PR_RELEASE) == FUTEX_CONTENDED)
 		futex_unlock_wake(l, self);
 }
 

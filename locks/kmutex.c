@@ -86,7 +86,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "futex_sys.h"
 #include "kmutex_internal.h"
 
 static struct kmutex_thread *km_of_waiter(struct km_waiter *w)
@@ -108,12 +107,11 @@ static bool km_fast_lock(struct kmutex *l)
 	uint32_t expected = 0;
 
 	if (km_count_era(l))
-		return __atomic_fetch_add(&l->state, 1, __ATOMIC_ACQUIRE) == KM_COUNT_FREE;
-	return __atomic_compare_exchange_n(&l->state, &expected, KM_LOCKED, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+		return pr_fetch_add(&l->state, 1, PR_ACQUIRE) == KM_COUNT_FREE;
+	return pr_cas(&l->state, &expected, KM_LOCKED, PR_ACQUIRE, PR_RELAXED);
 }
 
-/* ---- settings: --lock-opt oracle=NAME, spin-budget=CYCLES ---- */
+/* ---- settings: --lock-opt oracle=NAME, spin-budget=CYCLES, layout=lines|kernel ---- */
 
 /* In struct lock_settings' bytes; zeroed: auto, the oracle's own budget. */
 struct kmutex_settings {
@@ -121,6 +119,7 @@ struct kmutex_settings {
 	int32_t oracle_requested;     /* enum oracle_kind, ORACLE_AUTO by default */
 	int32_t oracle;               /* settled by kmutex_prepare(); ORACLE_AUTO before */
 	char fallback[200];           /* why sched could not load when auto fell back; "" otherwise */
+	int32_t layout;               /* enum km_layout; zeroed: lines */
 };
 _Static_assert(sizeof(struct kmutex_settings) <= LOCK_SETTINGS_SIZE, "kmutex settings outgrow lock_settings");
 
@@ -167,6 +166,29 @@ static int km_set_budget(struct lock_settings *s, const char *value, char *err, 
 	return 0;
 }
 
+static const char *const km_layout_name[KM_LAYOUT_NR] = {
+	[KM_LAYOUT_LINES] = "lines",
+	[KM_LAYOUT_KERNEL] = "kernel",
+};
+
+static const char *km_layout_name_at(size_t i)
+{
+	return km_layout_name[i];
+}
+
+static int km_set_layout(struct lock_settings *s, const char *value, char *err, size_t errlen)
+{
+	struct kmutex_settings k = km_settings(s);
+
+	for (int i = 0; i < KM_LAYOUT_NR; i++)
+		if (strcmp(value, km_layout_name[i]) == 0) {
+			k.layout = i;
+			km_settings_store(s, &k);
+			return 0;
+		}
+	return lock_unknown_name(err, errlen, "unknown layout", value, KM_LAYOUT_NR, km_layout_name_at);
+}
+
 static const struct lock_option kmutex_options[] = {
 	{ "oracle", "auto|sched|runstate|rq-curr",
 	  "what spinners see: sched, the kernel's view via BPF; default auto, sched where it loads, else runstate",
@@ -174,6 +196,10 @@ static const struct lock_option kmutex_options[] = {
 	{ "spin-budget", "CYCLES",
 	  "optimistic-spin budget in TSC cycles; default 0: none with sched, 32768 with the others",
 	  km_set_budget },
+	{ "layout", "lines|kernel",
+	  "where the spinner-queue tail and the wait list are: lines (default), each on a line of its own; "
+	  "kernel, on the owner word's line, as in struct mutex",
+	  km_set_layout },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -213,6 +239,7 @@ static void kmutex_settings_figures(const struct lock_settings *s, lock_put_fn *
 	 * tracepoint), or only after the preemption it asked for. */
 	put(ctx, "oracle_need_resched", oracle != ORACLE_SCHED ? "-" :
 	    oracle_sched_sees_resched() ? "when-set" : "after-preemption");
+	put(ctx, "layout", km_layout_name[k.layout]);
 }
 
 /* ---- lock_ops ---- */
@@ -231,12 +258,14 @@ static int kmutex_init(void *lock, const struct lock_params *params, const struc
 	l->pol = pol;
 	l->oracle = oracle;
 	l->budget = oracle_spin_budget(oracle, k.spin_budget_cycles);
-	__atomic_store_n(&l->state, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->owner, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->queue_tail, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->wait_lock, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->wait_first, NULL, __ATOMIC_RELAXED);
-	l->wait_last = NULL;
+	pr_store(&l->state, 0, PR_RELAXED);
+	pr_store(&l->owner, NULL, PR_RELAXED);
+	l->queue_tail = k.layout == KM_LAYOUT_KERNEL ? &l->kernel_queue_tail : &l->lines_queue_tail;
+	l->wait = k.layout == KM_LAYOUT_KERNEL ? &l->kernel_wait : &l->lines_wait;
+	pr_store(l->queue_tail, NULL, PR_RELAXED);
+	pr_store(&l->wait->lock, 0, PR_RELAXED);
+	pr_store(&l->wait->first, NULL, PR_RELAXED);
+	l->wait->last = NULL;
 	return 0;
 }
 
@@ -301,7 +330,7 @@ static bool kmutex_lock(void *lock, struct lock_thread *self)
 static uint32_t *km_wake_mark(struct km_waiter *w)
 {
 	/* Release: a waiter that finds WOKEN sees what we did before. */
-	if (__atomic_exchange_n(&w->wake, KM_WAKE_WOKEN, __ATOMIC_RELEASE) == KM_WAKE_SLEEPING)
+	if (pr_xchg(&w->wake, KM_WAKE_WOKEN, PR_RELEASE) == KM_WAKE_SLEEPING)
 		return &w->wake;
 	return NULL;
 }
@@ -312,7 +341,7 @@ static void km_wake_finish(struct lock_thread *self, struct kmutex_thread *me, u
 		return;
 	oracle_test_event(ORACLE_EV_WAKE, &me->rs, NULL);
 	self->ev.futex_wakes++;
-	futex_wake(word, 1);
+	pr_futex_wake(word, 1);
 }
 
 /* __mutex_handoff(), under wait_lock: the lock stays locked and becomes the
@@ -320,12 +349,12 @@ static void km_wake_finish(struct lock_thread *self, struct kmutex_thread *me, u
 static void km_hand_over(struct kmutex *l, struct lock_thread *self, struct km_waiter *to)
 {
 	/* Relaxed: the lock stays held throughout; the grant orders the rest. */
-	__atomic_fetch_and(&l->state, ~KM_HANDOFF, __ATOMIC_RELAXED);
+	pr_fetch_and(&l->state, ~KM_HANDOFF, PR_RELAXED);
 	/* Release: the waiter's run-state, which we saw it queue under
 	 * wait_lock, as km_acquired's own. */
-	__atomic_store_n(&l->owner, &km_of_waiter(to)->rs, __ATOMIC_RELEASE);
+	pr_store(&l->owner, &km_of_waiter(to)->rs, PR_RELEASE);
 	/* Release: hands our critical section to the waiter's acquire load. */
-	__atomic_store_n(&to->granted, 1, __ATOMIC_RELEASE);
+	pr_store(&to->granted, 1, PR_RELEASE);
 	self->ev.handoffs++;
 }
 
@@ -336,15 +365,14 @@ static void km_hand_over(struct kmutex *l, struct lock_thread *self, struct km_w
 static uint32_t km_release_word(struct kmutex *l)
 {
 	/* Acquire: pairs with the release cmpxchg that set KM_HANDOFF. */
-	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_ACQUIRE);
+	uint32_t s = pr_load(&l->state, PR_ACQUIRE);
 
 	for (;;) {
 		if (s & KM_HANDOFF)
 			return s;
 		/* Release: publishes the critical section to the next acquirer.
 		 * Acquire on failure, as the load above. */
-		if (__atomic_compare_exchange_n(&l->state, &s, s & KM_WAITERS, false,
-						__ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+		if (pr_cas(&l->state, &s, s & KM_WAITERS, PR_RELEASE, PR_ACQUIRE))
 			return s;
 	}
 }
@@ -354,7 +382,19 @@ static uint32_t km_release_word(struct kmutex *l)
  * acquirer. */
 static void km_count_release(struct kmutex *l)
 {
-	__atomic_store_n(&l->state, KM_COUNT_FREE, __ATOMIC_RELEASE);
+	pr_store(&l->state, KM_COUNT_FREE, PR_RELEASE);
+}
+
+/*
+ * A slow unlock holds wait_lock: the window since its release failed, a few
+ * instructions after it cleared the owner (the stamp is taken there, so the
+ * fast path pays no clock read), is closed.  Before 3.15 the lock stayed
+ * held with no owner throughout: what spinners saw as "no owner: try".
+ */
+static void km_window_closes(struct lock_thread *self, uint64_t opened)
+{
+	self->ev.unlock_slow++;
+	self->ev.unlock_window_cycles += pr_clock() - opened;
 }
 
 /*
@@ -366,16 +406,17 @@ static void km_count_release(struct kmutex *l)
  */
 static void km_count_unlock_slow(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
 {
+	uint64_t window = pr_clock();
 	uint32_t *wake = NULL;
 
 	if (l->pol->release_first)
 		km_count_release(l);
 	km_wait_lock(l, me);
-	self->ev.unlock_slow++;
+	km_window_closes(self, window);
 	if (!l->pol->release_first)
 		km_count_release(l);
-	if (l->wait_first)
-		wake = km_wake_mark(l->wait_first);
+	if (l->wait->first)
+		wake = km_wake_mark(l->wait->first);
 	km_wait_unlock(l, me);
 	km_wake_finish(self, me, wake);
 }
@@ -384,20 +425,21 @@ static void km_count_unlock_slow(struct kmutex *l, struct lock_thread *self, str
  * list is looked at only when a flag says so. */
 static void km_flags_unlock_slow(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
 {
+	uint64_t window = pr_clock();
 	uint32_t s = km_release_word(l), *wake = NULL;
 	struct km_waiter *first;
 
 	if (!(s & (KM_WAITERS | KM_HANDOFF)))
 		return;
 	km_wait_lock(l, me);
-	self->ev.unlock_slow++;
-	first = l->wait_first;
+	km_window_closes(self, window);
+	first = l->wait->first;
 	/* A flag with nobody to hand to releases (__mutex_handoff(lock, NULL)).
 	 * Release: publishes the critical section to the next acquirer. */
 	if ((s & KM_HANDOFF) && first)
 		km_hand_over(l, self, first);
 	else if (s & KM_HANDOFF)
-		__atomic_fetch_and(&l->state, ~(KM_LOCKED | KM_HANDOFF), __ATOMIC_RELEASE);
+		pr_fetch_and(&l->state, ~(KM_LOCKED | KM_HANDOFF), PR_RELEASE);
 	if (first)
 		wake = km_wake_mark(first);
 	km_wait_unlock(l, me);
@@ -427,14 +469,13 @@ static void kmutex_unlock(void *lock, struct lock_thread *self)
 	km_hold_ends(self, me);
 	/* Relaxed: a hint, and the release below orders it before the next
 	 * owner's store. */
-	__atomic_store_n(&l->owner, NULL, __ATOMIC_RELAXED);
+	pr_store(&l->owner, NULL, PR_RELAXED);
 	/* Release: publishes the critical section to the next acquirer. */
 	if (km_count_era(l)) {
-		if (__atomic_sub_fetch(&l->state, 1, __ATOMIC_RELEASE) == KM_COUNT_FREE)
+		if (pr_sub_fetch(&l->state, 1, PR_RELEASE) == KM_COUNT_FREE)
 			return;
 		km_count_unlock_slow(l, self, me);
-	} else if (!__atomic_compare_exchange_n(&l->state, &expected, 0, false,
-						__ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+	} else if (!pr_cas(&l->state, &expected, 0, PR_RELEASE, PR_RELAXED)) {
 		km_flags_unlock_slow(l, self, me);
 	}
 }
@@ -490,11 +531,11 @@ KMUTEX_LOCK(kmutex_fix, "kmutex-fix",
 KMUTEX_LOCK(kmutex_mcs, "kmutex-mcs",
 	    "kernel mutex 3.10-3.14: spinners queue on an MCS lock, one spins on the owner",
 	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_MCS,
-	    .sleep_try = KS_ONCE_MORE_NONNEG);
+	    .sleep_try = KS_ONCE_MORE);
 KMUTEX_LOCK(kmutex_osq, "kmutex-osq",
 	    "kernel mutex 3.15-4.0: cancellable spinner queue (OSQ), left on need_resched",
 	    .spin = true, .sleep_on_owner_change = true, .can_spin_gate = true, .queue = KQ_OSQ,
-	    .release_first = true, .sleep_try = KS_ONCE_MORE_FREE);
+	    .release_first = true, .sleep_try = KS_ONCE_MORE);
 KMUTEX_LOCK(kmutex_handoff, "kmutex-handoff",
 	    "kernel mutex 4.10 on: OSQ, spin on new owners, handoff to the first waiter",
 	    .spin = true, .can_spin_gate = true, .queue = KQ_OSQ, .handoff = true);

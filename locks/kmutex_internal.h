@@ -23,6 +23,7 @@
 
 #include "lock.h"
 #include "oracle.h"
+#include "pr.h"
 
 /*
  * The lock word, two ways.  From 4.10 the kernel's word is the owner with
@@ -59,9 +60,11 @@ enum km_queue {
 /* How the sleep path tries the count before 4.10 (__mutex_lock_common()). */
 enum km_sleep_try {
 	KS_XCHG,             /* 2.6.x: join the list, then xchg(count, -1) each round */
-	KS_ONCE_MORE_NONNEG, /* 3.12-3.14: "once more" xchg(count, 0) before joining the list
-			      * when count >= 0 (ec83f425); then xchg(-1) only when count >= 0 */
-	KS_ONCE_MORE_FREE,   /* 3.15-4.9: the same, the "once more" only when count == 1 */
+	KS_ONCE_MORE,        /* 3.12 on: "once more" xchg(count, 0) before joining the list
+			      * when count >= 0 (ec83f425; 3.12-3.16, MUTEX_SHOW_NO_WAITER);
+			      * then xchg(-1) only when count >= 0.  From 3.17 the "once more"
+			      * wants count == 1 (!mutex_is_locked(), as in v4.0): an xchg
+			      * that would change nothing spared, no model's era. */
 };
 
 /* Where the kernel eras differ; everything else is one code path. */
@@ -131,8 +134,23 @@ static inline struct lock_thread *km_lock_thread(struct kmutex_thread *me)
 static inline uint64_t km_preempted_now(const struct kmutex_thread *me)
 {
 	/* Relaxed: only this thread's own switch-outs change it. */
-	return me->rs.slot ? __atomic_load_n(&me->rs.slot->preempted, __ATOMIC_RELAXED) : 0;
+	return me->rs.slot ? pr_load(&me->rs.slot->preempted, PR_RELAXED) : 0;
 }
+
+/* wait_lock and the wait list (struct mutex's wait_lock and wait_list),
+ * written only under wait_lock by sleepers and unlocks. */
+struct km_wait {
+	uint32_t lock;
+	struct km_waiter *first;
+	struct km_waiter *last;
+};
+
+/* Where the spinner-queue tail and the wait list live (--lock-opt layout=). */
+enum km_layout {
+	KM_LAYOUT_LINES,   /* the default: each on a line of its own, off the owner word's */
+	KM_LAYOUT_KERNEL,  /* on the owner word's line, as in struct mutex (2.6.29 on) */
+	KM_LAYOUT_NR
+};
 
 struct kmutex {
 	/* What every acquirer and spinner reads: the lock word, the owner hint,
@@ -142,13 +160,24 @@ struct kmutex {
 	struct oracle_runstate *owner;
 	const struct kmutex_policy *pol;
 	uint64_t budget;                 /* TSC cycles; 0: no budget */
-	/* Written only by spinners: kept off the line the owner releases. */
-	struct km_node *queue_tail __attribute__((aligned(CACHELINE)));
-	/* The wait list, written only under wait_lock by sleepers and unlocks. */
-	uint32_t wait_lock __attribute__((aligned(CACHELINE)));
-	struct km_waiter *wait_first;
-	struct km_waiter *wait_last;
+	/* layout=kernel: the spinner-queue tail and the wait list here, on the
+	 * line of the count and the owner, as struct mutex has them: the slow
+	 * unlock's wait_lock is then taken on the very line the spinners'
+	 * cmpxchg hits (2.6.29-2.6.36: `count, wait_lock, wait_list, owner`;
+	 * 3.10 added the MCS tail, 3.15 the OSQ's, to the same struct). */
+	struct km_node *kernel_queue_tail;
+	struct km_wait kernel_wait;
+	/* layout=lines: the tail, written only by spinners, kept off the line
+	 * the owner releases; the wait list on a third line. */
+	struct km_node *lines_queue_tail __attribute__((aligned(CACHELINE)));
+	struct km_wait lines_wait __attribute__((aligned(CACHELINE)));
+	/* Which of the two is in use: set by init, only read after, on a line
+	 * nobody writes. */
+	struct km_node **queue_tail __attribute__((aligned(CACHELINE)));
+	struct km_wait *wait;
 } cacheline_aligned;
+_Static_assert(offsetof(struct kmutex, kernel_wait) + sizeof(struct km_wait) <= CACHELINE,
+	       "layout=kernel: the tail and the wait list must share the owner word's line");
 
 /* ---- the lock word ---- */
 
@@ -166,14 +195,13 @@ static inline bool km_count_era(const struct kmutex *l)
  */
 static inline bool km_trylock_keep_flags(struct kmutex *l, bool handoff, uint64_t *failed)
 {
-	uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+	uint32_t s = pr_load(&l->state, PR_RELAXED);
 
 	while (!(s & KM_LOCKED)) {
 		uint32_t want = (s | KM_LOCKED) & ~(handoff ? KM_HANDOFF : 0u);
 
 		/* Acquire: pairs with the release of the unlock that freed it. */
-		if (__atomic_compare_exchange_n(&l->state, &s, want, false,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		if (pr_cas(&l->state, &s, want, PR_ACQUIRE, PR_RELAXED))
 			return true;
 		(*failed)++;
 	}
@@ -191,11 +219,10 @@ static inline bool km_count_cmpxchg(struct kmutex *l, bool blind, uint64_t *fail
 {
 	uint32_t s = KM_COUNT_FREE;
 
-	if (!blind && __atomic_load_n(&l->state, __ATOMIC_RELAXED) != KM_COUNT_FREE)
+	if (!blind && pr_load(&l->state, PR_RELAXED) != KM_COUNT_FREE)
 		return false;
 	/* Acquire: pairs with the release of the unlock that freed it. */
-	if (__atomic_compare_exchange_n(&l->state, &s, KM_COUNT_LOCKED, false,
-					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (pr_cas(&l->state, &s, KM_COUNT_LOCKED, PR_ACQUIRE, PR_RELAXED))
 		return true;
 	(*failed)++;
 	return false;
@@ -212,7 +239,7 @@ static inline void km_acquired(struct kmutex *l, struct kmutex_thread *me)
 	 * kernel set its owner after a locked decl (2.6.29-4.9) or with a
 	 * locked cmpxchg (4.10 on), so on x86-64 our earlier stores were
 	 * visible first there too; the release store is the same mov. */
-	__atomic_store_n(&l->owner, &me->rs, __ATOMIC_RELEASE);
+	pr_store(&l->owner, &me->rs, PR_RELEASE);
 	oracle_running(&me->rs, l->oracle);
 	me->own.preempted_at_hold = km_preempted_now(me);
 }
@@ -224,7 +251,7 @@ static inline void km_acquired(struct kmutex *l, struct kmutex_thread *me)
  * as a plain mov. */
 static inline const struct oracle_runstate *km_owner(const struct kmutex *l)
 {
-	return __atomic_load_n(&l->owner, __ATOMIC_ACQUIRE);
+	return pr_load(&l->owner, PR_ACQUIRE);
 }
 
 /* 4.10: an unlock handed us the lock (and made us the owner). */
@@ -258,8 +285,7 @@ static inline void km_queue_unlock(struct kmutex *l, struct km_node *node)
 
 	km_queue_left(km_of_node(node));
 	/* Release: pairs with the acquire exchange of the next queuer. */
-	if (__atomic_compare_exchange_n(&l->queue_tail, &expected, NULL, false,
-					__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	if (pr_cas(l->queue_tail, &expected, NULL, PR_RELEASE, PR_RELAXED))
 		return;
 	km_queue_unlock_slow(l, node);
 }
@@ -278,7 +304,7 @@ void km_wait_lock(struct kmutex *l, struct kmutex_thread *me);
 static inline void km_wait_unlock(struct kmutex *l, struct kmutex_thread *me)
 {
 	km_lock_thread(me)->ev.wait_lock_preempted += km_preempted_now(me) - me->own.preempted_at_wait_lock;
-	__atomic_store_n(&l->wait_lock, 0, __ATOMIC_RELEASE);
+	pr_store(&l->wait->lock, 0, PR_RELEASE);
 }
 
 uint64_t km_wait_until_acquired(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me);

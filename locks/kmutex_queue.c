@@ -23,20 +23,19 @@ static struct km_node *km_queue_wait_next(struct kmutex *l, struct km_node *node
 
 		/* Release: a later queuer that finds `prev` at the tail sees our
 		 * unlinking; acquire: pairs with the tail exchange of a queuer. */
-		if (__atomic_load_n(&l->queue_tail, __ATOMIC_RELAXED) == node &&
-		    __atomic_compare_exchange_n(&l->queue_tail, &expected, prev, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		if (pr_load(l->queue_tail, PR_RELAXED) == node &&
+		    pr_cas(l->queue_tail, &expected, prev, PR_ACQ_REL, PR_RELAXED))
 			return NULL;
 		/* Exchange, not load: a concurrent unqueue of our successor must
 		 * not keep seeing us as its valid `prev` (osq_lock.c Step-A).
 		 * Acquire: pairs with the successor's release store of ->next. */
-		if (__atomic_load_n(&node->next, __ATOMIC_RELAXED)) {
-			struct km_node *next = __atomic_exchange_n(&node->next, NULL, __ATOMIC_ACQUIRE);
+		if (pr_load(&node->next, PR_RELAXED)) {
+			struct km_node *next = pr_xchg(&node->next, NULL, PR_ACQUIRE);
 
 			if (next)
 				return next;
 		}
-		cpu_relax();
+		pr_relax();
 	}
 }
 
@@ -53,16 +52,15 @@ static bool km_queue_leave(struct kmutex *l, struct km_node *node, struct km_nod
 		/* Acq_rel, as the kernel's fully ordered cmpxchg: pairs with the
 		 * acquire exchange of prev->next by prev's own unlock or unqueue
 		 * (km_queue_unlock_slow, km_queue_wait_next), whichever wins the line. */
-		if (__atomic_load_n(&prev->next, __ATOMIC_RELAXED) == node &&
-		    __atomic_compare_exchange_n(&prev->next, &expected, NULL, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		if (pr_load(&prev->next, PR_RELAXED) == node &&
+		    pr_cas(&prev->next, &expected, NULL, PR_ACQ_REL, PR_RELAXED))
 			break;
 		/* Acquire: pairs with the release store of ->locked in km_queue_unlock_slow. */
-		if (__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE))
+		if (pr_load(&node->locked, PR_ACQUIRE))
 			return true;
-		cpu_relax();
+		pr_relax();
 		/* Acquire: pairs with Step C of prev's own unqueue, which gives us a new prev. */
-		prev = __atomic_load_n(&node->prev, __ATOMIC_ACQUIRE);
+		prev = pr_load(&node->prev, PR_ACQUIRE);
 	}
 	/* B: stabilise next, or move the tail back to prev. */
 	next = km_queue_wait_next(l, node, prev);
@@ -70,8 +68,8 @@ static bool km_queue_leave(struct kmutex *l, struct km_node *node, struct km_nod
 		return false;
 	/* C: link next to prev.  Release: next reads its new prev with acquire
 	 * (Step A above); prev's unlock reads ->next with acquire. */
-	__atomic_store_n(&next->prev, prev, __ATOMIC_RELEASE);
-	__atomic_store_n(&prev->next, next, __ATOMIC_RELEASE);
+	pr_store(&next->prev, prev, PR_RELEASE);
+	pr_store(&prev->next, next, PR_RELEASE);
 	return false;
 }
 
@@ -85,7 +83,7 @@ static bool km_queue_should_leave(struct kmutex *l, struct km_node *node, const 
 		return true;
 	if (l->pol->handoff) {
 		/* Relaxed: a hint, re-read every iteration (Step C may change it). */
-		struct km_node *prev = __atomic_load_n(&node->prev, __ATOMIC_RELAXED);
+		struct km_node *prev = pr_load(&node->prev, PR_RELAXED);
 
 		return !oracle_owner_running(&km_of_node(prev)->rs, l->oracle);
 	}
@@ -102,27 +100,27 @@ bool km_queue_lock(struct kmutex *l, struct km_node *node, const struct oracle_s
 	struct km_node *prev;
 
 	km_of_node(node)->own.preempted_at_queue = km_preempted_now(km_of_node(node));
-	__atomic_store_n(&node->locked, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
+	pr_store(&node->locked, 0, PR_RELAXED);
+	pr_store(&node->next, NULL, PR_RELAXED);
 	/* Release: publishes the node's fields to whoever links behind us;
 	 * acquire: pairs with the release cmpxchg that emptied the queue. */
-	prev = __atomic_exchange_n(&l->queue_tail, node, __ATOMIC_ACQ_REL);
+	prev = pr_xchg(l->queue_tail, node, PR_ACQ_REL);
 	if (!prev)
 		return true;
-	__atomic_store_n(&node->prev, prev, __ATOMIC_RELAXED);
+	pr_store(&node->prev, prev, PR_RELAXED);
 	/* Release: pairs with the acquire read of ->next by prev's unlock, which
 	 * then writes our ->locked after our initialisation. */
-	__atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
+	pr_store(&prev->next, node, PR_RELEASE);
 	/* Acquire: pairs with the release store of ->locked in km_queue_unlock_slow. */
-	while (!__atomic_load_n(&node->locked, __ATOMIC_ACQUIRE)) {
+	while (!pr_load(&node->locked, PR_ACQUIRE)) {
 		if (spin && km_queue_should_leave(l, node, spin)) {
 			/* Handed the queue after all: its unlock counts the rest. */
-			if (km_queue_leave(l, node, __atomic_load_n(&node->prev, __ATOMIC_ACQUIRE)))
+			if (km_queue_leave(l, node, pr_load(&node->prev, PR_ACQUIRE)))
 				return true;
 			km_queue_left(km_of_node(node));
 			return false;
 		}
-		cpu_relax();
+		pr_relax();
 	}
 	return true;
 }
@@ -133,10 +131,10 @@ void km_queue_unlock_slow(struct kmutex *l, struct km_node *node)
 	struct km_node *next;
 
 	/* Acquire: pairs with the successor's release store of our ->next. */
-	next = __atomic_exchange_n(&node->next, NULL, __ATOMIC_ACQUIRE);
+	next = pr_xchg(&node->next, NULL, PR_ACQUIRE);
 	if (!next)
 		next = km_queue_wait_next(l, node, NULL);
 	/* Release: pairs with the acquire spin on ->locked in km_queue_lock. */
 	if (next)
-		__atomic_store_n(&next->locked, 1, __ATOMIC_RELEASE);
+		pr_store(&next->locked, 1, PR_RELEASE);
 }

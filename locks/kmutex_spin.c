@@ -50,7 +50,7 @@ static enum spin_exit km_spin_on_owner(struct kmutex *l, struct kmutex_thread *m
 	/* The one decision the seed patch changed: a new owner already in
 	 * place means heavy contention, so sleep (2.6.36 - 4.0); before and
 	 * after, re-assess and spin on whoever owns it now. */
-	if (l->pol->sleep_on_owner_change && __atomic_load_n(&l->owner, __ATOMIC_RELAXED))
+	if (l->pol->sleep_on_owner_change && pr_load(&l->owner, PR_RELAXED))
 		return SPIN_EXIT_OWNER_CHANGED;
 	return SPIN_EXIT_NR;
 }
@@ -76,7 +76,7 @@ static enum spin_exit km_spin_attempt(struct kmutex *l, struct lock_thread *self
 	enum spin_exit why = SPIN_EXIT_NR;
 
 	/* Acquire: pairs with the release store of the grant in km_hand_over. */
-	if (w && __atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
+	if (w && pr_load(&w->granted, PR_ACQUIRE)) {
 		km_handed_over(l, me);
 		return SPIN_EXIT_ACQUIRED;
 	}
@@ -108,7 +108,7 @@ static enum spin_exit km_spin_loop(struct kmutex *l, struct lock_thread *self, s
 			km_queue_unlock(l, &me->node);
 		if (why != SPIN_EXIT_NR)
 			return why;
-		cpu_relax();
+		pr_relax();
 	}
 }
 
@@ -120,7 +120,7 @@ static enum spin_exit km_spin_loop(struct kmutex *l, struct lock_thread *self, s
 bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me,
 			struct km_waiter *w)
 {
-	uint64_t start = tsc_now();
+	uint64_t start = pr_clock();
 	bool queued = l->pol->queue == KQ_OSQ && !w;
 	struct oracle_spin spin;
 	enum spin_exit why = SPIN_EXIT_NR;
@@ -136,6 +136,6 @@ bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmute
 			km_queue_unlock(l, &me->node);
 	}
 	self->ev.spin_exit[why]++;
-	self->ev.spin_cycles += tsc_now() - start;
+	self->ev.spin_cycles += pr_clock() - start;
 	return why == SPIN_EXIT_ACQUIRED;
 }

@@ -6,10 +6,6 @@
  * The waking side, in unlock, is kmutex.c's, which calls in here for
  * wait_lock; nothing here calls kmutex.c.
  */
-#define _GNU_SOURCE
-#include <sched.h>
-
-#include "futex_sys.h"
 #include "kmutex_internal.h"
 
 /* wait_lock: spins this often before yielding to a preempted holder. */
@@ -22,14 +18,14 @@ void km_wait_lock(struct kmutex *l, struct kmutex_thread *me)
 {
 	unsigned int spins = 0;
 
-	while (__atomic_exchange_n(&l->wait_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&l->wait_lock, __ATOMIC_RELAXED)) {
+	while (pr_xchg(&l->wait->lock, 1, PR_ACQUIRE))
+		while (pr_load(&l->wait->lock, PR_RELAXED)) {
 			/* The holder may have been preempted (the kernel's
 			 * cannot be): let it run rather than spin a timeslice. */
 			if (++spins < KM_WAIT_LOCK_SPINS)
-				cpu_relax();
+				pr_relax();
 			else
-				sched_yield();
+				pr_yield();
 		}
 	me->own.preempted_at_wait_lock = km_preempted_now(me);
 	oracle_test_event(ORACLE_EV_WAIT_LOCKED, &me->rs, NULL);
@@ -37,16 +33,19 @@ void km_wait_lock(struct kmutex *l, struct kmutex_thread *me)
 
 /* list_add_tail(&waiter->list, &lock->wait_list), under wait_lock.  The
  * first pointer is also read without the lock (4.10's is-first test): a
- * relaxed atomic store, a hint there. */
+ * relaxed atomic store, a hint there.  The rest are plain accesses, not
+ * pr.h's: through pr_load/pr_store they compile to other instructions
+ * (scripts/objdump-same.sh), which the native build must not; so the
+ * simulated build does not see them either. */
 static void km_list_add_tail(struct kmutex *l, struct km_waiter *w)
 {
 	w->next = NULL;
-	w->prev = l->wait_last;
-	if (l->wait_last)
-		l->wait_last->next = w;
+	w->prev = l->wait->last;
+	if (l->wait->last)
+		l->wait->last->next = w;
 	else
-		__atomic_store_n(&l->wait_first, w, __ATOMIC_RELAXED);
-	l->wait_last = w;
+		pr_store(&l->wait->first, w, PR_RELAXED);
+	l->wait->last = w;
 }
 
 /* mutex_remove_waiter(), under wait_lock. */
@@ -55,17 +54,17 @@ static void km_list_remove(struct kmutex *l, struct km_waiter *w)
 	if (w->prev)
 		w->prev->next = w->next;
 	else
-		__atomic_store_n(&l->wait_first, w->next, __ATOMIC_RELAXED);
+		pr_store(&l->wait->first, w->next, PR_RELAXED);
 	if (w->next)
 		w->next->prev = w->prev;
 	else
-		l->wait_last = w->prev;
+		l->wait->last = w->prev;
 }
 
 /* __mutex_waiter_is_first(), read without wait_lock as 4.10 does. */
 static bool km_is_first(struct kmutex *l, struct km_waiter *w)
 {
-	return __atomic_load_n(&l->wait_first, __ATOMIC_RELAXED) == w;
+	return pr_load(&l->wait->first, PR_RELAXED) == w;
 }
 
 /* schedule(), after wait_lock was dropped; returns the futex waits (0: an
@@ -76,11 +75,10 @@ static uint64_t km_sleep(struct kmutex *l, struct kmutex_thread *me)
 	uint32_t running = KM_WAKE_RUNNING;
 
 	/* Relaxed: the futex compares the word itself; WOKEN means skip. */
-	if (!__atomic_compare_exchange_n(wake, &running, KM_WAKE_SLEEPING, false,
-					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+	if (!pr_cas(wake, &running, KM_WAKE_SLEEPING, PR_RELAXED, PR_RELAXED))
 		return 0;
 	oracle_sleeping(&me->rs, l->oracle);
-	futex_wait(wake, KM_WAKE_SLEEPING);
+	pr_futex_wait(wake, KM_WAKE_SLEEPING);
 	oracle_awake(&me->rs, l->oracle);
 	return 1;
 }
@@ -93,18 +91,18 @@ static uint64_t km_sleep(struct kmutex *l, struct kmutex_thread *me)
 static bool km_count_waiter_xchg(struct kmutex *l)
 {
 	if (l->pol->sleep_try != KS_XCHG &&
-	    __atomic_load_n(&l->state, __ATOMIC_RELAXED) > KM_COUNT_LOCKED)
+	    pr_load(&l->state, PR_RELAXED) > KM_COUNT_LOCKED)
 		return false;
 	/* Acquire: pairs with the release of the unlock that freed it. */
-	return __atomic_exchange_n(&l->state, KM_COUNT_CONTENDED, __ATOMIC_ACQUIRE) == KM_COUNT_FREE;
+	return pr_xchg(&l->state, KM_COUNT_CONTENDED, PR_ACQUIRE) == KM_COUNT_FREE;
 }
 
 /*
  * Under wait_lock, before joining the list: 3.12's "once more, can we
  * acquire the lock?", atomic_xchg(&lock->count, 0) == 1, tried when the count
- * is >= 0 (3.12-3.14) or 1 (3.15 on: "only try-lock the mutex if it is
- * unlocked"); 4.10's "after waiting to acquire the wait_lock, try again".
- * 2.6.x joins the list first.
+ * is >= 0 (MUTEX_SHOW_NO_WAITER, 3.12-3.16: kmutex-mcs and kmutex-osq's 3.15;
+ * the == 1 of 3.17-4.9 is no model's); 4.10's "after waiting to acquire the
+ * wait_lock, try again".  2.6.x joins the list first.
  */
 static bool km_try_before_queueing(struct kmutex *l)
 {
@@ -115,11 +113,11 @@ static bool km_try_before_queueing(struct kmutex *l)
 		return km_trylock_keep_flags(l, false, &lost);
 	if (l->pol->sleep_try == KS_XCHG)
 		return false;
-	s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
-	if (s > (l->pol->sleep_try == KS_ONCE_MORE_NONNEG ? KM_COUNT_LOCKED : KM_COUNT_FREE))
+	s = pr_load(&l->state, PR_RELAXED);
+	if (s > KM_COUNT_LOCKED)
 		return false;
 	/* Acquire: pairs with the release of the unlock that freed it. */
-	return __atomic_exchange_n(&l->state, KM_COUNT_LOCKED, __ATOMIC_ACQUIRE) == KM_COUNT_FREE;
+	return pr_xchg(&l->state, KM_COUNT_LOCKED, PR_ACQUIRE) == KM_COUNT_FREE;
 }
 
 /* 4.10: an unlock handed us the lock, or it is free (flags kept). */
@@ -129,7 +127,7 @@ static bool km_waiter_trylock(struct kmutex *l, struct kmutex_thread *me, bool f
 
 	/* Acquire: pairs with the release store of the grant in km_hand_over
 	 * (kmutex.c), which also made us the owner. */
-	if (first && __atomic_load_n(&me->waiter.granted, __ATOMIC_ACQUIRE)) {
+	if (first && pr_load(&me->waiter.granted, PR_ACQUIRE)) {
 		km_handed_over(l, me);
 		return true;
 	}
@@ -144,14 +142,14 @@ static bool km_waiter_trylock(struct kmutex *l, struct kmutex_thread *me, bool f
 static void km_waiter_done(struct kmutex *l, struct kmutex_thread *me)
 {
 	km_list_remove(l, &me->waiter);
-	__atomic_store_n(&me->waiter.granted, 0, __ATOMIC_RELAXED);
-	if (l->wait_first)
+	pr_store(&me->waiter.granted, 0, PR_RELAXED);
+	if (l->wait->first)
 		return;
 	/* Relaxed: we hold the lock, and unlock's release orders what follows. */
 	if (km_count_era(l))
-		__atomic_store_n(&l->state, KM_COUNT_LOCKED, __ATOMIC_RELAXED);
+		pr_store(&l->state, KM_COUNT_LOCKED, PR_RELAXED);
 	else
-		__atomic_fetch_and(&l->state, ~(KM_WAITERS | KM_HANDOFF), __ATOMIC_RELAXED);
+		pr_fetch_and(&l->state, ~(KM_WAITERS | KM_HANDOFF), PR_RELAXED);
 }
 
 /* Drops wait_lock and sleeps: the loop's one sleep (the caller takes wait_lock again). */
@@ -160,7 +158,7 @@ static uint64_t km_wait_once(struct kmutex *l, struct kmutex_thread *me)
 	uint64_t waits;
 
 	/* set_task_state() under wait_lock: an unlock from now on wakes us. */
-	__atomic_store_n(&me->waiter.wake, KM_WAKE_RUNNING, __ATOMIC_RELAXED);
+	pr_store(&me->waiter.wake, KM_WAKE_RUNNING, PR_RELAXED);
 	km_wait_unlock(l, me);
 	waits = km_sleep(l, me);
 	return waits;
@@ -190,13 +188,13 @@ static uint64_t km_wait_handoff(struct kmutex *l, struct lock_thread *self, stru
 
 	km_list_add_tail(l, &me->waiter);
 	if (km_is_first(l, &me->waiter))
-		__atomic_fetch_or(&l->state, KM_WAITERS, __ATOMIC_RELAXED);
+		pr_fetch_or(&l->state, KM_WAITERS, PR_RELAXED);
 	while (!km_waiter_trylock(l, me, first)) {
 		waits += km_wait_once(l, me);
 		if (!first && km_is_first(l, &me->waiter)) {
 			first = true;
 			/* Relaxed: the unlock that reads it takes wait_lock. */
-			__atomic_fetch_or(&l->state, KM_HANDOFF, __ATOMIC_RELAXED);
+			pr_fetch_or(&l->state, KM_HANDOFF, PR_RELAXED);
 		}
 		if ((first && km_optimistic_spin(l, self, me, &me->waiter)) ||
 		    km_waiter_trylock(l, me, first)) {

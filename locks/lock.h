@@ -78,6 +78,10 @@ struct lock_events {
 	uint64_t futex_wakes;  /* FUTEX_WAKE calls */
 	uint64_t handoffs;     /* locks handed directly to a waiter by unlock */
 	uint64_t unlock_slow;  /* unlocks that took the lock's slow path (kmutex: wait_lock) */
+	/* kmutex: TSC cycles of the slow unlocks from the failed release (the
+	 * owner already cleared) until they held wait_lock; before 3.15 the
+	 * lock stays held, its owner NULL, all that time. */
+	uint64_t unlock_window_cycles;
 	uint64_t spin_cas_failed;  /* failed compare-and-swaps on the lock word in spin phases */
 	/*
 	 * Involuntary switch-outs where the kernel's own mutex code runs with

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "lock.h"
+#include "pr.h"
 
 struct mcs_node {
 	struct mcs_node *next;
@@ -27,7 +28,7 @@ static struct mcs_node *mcs_self_node(struct lock_thread *self)
 static int mcs_init(void *lock, const struct lock_params *params)
 {
 	(void)params;
-	__atomic_store_n(&((struct mcs_lock *)lock)->tail, NULL, __ATOMIC_RELAXED);
+	pr_store(&((struct mcs_lock *)lock)->tail, NULL, PR_RELAXED);
 	return 0;
 }
 
@@ -41,13 +42,13 @@ static __attribute__((noinline)) void mcs_wait(struct mcs_node *node, struct mcs
 {
 	/* Set before we link in: the predecessor can clear it only after it
 	 * sees our node, which the release store below publishes. */
-	__atomic_store_n(&node->waiting, 1, __ATOMIC_RELAXED);
+	pr_store(&node->waiting, 1, PR_RELAXED);
 	/* Release: pairs with the acquire load of `next` in mcs_unlock, so the
 	 * predecessor sees `waiting` set before it clears it. */
-	__atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
+	pr_store(&prev->next, node, PR_RELEASE);
 	/* Acquire: pairs with the release store of 0 in mcs_unlock. */
-	while (__atomic_load_n(&node->waiting, __ATOMIC_ACQUIRE))
-		cpu_relax();
+	while (pr_load(&node->waiting, PR_ACQUIRE))
+		pr_relax();
 }
 
 static bool mcs_lock(void *lock, struct lock_thread *self)
@@ -56,11 +57,11 @@ static bool mcs_lock(void *lock, struct lock_thread *self)
 	struct mcs_node *node = mcs_self_node(self);
 	struct mcs_node *prev;
 
-	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
+	pr_store(&node->next, NULL, PR_RELAXED);
 	/* Release: publishes next = NULL to whoever links behind us.  Acquire:
 	 * pairs with the release CAS that emptied the queue in mcs_unlock, when
 	 * we find it empty. */
-	prev = __atomic_exchange_n(&l->tail, node, __ATOMIC_ACQ_REL);
+	prev = pr_xchg(&l->tail, node, PR_ACQ_REL);
 	if (!prev)
 		return false;
 	mcs_wait(node, prev);
@@ -71,21 +72,20 @@ static void mcs_unlock(void *lock, struct lock_thread *self)
 {
 	struct mcs_lock *l = lock;
 	struct mcs_node *node = mcs_self_node(self);
-	struct mcs_node *next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE);
+	struct mcs_node *next = pr_load(&node->next, PR_ACQUIRE);
 
 	if (!next) {
 		struct mcs_node *expected = node;
 
 		/* Release: pairs with the acquire exchange of the next locker. */
-		if (__atomic_compare_exchange_n(&l->tail, &expected, NULL, false,
-						__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		if (pr_cas(&l->tail, &expected, NULL, PR_RELEASE, PR_RELAXED))
 			return;
 		/* A successor swapped itself in but has not linked yet. */
-		while (!(next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)))
-			cpu_relax();
+		while (!(next = pr_load(&node->next, PR_ACQUIRE)))
+			pr_relax();
 	}
 	/* Release: hands the critical section to the successor. */
-	__atomic_store_n(&next->waiting, 0, __ATOMIC_RELEASE);
+	pr_store(&next->waiting, 0, PR_RELEASE);
 }
 
 static bool mcs_trylock(void *lock, struct lock_thread *self)
@@ -94,11 +94,10 @@ static bool mcs_trylock(void *lock, struct lock_thread *self)
 	struct mcs_node *node = mcs_self_node(self);
 	struct mcs_node *expected = NULL;
 
-	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
+	pr_store(&node->next, NULL, PR_RELAXED);
 	/* Acquire: pairs with the release CAS that emptied the queue; release
 	 * publishes node->next = NULL to a successor that links behind us. */
-	return __atomic_compare_exchange_n(&l->tail, &expected, node, false,
-					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	return pr_cas(&l->tail, &expected, node, PR_ACQ_REL, PR_RELAXED);
 }
 
 const struct lock_ops lock_ops_mcs = {

@@ -72,41 +72,40 @@ uint64_t oracle_spin_budget(int kind, uint64_t requested)
 
 void oracle_thread_init(struct oracle_runstate *me, int kind)
 {
-	__atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&me->cpu, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&me->watching, NULL, __ATOMIC_RELAXED);
-	__atomic_store_n(&me->slot, oracle_resolve(kind) == ORACLE_SCHED ? oracle_sched_slot_self() : NULL,
-			 __ATOMIC_RELAXED);
+	pr_store(&me->sleeping, 0, PR_RELAXED);
+	pr_store(&me->cpu, 0, PR_RELAXED);
+	pr_store(&me->watching, NULL, PR_RELAXED);
+	pr_store(&me->slot, oracle_resolve(kind) == ORACLE_SCHED ? oracle_sched_slot_self() : NULL,
+		 PR_RELAXED);
 }
 
 void oracle_on_cpu(struct oracle_runstate *me)
 {
-	int cpu = sched_getcpu();
+	int cpu = pr_cpu();
 	struct oracle_cpu_slot *slot;
 
 	if (cpu < 0 || cpu >= ORACLE_MAX_CPUS) {
-		__atomic_store_n(&me->cpu, 0, __ATOMIC_RELAXED);
+		pr_store(&me->cpu, 0, PR_RELAXED);
 		return;
 	}
 	slot = &oracle_cpu_slots[cpu];
 	/* Relaxed throughout: a hint that orders nothing.  Read before writing
 	 * so a thread that stays on its CPU does not keep dirtying the lines. */
-	if (__atomic_load_n(&me->cpu, __ATOMIC_RELAXED) != (uint32_t)cpu + 1)
-		__atomic_store_n(&me->cpu, (uint32_t)cpu + 1, __ATOMIC_RELAXED);
-	if (__atomic_load_n(&slot->curr, __ATOMIC_RELAXED) != me)
-		__atomic_store_n(&slot->curr, me, __ATOMIC_RELAXED);
+	if (pr_load(&me->cpu, PR_RELAXED) != (uint32_t)cpu + 1)
+		pr_store(&me->cpu, (uint32_t)cpu + 1, PR_RELAXED);
+	if (pr_load(&slot->curr, PR_RELAXED) != me)
+		pr_store(&slot->curr, me, PR_RELAXED);
 }
 
 void oracle_vacate_cpu(const struct oracle_runstate *me)
 {
-	int cpu = sched_getcpu();
+	int cpu = pr_cpu();
 	const struct oracle_runstate *expected = me;
 
 	/* Relaxed: a hint.  The compare keeps a slot another thread has since
 	 * taken ("someone else runs here now" stays true). */
 	if (cpu >= 0 && cpu < ORACLE_MAX_CPUS)
-		__atomic_compare_exchange_n(&oracle_cpu_slots[cpu].curr, &expected, NULL, false,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		pr_cas(&oracle_cpu_slots[cpu].curr, &expected, NULL, PR_RELAXED, PR_RELAXED);
 }
 
 void oracle_set_hook(oracle_hook hook)
@@ -134,8 +133,8 @@ static bool owner_on_cpu_at(const struct oracle_runstate *owner, uint32_t cpu)
 	/* Relaxed: hints.  A switch writes the CPU before on_cpu; a read that
 	 * straddles one can only see "not running", toward sleeping.  No slot
 	 * (a recycled node, lockbench --exec): running, as zeroed memory. */
-	return !slot || (__atomic_load_n(&slot->on_cpu, __ATOMIC_RELAXED) &&
-			 __atomic_load_n(&slot->cpu, __ATOMIC_RELAXED) == cpu);
+	return !slot || (pr_load(&slot->on_cpu, PR_RELAXED) &&
+			 pr_load(&slot->cpu, PR_RELAXED) == cpu);
 }
 
 enum oracle_watch oracle_watch_owner(struct oracle_runstate *const *owner_field,
@@ -147,24 +146,24 @@ enum oracle_watch oracle_watch_owner(struct oracle_runstate *const *owner_field,
 	const struct oracle_sched_slot *slot = kind == ORACLE_SCHED ? oracle_slot(owner) : NULL;
 	bool at_cpu = cpu_fixed && slot;
 	/* Relaxed: owner->cpu, read once as 2.6.29 did. */
-	uint32_t cpu = at_cpu ? __atomic_load_n(&slot->cpu, __ATOMIC_RELAXED) : 0;
+	uint32_t cpu = at_cpu ? pr_load(&slot->cpu, PR_RELAXED) : 0;
 
 	/* Relaxed: `watching` is for observers; `owner_field` is a hint whose
 	 * staleness costs a few extra spins, as the kernel's plain read does. */
-	__atomic_store_n(&me->watching, owner, __ATOMIC_RELAXED);
+	pr_store(&me->watching, owner, PR_RELAXED);
 	oracle_test_event(ORACLE_EV_WATCH, me, owner);
 	while (why == ORACLE_SPINNING) {
 		if (kind == ORACLE_RQ_CURR)
 			oracle_on_cpu(me);
-		if (__atomic_load_n(owner_field, __ATOMIC_RELAXED) != owner)
+		if (pr_load(owner_field, PR_RELAXED) != owner)
 			why = ORACLE_OWNER_LEFT;
 		else if (at_cpu ? !owner_on_cpu_at(owner, cpu) : !oracle_owner_running(owner, kind))
 			why = ORACLE_OWNER_NOT_RUNNING;
 		else if ((why = oracle_spin_over(spin)) == ORACLE_SPINNING)
-			cpu_relax();
+			pr_relax();
 	}
 	if (why == ORACLE_OWNER_LEFT)
 		oracle_hook_call(ORACLE_EV_OWNER_LEFT, me, owner);
-	__atomic_store_n(&me->watching, NULL, __ATOMIC_RELAXED);
+	pr_store(&me->watching, NULL, PR_RELAXED);
 	return why;
 }

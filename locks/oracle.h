@@ -59,7 +59,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch.h"
+#include "pr.h"
 #include "bpf/oracle_slot.h"
 
 enum oracle_kind {
@@ -172,7 +172,7 @@ void oracle_vacate_cpu(const struct oracle_runstate *me);
 static inline void oracle_running(struct oracle_runstate *me, int kind)
 {
 	if (kind == ORACLE_SCHED && me->slot &&
-	    __atomic_load_n(&me->slot->on_cpu, __ATOMIC_RELAXED) == 0)
+	    pr_load(&me->slot->on_cpu, PR_RELAXED) == 0)
 		oracle_sched_untraced_switch_in(me->slot);
 	else if (kind == ORACLE_RQ_CURR)
 		oracle_on_cpu(me);
@@ -182,7 +182,7 @@ static inline void oracle_running(struct oracle_runstate *me, int kind)
 static inline void oracle_sleeping(struct oracle_runstate *me, int kind)
 {
 	/* Relaxed: spinners read it as a hint; the futex word orders the rest. */
-	__atomic_store_n(&me->sleeping, 1, __ATOMIC_RELAXED);
+	pr_store(&me->sleeping, 1, PR_RELAXED);
 	if (kind == ORACLE_RQ_CURR)
 		oracle_vacate_cpu(me);
 }
@@ -217,7 +217,9 @@ void oracle_hook_call(enum oracle_event event, const struct oracle_runstate *me,
 static inline void oracle_test_event(enum oracle_event event, const struct oracle_runstate *me,
 				     const struct oracle_runstate *owner)
 {
-	/* Relaxed: only tells whether to look; oracle_hook_call orders the rest. */
+	/* Relaxed: only tells whether to look; oracle_hook_call orders the rest.
+	 * A native atomic, not pr.h's: a test seam, no lock state, so the
+	 * simulator has nothing to charge for it. */
 	if (__builtin_expect(__atomic_load_n(&oracle_hook_installed, __ATOMIC_RELAXED) != NULL, 0))
 		oracle_hook_call(event, me, owner);
 }
@@ -225,7 +227,7 @@ static inline void oracle_test_event(enum oracle_event event, const struct oracl
 /* Called right after a futex wait returns. */
 static inline void oracle_awake(struct oracle_runstate *me, int kind)
 {
-	__atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
+	pr_store(&me->sleeping, 0, PR_RELAXED);
 	if (kind == ORACLE_RQ_CURR)
 		oracle_on_cpu(me);
 	oracle_test_event(ORACLE_EV_AWAKE, me, NULL);
@@ -234,7 +236,7 @@ static inline void oracle_awake(struct oracle_runstate *me, int kind)
 /* A thread's sched slot, read once: see struct oracle_runstate. */
 static inline const struct oracle_sched_slot *oracle_slot(const struct oracle_runstate *rs)
 {
-	return __atomic_load_n(&rs->slot, __ATOMIC_RELAXED);
+	return pr_load(&rs->slot, PR_RELAXED);
 }
 
 /* The kernel's owner->on_cpu, as far as `kind` can tell. */
@@ -246,16 +248,16 @@ static inline bool oracle_owner_running(const struct oracle_runstate *owner, int
 
 	if (kind == ORACLE_SCHED) {
 		slot = oracle_slot(owner);
-		return !slot || __atomic_load_n(&slot->on_cpu, __ATOMIC_RELAXED);
+		return !slot || pr_load(&slot->on_cpu, PR_RELAXED);
 	}
-	if (__atomic_load_n(&owner->sleeping, __ATOMIC_RELAXED))
+	if (pr_load(&owner->sleeping, PR_RELAXED))
 		return false;
 	if (kind != ORACLE_RQ_CURR)
 		return true;
-	cpu = __atomic_load_n(&owner->cpu, __ATOMIC_RELAXED);
+	cpu = pr_load(&owner->cpu, PR_RELAXED);
 	if (cpu == 0)
 		return true;
-	curr = __atomic_load_n(&oracle_cpu_slots[cpu - 1].curr, __ATOMIC_RELAXED);
+	curr = pr_load(&oracle_cpu_slots[cpu - 1].curr, PR_RELAXED);
 	return curr == NULL || curr == owner;
 }
 
@@ -280,11 +282,11 @@ struct oracle_spin {
 static inline void oracle_spin_start(struct oracle_spin *s, struct oracle_runstate *me, int kind,
 				     uint64_t budget)
 {
-	s->deadline = budget ? tsc_now() + budget : UINT64_MAX;
+	s->deadline = budget ? pr_clock() + budget : UINT64_MAX;
 	s->slot = kind == ORACLE_SCHED ? me->slot : NULL;
 	/* Relaxed: counts this thread compares with later ones of its own. */
-	s->preempted_at_start = s->slot ? __atomic_load_n(&s->slot->preempted, __ATOMIC_RELAXED) : 0;
-	s->resched_at_start = s->slot ? __atomic_load_n(&s->slot->resched, __ATOMIC_RELAXED) : 0;
+	s->preempted_at_start = s->slot ? pr_load(&s->slot->preempted, PR_RELAXED) : 0;
+	s->resched_at_start = s->slot ? pr_load(&s->slot->resched, PR_RELAXED) : 0;
 	oracle_running(me, kind);
 }
 
@@ -296,10 +298,10 @@ static inline void oracle_spin_start(struct oracle_spin *s, struct oracle_runsta
  */
 static inline enum oracle_watch oracle_spin_over(const struct oracle_spin *s)
 {
-	if (s->slot && (__atomic_load_n(&s->slot->resched, __ATOMIC_RELAXED) != s->resched_at_start ||
-			__atomic_load_n(&s->slot->preempted, __ATOMIC_RELAXED) != s->preempted_at_start))
+	if (s->slot && (pr_load(&s->slot->resched, PR_RELAXED) != s->resched_at_start ||
+			pr_load(&s->slot->preempted, PR_RELAXED) != s->preempted_at_start))
 		return ORACLE_NEED_RESCHED;
-	if (s->deadline != UINT64_MAX && tsc_now() > s->deadline)
+	if (s->deadline != UINT64_MAX && pr_clock_past(s->deadline))
 		return ORACLE_BUDGET;
 	return ORACLE_SPINNING;
 }

@@ -11,7 +11,7 @@ static bool tas_lock(void *lock, struct lock_thread *self)
 	if (tas_word_trylock(lock, self))
 		return false;
 	while (!tas_word_trylock(lock, self))
-		cpu_relax();
+		pr_relax();
 	return true;
 }
 

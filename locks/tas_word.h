@@ -9,6 +9,7 @@
 #define LOCKBENCH_TAS_WORD_H
 
 #include "lock.h"
+#include "pr.h"
 
 struct tas_word {
 	unsigned char held;
@@ -17,7 +18,7 @@ struct tas_word {
 static inline int tas_word_init(void *lock, const struct lock_params *params)
 {
 	(void)params;
-	__atomic_store_n(&((struct tas_word *)lock)->held, 0, __ATOMIC_RELAXED);
+	pr_store(&((struct tas_word *)lock)->held, 0, PR_RELAXED);
 	return 0;
 }
 
@@ -32,7 +33,7 @@ static inline bool tas_word_trylock(void *lock, struct lock_thread *self)
 	struct tas_word *l = lock;
 
 	(void)self;
-	return __atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE) == 0;
+	return pr_xchg(&l->held, 1, PR_ACQUIRE) == 0;
 }
 
 static inline void tas_word_unlock(void *lock, struct lock_thread *self)
@@ -40,7 +41,7 @@ static inline void tas_word_unlock(void *lock, struct lock_thread *self)
 	struct tas_word *l = lock;
 
 	(void)self;
-	__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
+	pr_store(&l->held, 0, PR_RELEASE);
 }
 
 #endif

@@ -5,6 +5,7 @@
  * the x86 kernel spinlock from 2.6.25 to 4.1).
  */
 #include "lock.h"
+#include "pr.h"
 
 struct ticket_lock {
 	uint32_t next;     /* the next ticket to hand out */
@@ -16,8 +17,8 @@ static int ticket_init(void *lock, const struct lock_params *params)
 	struct ticket_lock *l = lock;
 
 	(void)params;
-	__atomic_store_n(&l->next, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->serving, 0, __ATOMIC_RELAXED);
+	pr_store(&l->next, 0, PR_RELAXED);
+	pr_store(&l->serving, 0, PR_RELAXED);
 	return 0;
 }
 
@@ -30,14 +31,14 @@ static bool ticket_lock(void *lock, struct lock_thread *self)
 {
 	struct ticket_lock *l = lock;
 	/* Relaxed: taking a ticket orders nothing; the acquire is on `serving`. */
-	uint32_t mine = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	uint32_t mine = pr_fetch_add(&l->next, 1, PR_RELAXED);
 
 	(void)self;
 	/* Acquire: pairs with the release increment of `serving` in ticket_unlock. */
-	if (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) == mine)
+	if (pr_load(&l->serving, PR_ACQUIRE) == mine)
 		return false;
-	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != mine)
-		cpu_relax();
+	while (pr_load(&l->serving, PR_ACQUIRE) != mine)
+		pr_relax();
 	return true;
 }
 
@@ -45,11 +46,11 @@ static void ticket_unlock(void *lock, struct lock_thread *self)
 {
 	struct ticket_lock *l = lock;
 	/* Only the holder writes `serving`, so a plain read-increment is race-free. */
-	uint32_t now = __atomic_load_n(&l->serving, __ATOMIC_RELAXED);
+	uint32_t now = pr_load(&l->serving, PR_RELAXED);
 
 	(void)self;
 	/* Release: publishes the critical section to the next ticket holder. */
-	__atomic_store_n(&l->serving, now + 1, __ATOMIC_RELEASE);
+	pr_store(&l->serving, now + 1, PR_RELEASE);
 }
 
 static bool ticket_trylock(void *lock, struct lock_thread *self)
@@ -57,12 +58,11 @@ static bool ticket_trylock(void *lock, struct lock_thread *self)
 	struct ticket_lock *l = lock;
 	/* Acquire: if `serving` is the ticket we then take, this read is what
 	 * synchronises with the previous holder's release. */
-	uint32_t serving = __atomic_load_n(&l->serving, __ATOMIC_ACQUIRE);
+	uint32_t serving = pr_load(&l->serving, PR_ACQUIRE);
 	uint32_t expected = serving;
 
 	(void)self;
-	return __atomic_compare_exchange_n(&l->next, &expected, serving + 1, false,
-					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return pr_cas(&l->next, &expected, serving + 1, PR_RELAXED, PR_RELAXED);
 }
 
 const struct lock_ops lock_ops_ticket = {

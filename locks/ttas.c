@@ -14,7 +14,7 @@
 static void ttas_backoff(unsigned int *pauses)
 {
 	for (unsigned int i = 0; i < *pauses; i++)
-		cpu_relax();
+		pr_relax();
 	if (*pauses < TTAS_BACKOFF_MAX)
 		*pauses *= 2;
 }
@@ -28,8 +28,8 @@ static bool ttas_lock(void *lock, struct lock_thread *self)
 		return false;
 	for (;;) {
 		/* Relaxed: only a hint; the exchange below is the acquire. */
-		while (__atomic_load_n(&l->held, __ATOMIC_RELAXED))
-			cpu_relax();
+		while (pr_load(&l->held, PR_RELAXED))
+			pr_relax();
 		if (tas_word_trylock(lock, self))
 			return true;
 		ttas_backoff(&pauses);

@@ -26,7 +26,10 @@ export LC_ALL
 # locks/spin_exit.h: an entry may name a file); an edge between two folders
 # that no stack holds together (analysis/ -> bench/) goes across, and is
 # refused.  A folder in no stack is not looked at (bpf/, tests/locks/).
-STACKS="common locks sim bench/platform bench/kernel bench/core bench/exec bench/workloads bench/run bench/output bench
+# sim/, the simulator, is beneath bench/ (which will drive it) and above the
+# locks (whose simulated build it runs); sim/calibrate.c, lbcalibrate's
+# main(), measures this machine with bench/'s code and stands above it all.
+STACKS="common locks sim bench/platform bench/kernel bench/core bench/exec bench/workloads bench/run bench/output bench sim/calibrate.c
 common locks/spin_exit.h analysis/files analysis/model analysis/figures analysis/print analysis"
 # Every folder of a stack (its file entries are in a folder of another).
 LAYERS=$(printf '%s\n' "$STACKS" | tr ' ' '\n' | grep -v '\.[a-z]*$' | awk '!seen[$0]++' | tr '\n' ' ')

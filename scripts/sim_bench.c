@@ -1,41 +1,22 @@
 /*
- * sim_bench.c — make bench's figure for the simulator (docs/sim.md): events
- * and shared accesses per second of this machine's time, and the wall time
- * of one simulated second, for THREADS simulated threads on as many
- * simulated CPUs contending one futex lock (tests/sim_test.h's, through
- * pr_*) with a hold of HOLD ns and a gap of GAP ns, on the engine tests'
- * profile.
+ * sim_bench.c — make bench's figures for the simulator (docs/sim.md): the
+ * wall time of one simulated second, and events and shared accesses per
+ * second of this machine's time, for LOCK's simulated build (sim/locks_sim.def)
+ * taken by THREADS threads on as many simulated CPUs of PROFILE's machine,
+ * each acquisition's hold and the gap after it drawn from the profile's
+ * WORKLOAD times, lock to unlock a kernel section (kernel semantics).
  *
- *   sim_bench [THREADS [SIM_MS]]   (default 64 threads, 50 simulated ms)
+ *   sim_bench [PROFILE [LOCK [WORKLOAD [THREADS [SIM_MS]]]]]
+ *   (default: here kmutex-fix creat 64 200 — the issue's one simulated
+ *   second of creat at 64 threads on 64 CPUs, in 200 ms of it)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
-#include "../tests/sim_test.h"
-
-#define HOLD_NS 1000
-#define GAP_NS 5000
-
-struct bench {
-	uint32_t word __attribute__((aligned(64)));
-	uint64_t until, hold, gap, ops;
-};
-
-static void body(void *arg)
-{
-	struct bench *b = arg;
-
-	while (sim_now() < b->until) {
-		sim_kernel_enter();
-		tlock_futex_lock(&b->word);
-		sim_work(b->hold);
-		b->ops++;
-		tlock_futex_unlock(&b->word);
-		sim_kernel_exit();
-		sim_work(b->gap);
-	}
-}
+#include "../sim/lockrun.h"
+#include "../sim/registry_sim.h"
 
 static double wall(void)
 {
@@ -53,45 +34,62 @@ static int parse(const char *text, unsigned long lo, unsigned long hi, unsigned 
 	return *end || end == text || *out < lo || *out > hi ? -1 : 0;
 }
 
+static const struct lock_ops *find_lock(const char *name)
+{
+	for (size_t i = 0; i < sim_lock_registry_len; i++)
+		if (strcmp(sim_lock_registry[i]->name, name) == 0)
+			return sim_lock_registry[i];
+	return NULL;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: sim_bench [PROFILE [LOCK [WORKLOAD [THREADS (1-%d) [SIM_MS (1-10000)]]]]]\n",
+		SIM_MAX_CPUS);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long threads = 64, ms = 50;
-	struct sim_profile p = sim_test_profile();
-	struct bench b = { .word = 0 };
+	const char *profile = argc > 1 ? argv[1] : "here", *lock = argc > 2 ? argv[2] : "kmutex-fix";
+	const char *workload = argc > 3 ? argv[3] : "creat";
+	unsigned long threads = 64, ms = 200;
+	struct sim_profile p;
+	const struct sim_workload_times *w;
+	struct sim_lockrun r = { .kernel_section = true, .seed = 1 };
+	struct sim_lockrun_result out;
+	struct sim_config cfg = { .profile = &p, .seed = 1, .semantics = SIM_KERNEL };
 	const struct sim_stats *st;
+	char err[512];
 	struct sim *s;
 	double t0, secs;
 
-	if (argc > 3 || (argc > 1 && parse(argv[1], 1, SIM_MAX_CPUS, &threads) < 0) ||
-	    (argc > 2 && parse(argv[2], 1, 10000, &ms) < 0)) {
-		fprintf(stderr, "usage: sim_bench [THREADS (1-%d) [SIM_MS (1-10000)]]\n", SIM_MAX_CPUS);
-		return 2;
-	}
-	s = sim_test_new(&p, (unsigned)threads, 1, SIM_KERNEL);
-	if (!s) {
-		fprintf(stderr, "sim_bench: cannot create the simulation\n");
-		return 1;
-	}
-	b.until = sim_cycles(s, ms * 1e6);
-	b.hold = sim_cycles(s, HOLD_NS);
-	b.gap = sim_cycles(s, GAP_NS);
-	for (unsigned long i = 0; i < threads; i++)
-		if (sim_spawn(s, body, &b) < 0) {
-			fprintf(stderr, "sim_bench: cannot start simulated thread %lu\n", i);
-			return 1;
-		}
+	if (argc > 6 || (argc > 4 && parse(argv[4], 1, SIM_MAX_CPUS, &threads) < 0) ||
+	    (argc > 5 && parse(argv[5], 1, 10000, &ms) < 0))
+		return usage();
+	if (sim_profile_find(profile, &p, err, sizeof(err)) != 0)
+		return fprintf(stderr, "sim_bench: %s\n", err), 1;
+	if (!(r.ops = find_lock(lock)))
+		return fprintf(stderr, "sim_bench: no simulated lock '%s'\n", lock), 1;
+	if (!(w = sim_profile_workload(&p, workload)))
+		return fprintf(stderr, "sim_bench: profile '%s' has no workload '%s'\n", p.name, workload), 1;
+	cfg.ncpus = (unsigned)threads;
+	if (!(s = sim_create(&cfg, err, sizeof(err))))
+		return fprintf(stderr, "sim_bench: %s\n", err), 1;
+	r.threads = (unsigned)threads;
+	r.hold_dist = &w->hold;
+	r.gap_dist = &w->gap;
+	r.duration_cycles = sim_cycles(s, ms * 1e6);
 	t0 = wall();
-	if (sim_run(s, UINT64_MAX / 2) != 0) {
-		fprintf(stderr, "sim_bench: the simulation did not finish\n");
-		return 1;
-	}
+	if (sim_lockrun(s, &r, &out, err, sizeof(err)) != 0)
+		return fprintf(stderr, "sim_bench: %s\n", err), 1;
 	secs = wall() - t0;
 	st = sim_stats(s);
-	printf("sim: %lu threads on %lu CPUs, %lu simulated ms: %llu events, %llu accesses, %llu acquisitions "
-	       "in %.3f s: %.2f M events/s, %.2f M accesses/s, %.1f s per simulated second\n",
-	       threads, threads, ms, (unsigned long long)st->events, (unsigned long long)st->accesses,
-	       (unsigned long long)b.ops, secs, st->events / secs / 1e6, st->accesses / secs / 1e6,
-	       secs * 1000.0 / (double)ms);
+	printf("sim: %s, %s on %s, %lu threads on %lu CPUs, %lu simulated ms: %llu acquisitions, %llu events, "
+	       "%llu accesses in %.2f s: %.2f M events/s, %.2f M accesses/s, %.1f s per simulated second\n",
+	       p.name, lock, workload, threads, threads, ms, (unsigned long long)out.acquisitions,
+	       (unsigned long long)st->events, (unsigned long long)st->accesses, secs, st->events / secs / 1e6,
+	       st->accesses / secs / 1e6, secs * 1000.0 / (double)ms);
 	sim_destroy(s);
 	return 0;
 }

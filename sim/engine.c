@@ -122,17 +122,42 @@ static void set_costs(struct sim *s)
 	s->wake_latency_cycles = sim_cycles(s, p->wake_latency_ns);
 	s->latency_cycles = sim_cycles(s, p->sched_latency_ns);
 	s->min_gran_cycles = sim_cycles(s, p->sched_min_granularity_ns);
+	/* 2.6.34's sched_nr_latency is its own constant (5), not recomputed
+	 * when the tunables are scaled; a profile without it: their ratio. */
+	s->nr_latency = p->sched_nr_latency ? p->sched_nr_latency
+					    : (s->latency_cycles + s->min_gran_cycles - 1) / s->min_gran_cycles;
 	s->wakeup_gran_cycles = sim_cycles(s, p->sched_wakeup_granularity_ns);
+}
+
+/* A loaded profile's scheduler tunables, scaled for `ncpus` as the kernel
+ * scales them (sim_profile_use_sched); a profile filled in place (no
+ * sched[] models) is taken as it is. */
+static int scale_sched(struct sim_profile *p, unsigned ncpus, char *err, size_t errlen)
+{
+	char why[200];
+
+	if (p->n_sched == 0 || ncpus == 0)
+		return 0;
+	if (sim_profile_use_sched(p, p->sched_model, ncpus, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "sim: profile '%s': %s", p->name, why);
+	return -1;
 }
 
 struct sim *sim_create(const struct sim_config *cfg, char *err, size_t errlen)
 {
 	unsigned ncpus = cfg->ncpus;
+	struct sim_config c = *cfg;
+	struct sim_profile prof;
 	struct sim *s;
 
-	if (!ncpus && cfg->profile)
-		ncpus = cfg->profile->sockets * cfg->profile->cores_per_socket * cfg->profile->threads_per_core;
-	if (check_config(cfg, ncpus, err, errlen) < 0)
+	if (!cfg->profile)
+		return snprintf(err, errlen, "sim: no profile"), NULL;
+	prof = *cfg->profile;
+	if (!ncpus)
+		ncpus = prof.sockets * prof.cores_per_socket * prof.threads_per_core;
+	c.profile = &prof;
+	if (scale_sched(&prof, ncpus, err, errlen) < 0 || check_config(&c, ncpus, err, errlen) < 0)
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->threads = calloc(SIM_MAX_THREADS, sizeof(*s->threads))) ||
@@ -142,8 +167,8 @@ struct sim *sim_create(const struct sim_config *cfg, char *err, size_t errlen)
 		sim_destroy(s);
 		return NULL;
 	}
-	s->cfg = *cfg;
-	s->prof = *cfg->profile;
+	s->cfg = c;
+	s->prof = prof;
 	s->cfg.profile = &s->prof;
 	s->cfg.ncpus = ncpus;
 	if (!s->cfg.cost)

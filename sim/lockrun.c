@@ -8,13 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/splitmix64.h"
+
 struct lr_thread {
 	const struct sim_lockrun *r;
+	struct sim *s;
+	uint64_t rng;
 	void *lock;
 	struct lock_thread *self;
 	unsigned *inside;
 	struct sim_lockrun_result *out;
 };
+
+/* A duration in cycles: `fixed`, or a draw from `d` (ns). */
+static uint64_t lr_time(struct lr_thread *lt, const struct sim_dist *d, uint64_t fixed)
+{
+	/* 53 bits of the stream: a uniform double in [0, 1). */
+	double u = (double)(splitmix64(&lt->rng) >> 11) / (double)(UINT64_C(1) << 53);
+
+	return d ? sim_cycles(lt->s, sim_dist_at(d, u)) : fixed;
+}
 
 static void lr_body(void *arg)
 {
@@ -31,7 +44,7 @@ static void lr_body(void *arg)
 		/* Plain: one simulated thread runs at a time; another one
 		 * inside meanwhile means the lock let two in. */
 		lt->out->overlaps += (*lt->inside)++ != 0;
-		sim_work(r->hold_cycles);
+		sim_work(lr_time(lt, r->hold_dist, r->hold_cycles));
 		(*lt->inside)--;
 		lt->out->acquisitions++;
 		r->ops->unlock(lt->lock, lt->self);
@@ -39,7 +52,7 @@ static void lr_body(void *arg)
 			sim_kernel_exit();
 		if (r->after_unlock)
 			r->after_unlock(r->ctx, lt->self->id, &lt->self->ev);
-		sim_work(r->gap_cycles);
+		sim_work(lr_time(lt, r->gap_dist, r->gap_cycles));
 	}
 }
 
@@ -102,7 +115,9 @@ static int lr_run(struct sim *s, const struct sim_lockrun *r, struct lr_thread *
 	int rc;
 
 	for (unsigned i = 0; i < r->threads; i++) {
-		lt[i] = (struct lr_thread){ r, lock, lt[i].self, inside, out };
+		/* each thread's own stream, apart from the engine's */
+		lt[i] = (struct lr_thread){ r, s, r->seed ^ (UINT64_C(0x5851f42d4c957f2d) * (i + 1)), lock, lt[i].self,
+					    inside, out };
 		if (sim_spawn(s, lr_body, &lt[i]) < 0)
 			return snprintf(err, errlen, "sim: cannot start simulated thread %u", i), -1;
 	}

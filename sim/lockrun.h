@@ -17,6 +17,10 @@ struct sim_lockrun {
 	struct lock_settings settings;     /* all zero: the lock's defaults */
 	unsigned threads;
 	uint64_t hold_cycles, gap_cycles;  /* each acquisition's critical section, and the time after it */
+	/* Or, where given, each drawn from a distribution (ns; a profile's
+	 * workload times), by a stream per thread from `seed`. */
+	const struct sim_dist *hold_dist, *gap_dist;
+	uint64_t seed;
 	uint64_t duration_cycles;          /* threads stop taking the lock then */
 	bool kernel_section;               /* lock .. unlock inside sim_kernel_enter/exit */
 	/* Optional, in the simulated thread after each unlock: a test's look

@@ -7,7 +7,7 @@
  * - the tick (HZ) runs check_preempt_tick when more than one thread is
  *   runnable: need_resched once the current one ran its ideal slice,
  *   period / nr_running, where period is sched_latency, or nr_running x
- *   min_granularity beyond sched_nr_latency = latency / min_granularity;
+ *   min_granularity beyond sched_nr_latency (the profile's, 5 in 2.6.34);
  * - a woken thread is placed at max(its vruntime, min_vruntime -
  *   latency / 2) (place_entity, GENTLE_FAIR_SLEEPERS) and preempts the
  *   current one when their vruntimes differ by more than
@@ -267,8 +267,7 @@ static void resched(struct sim *s, struct sim_cpu *c, uint64_t at)
 
 static uint64_t ideal_slice(const struct sim *s, unsigned nr_running)
 {
-	uint64_t nr_latency = (s->latency_cycles + s->min_gran_cycles - 1) / s->min_gran_cycles;
-	uint64_t period = nr_running > nr_latency ? nr_running * s->min_gran_cycles : s->latency_cycles;
+	uint64_t period = nr_running > s->nr_latency ? nr_running * s->min_gran_cycles : s->latency_cycles;
 
 	return period / nr_running;
 }

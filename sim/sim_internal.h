@@ -81,7 +81,7 @@ struct sim {
 	struct sim_topology topo;
 	struct sim_costs costs;
 	uint64_t tick_cycles, cs_cycles, syscall_cycles, futex_wait_cycles, futex_wake_cycles;
-	uint64_t wake_latency_cycles, latency_cycles, min_gran_cycles, wakeup_gran_cycles;
+	uint64_t wake_latency_cycles, latency_cycles, min_gran_cycles, wakeup_gran_cycles, nr_latency;
 	uint64_t rng;
 	struct coro main;
 	uint64_t now;

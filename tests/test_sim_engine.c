@@ -476,6 +476,42 @@ static void a_bad_machine_is_refused_in_one_line(void **state)
 	assert_null(strchr(err, '\n'));
 }
 
+/* ---- a shipped profile ---- */
+
+/* sim/profiles/here.profile (one socket, no SMT: no lat_smt, no lat_remote)
+ * makes a machine of 2 CPUs and one of 64 (its socket grown), its CFS
+ * tunables scaled for each; one of its figures missing is refused. */
+static void the_shipped_profile_makes_machines(void **state)
+{
+	struct sim_profile p;
+	char err[512];
+
+	(void)state;
+	if (sim_profile_find("here", &p, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	for (unsigned n = 2; n <= 64; n *= 32) {
+		struct sim_config cfg = { .profile = &p, .ncpus = n, .seed = 1, .semantics = SIM_KERNEL };
+		struct sim *s = sim_create(&cfg, err, sizeof(err));
+		struct contend c = { .word = 0, .counter = 0, .until = 0 };
+
+		if (!s)
+			fail_msg("%s", err);
+		c.until = sim_cycles(s, 1e6);
+		for (unsigned i = 0; i < n; i++)
+			assert_int_equal(sim_spawn(s, contend_body, &c), (int)i);
+		assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+		assert_true(c.counter > n);
+		sim_destroy(s);
+	}
+	p.lat_socket = NAN;
+	{
+		struct sim_config cfg = { .profile = &p, .ncpus = 2 };
+
+		assert_null(sim_create(&cfg, err, sizeof(err)));
+		assert_non_null(strstr(err, "lat_socket"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +525,7 @@ int main(void)
 		cmocka_unit_test(a_run_that_cannot_go_on_says_so),
 		cmocka_unit_test(a_queued_access_sees_what_was_served_before_it),
 		cmocka_unit_test(a_bad_machine_is_refused_in_one_line),
+		cmocka_unit_test(the_shipped_profile_makes_machines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,7 +30,8 @@
 	EXEC_EVENT(spin_cycles) EXEC_EVENT(futex_waits) EXEC_EVENT(futex_wakes) \
 	EXEC_EVENT(handoffs) EXEC_EVENT(unlock_slow) EXEC_EVENT(spin_cas_failed) \
 	EXEC_EVENT(preempt_seen) EXEC_EVENT(owner_preempted)                    \
-	EXEC_EVENT(wait_lock_preempted) EXEC_EVENT(queue_preempted)
+	EXEC_EVENT(wait_lock_preempted) EXEC_EVENT(queue_preempted)             \
+	EXEC_EVENT(unlock_window_cycles)
 
 /* The interposer's own counts (struct px_counts, preload.h), by name. */
 #define EXEC_COUNTS                                                               \

@@ -168,8 +168,9 @@ static void print_events(const struct bench_result *res, FILE *out)
 		", wakes %" PRIu64 "; handoffs %" PRIu64 "\n",
 		ev->spin_cycles, summary_div((double)ev->spin_cycles, (double)res->ops),
 		ev->futex_waits, ev->futex_wakes, ev->handoffs);
-	fprintf(out, "  slow paths      %" PRIu64 " unlocks; %" PRIu64 " failed compare-and-swaps spinning\n",
-		ev->unlock_slow, ev->spin_cas_failed);
+	fprintf(out, "  slow paths      %" PRIu64 " unlocks (%.1f cycles each until wait_lock); %" PRIu64
+		" failed compare-and-swaps spinning\n", ev->unlock_slow,
+		summary_div((double)ev->unlock_window_cycles, (double)ev->unlock_slow), ev->spin_cas_failed);
 	if (ev->preempt_seen)
 		fprintf(out, "  preempted       holding the lock %" PRIu64 " (of the workers' %" PRIu64 " involuntary"
 			" switch-outs); holding wait_lock %" PRIu64 "; in the spinner queue %" PRIu64 "\n",

@@ -23,6 +23,7 @@ static void merge_events(struct lock_events *dst, const struct lock_events *src)
 	dst->futex_wakes += src->futex_wakes;
 	dst->handoffs += src->handoffs;
 	dst->unlock_slow += src->unlock_slow;
+	dst->unlock_window_cycles += src->unlock_window_cycles;
 	dst->spin_cas_failed += src->spin_cas_failed;
 	dst->preempt_seen |= src->preempt_seen;
 	dst->owner_preempted += src->owner_preempted;

@@ -1,0 +1,165 @@
+/*
+ * test_kmutex_layout.c — the kmutex's `--lock-opt layout=` (locks/kmutex.c):
+ * - layout=kernel puts the lock word, the owner, the spinner-queue tail,
+ *   wait_lock and the wait list on one cache line, as struct mutex has
+ *   them; layout=lines (the default) keeps the tail and the wait list each
+ *   on a line of its own, apart from the owner word's;
+ * - every kmutex model still excludes with either layout (a plain counter,
+ *   threads oversubscribed), and says which layout it ran with;
+ * - an unknown layout is refused with one line naming the valid ones.
+ * White-box: it reads struct kmutex (locks/kmutex_internal.h).
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "kmutex_util.h"
+#include "lockutil.h"
+#include "../locks/kmutex_internal.h"
+
+#define LAYOUT_THREADS 4
+#define LAYOUT_OPS_PER_THREAD 20000
+
+static const char *const models[] = {
+	"kmutex-sleep", "kmutex-spin", "kmutex-fix", "kmutex-mcs", "kmutex-osq", "kmutex-handoff",
+};
+#define NMODELS (sizeof(models) / sizeof(models[0]))
+
+static struct kmutex *kmutex_with_layout(const struct lock_ops *ops, const char *layout)
+{
+	size_t size = ALIGN_UP(ops->size, CACHELINE_PAIR);
+	void *lock = aligned_alloc(CACHELINE_PAIR, size);
+	struct lock_params params = { 0 };
+
+	assert_non_null(lock);
+	if (layout)
+		test_lock_opt(ops, &params, "layout", layout);
+	memset(lock, 0, size);
+	assert_int_equal(ops->init(lock, &params), 0);
+	return lock;
+}
+
+static uintptr_t line_of(const volatile void *p)
+{
+	return (uintptr_t)p / CACHELINE;
+}
+
+static void test_kernel_layout_is_one_line(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NMODELS; i++) {
+		struct kmutex *l = kmutex_with_layout(find(models[i]), "kernel");
+		uintptr_t line = line_of(&l->state);
+
+		assert_true(line_of(&l->owner) == line);
+		assert_true(line_of(l->queue_tail) == line);
+		assert_true(line_of(&l->wait->lock) == line);
+		assert_true(line_of(&l->wait->first) == line && line_of(&l->wait->last) == line);
+		free(l);
+	}
+}
+
+static void test_lines_layout_is_three_lines(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NMODELS; i++) {
+		struct kmutex *l = kmutex_with_layout(find(models[i]), NULL);
+		uintptr_t word = line_of(&l->state), tail = line_of(l->queue_tail), wait = line_of(&l->wait->lock);
+
+		assert_true(line_of(&l->owner) == word);
+		assert_true(tail != word && wait != word && wait != tail);
+		assert_true(line_of(&l->wait->last) == wait);
+		free(l);
+	}
+}
+
+struct counter_run {
+	const struct lock_ops *ops;
+	void *lock;
+	uint64_t counter;  /* plain: only the lock protects it */
+	unsigned int next_id;
+};
+
+static void *count_main(void *arg)
+{
+	struct counter_run *r = arg;
+	struct lock_thread *self = lock_thread_new_standalone(r->ops, r->lock,
+							      __atomic_fetch_add(&r->next_id, 1, __ATOMIC_RELAXED));
+
+	for (int i = 0; i < LAYOUT_OPS_PER_THREAD; i++) {
+		r->ops->lock(r->lock, self);
+		r->counter++;
+		r->ops->unlock(r->lock, self);
+	}
+	free(self);
+	return NULL;
+}
+
+static void put_layout(void *ctx, const char *key, const char *value)
+{
+	if (strcmp(key, "layout") == 0)
+		snprintf(ctx, 16, "%s", value);
+}
+
+/* Each model with each layout: no update lost, and the layout it reports. */
+static void test_every_layout_excludes(void **state)
+{
+	const char *layouts[] = { "lines", "kernel" };
+
+	(void)state;
+	for (size_t i = 0; i < NMODELS; i++)
+		for (size_t j = 0; j < 2; j++) {
+			const struct lock_ops *ops = find(models[i]);
+			struct counter_run r = { .ops = ops, .lock = kmutex_with_layout(ops, layouts[j]) };
+			struct lock_params params = { 0 };
+			pthread_t tid[LAYOUT_THREADS];
+			char shown[16] = "";
+
+			for (int t = 0; t < LAYOUT_THREADS; t++)
+				assert_int_equal(pthread_create(&tid[t], NULL, count_main, &r), 0);
+			for (int t = 0; t < LAYOUT_THREADS; t++)
+				assert_int_equal(pthread_join(tid[t], NULL), 0);
+			assert_int_equal(r.counter, (uint64_t)LAYOUT_THREADS * LAYOUT_OPS_PER_THREAD);
+			test_lock_opt(ops, &params, "layout", layouts[j]);
+			ops->settings_figures(&params.settings, put_layout, shown);
+			assert_string_equal(shown, layouts[j]);
+			free(r.lock);
+		}
+}
+
+static void test_unknown_layout_refused(void **state)
+{
+	const struct lock_ops *ops = find("kmutex-fix");
+	const struct lock_option *o = lock_option_find(ops, "layout", strlen("layout"));
+	struct lock_params params = { 0 };
+	char err[256] = "";
+
+	(void)state;
+	assert_non_null(o);
+	assert_int_equal(o->set(&params.settings, "Kernel", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown layout 'Kernel'"));
+	assert_non_null(strstr(err, "lines kernel"));
+	assert_null(strchr(err, '\n'));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel_layout_is_one_line),
+		cmocka_unit_test(test_lines_layout_is_three_lines),
+		cmocka_unit_test(test_every_layout_excludes),
+		cmocka_unit_test(test_unknown_layout_refused),
+	};
+
+	alarm(TEST_ALARM_S);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

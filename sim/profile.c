@@ -51,6 +51,7 @@ static const struct fixed_key fixed_keys[] = {
 	F("lat.smt", K_DOUBLE, lat_smt, 0, 1e6, true, true, REQ_SMT),
 	F("lat.socket", K_DOUBLE, lat_socket, 0, 1e6, true, true, REQ_SOCKET),
 	F("lat.remote", K_DOUBLE, lat_remote, 0, 1e6, true, true, REQ_REMOTE),
+	F("lat.remote_2hop", K_DOUBLE, lat_remote_2hop, 0, 1e6, true, true, REQ_NO),
 	F("lat.mem", K_DOUBLE, lat_mem, 0, 1e6, true, true, REQ_ALWAYS),
 	F("lat.atomic_extra", K_DOUBLE, atomic_extra, 0, 1e6, false, true, REQ_ALWAYS),
 	F("lat.pause", K_DOUBLE, pause_cycles, 0, 1e6, true, true, REQ_ALWAYS),
@@ -201,10 +202,11 @@ static int parse_dist(struct parser *ps, const char *key, char *v, struct sim_di
 	return 0;
 }
 
-/* The source comment: "measured: ..." or "cited: ...", with some words. */
+/* The source comment: "measured: ...", "cited: ..." or "derived: ..."
+ * (from which constants, by what rule), with some words. */
 static bool has_source(const char *c)
 {
-	static const char *const kinds[] = { "measured:", "cited:" };
+	static const char *const kinds[] = { "measured:", "cited:", "derived:" };
 
 	if (!c)
 		return false;
@@ -368,6 +370,9 @@ static int set_workload(struct parser *ps, struct sim_profile *p, const char *ke
 	return parse_dist(ps, key, v, f ? &w->gap : &w->hold);
 }
 
+static const char no_source[] = "no source: end the line with '# measured: how, when, on what', "
+				"'# cited: publication' or '# derived: from what, how'";
+
 static int parse_line(struct parser *ps, struct sim_profile *p, char *line)
 {
 	char *hash = strchr(line, '#'), *eq, *key, *v;
@@ -392,15 +397,13 @@ static int parse_line(struct parser *ps, struct sim_profile *p, char *line)
 	for (size_t i = 0; i < N_FIXED; i++)
 		if (strcmp(key, fixed_keys[i].key) == 0) {
 			if (fixed_keys[i].sourced && !has_source(source))
-				return perr(ps, key, "no source: end the line with '# measured: how, when, on what' "
-					    "or '# cited: publication'");
+				return perr(ps, key, "%s", no_source);
 			return mark_seen(ps, key) || set_fixed(ps, p, &fixed_keys[i], v) ? -1 : 0;
 		}
 	if (strncmp(key, "sched.", 6) != 0 && strncmp(key, "workload.", 9) != 0)
 		return perr(ps, key, "unknown key");
 	if (!has_source(source))
-		return perr(ps, key, "no source: end the line with '# measured: how, when, on what' "
-			    "or '# cited: publication'");
+		return perr(ps, key, "%s", no_source);
 	if (mark_seen(ps, key))
 		return -1;
 	return key[0] == 's' ? set_sched(ps, p, key, v) : set_workload(ps, p, key, v);
@@ -434,7 +437,7 @@ static int check_complete(struct parser *ps, struct sim_profile *p)
 static void clear(struct sim_profile *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->lat_smt = p->lat_socket = p->lat_remote = NAN;
+	p->lat_smt = p->lat_socket = p->lat_remote = p->lat_remote_2hop = NAN;
 }
 
 static int parse_text(struct parser *ps, struct sim_profile *p, char *text)

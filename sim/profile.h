@@ -3,8 +3,8 @@
  * (docs/sim.md, "Machine profiles"): its topology, the cache-coherence
  * latencies, the scheduler's parameters, the kernel's costs and the
  * workloads' kernel times.  Every constant in the file carries its source on
- * its own line (`# measured: how, when, on what` or `# cited: publication`);
- * the loader refuses one without.  sim/calibrate.c writes this machine's.
+ * its own line (`# measured: how, when, on what`, `# cited: publication` or
+ * `# derived: from what, how`); the loader refuses one without.  sim/calibrate.c writes this machine's.
  *
  * The file is untrusted input (it travels between hosts with results):
  * opened through common/safefile.h (its last component never followed, no
@@ -70,7 +70,10 @@ struct sim_profile {
 	double lat_hit;                    /* the line is in this CPU's cache in a state the access allows */
 	double lat_smt;                    /* transfer from the SMT sibling's cache (same core) */
 	double lat_socket;                 /* transfer from another core of the same socket */
-	double lat_remote;                 /* transfer from a core on another socket */
+	double lat_remote;                 /* transfer from a core on another socket (one hop away where
+	                                      lat_remote_2hop is given) */
+	double lat_remote_2hop;            /* added: from a socket two interconnect hops away (8-socket
+	                                      Nehalem-EX); NAN when the file does not give it */
 	double lat_mem;                    /* no cache holds it */
 	double atomic_extra;               /* a locked read-modify-write beyond its line's transfer */
 	double pause_cycles;               /* one pause instruction */

@@ -5,7 +5,9 @@
  * duplicate, out of range, not a number, missing, without a source, a bad
  * distribution) is refused with one line naming the file, the line and the
  * key; a link or FIFO is never read; sim_profile_find() finds a profile by
- * name; and every profile shipped in sim/profiles/ loads.
+ * name; every profile shipped in sim/profiles/ loads; and the seed's
+ * machine (nehalem-ex-64.profile) has its shape and a source on every
+ * constant, each one's removal refused.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +42,7 @@ static const char *const good[] = {
 	"lat.smt = 30  # cited: test",
 	"lat.socket = 100  # cited: test",
 	"lat.remote = 300.5  # cited: test",
+	"lat.remote_2hop = 420  # derived: test, from lat.remote by a rule",
 	"lat.mem = 250  # cited: test",
 	"lat.atomic_extra = 0  # cited: test",
 	"lat.pause = 40  # cited: test",
@@ -133,6 +136,7 @@ static void a_good_profile_loads(void **state)
 	assert_int_equal(p.threads_per_core, 2);
 	assert_true(p.tsc_ghz == 2.5 && p.lat_hit == 4 && p.lat_smt == 30 && p.lat_socket == 100);
 	assert_true(p.lat_remote == 300.5 && p.lat_mem == 250 && p.atomic_extra == 0 && p.pause_cycles == 40);
+	assert_true(p.lat_remote_2hop == 420);   /* a `# derived:` source is one */
 	assert_true(p.wake_latency_ns == 40000 && p.context_switch_ns == 3000 && p.syscall_ns == 900);
 	assert_true(p.futex_wait_ns == 300 && p.futex_wake_ns == 100);
 	/* 16 CPUs, counted up to 8: 2.6.34's factor 1 + ilog2(8) = 4 */
@@ -152,6 +156,10 @@ static void a_good_profile_loads(void **state)
 	assert_true(p.workloads[0].gap.n == 1 && p.workloads[0].gap.p[0] == 1 && p.workloads[0].gap.ns[0] == 50);
 	assert_non_null(sim_profile_workload(&p, "creat"));
 	assert_null(sim_profile_workload(&p, "counter"));
+	/* lat.remote_2hop is optional: left out, it is NAN */
+	write_variant(path, sizeof(path), "no2hop.profile", line_of("lat.remote_2hop"), NULL, NULL);
+	assert_int_equal(sim_profile_load(path, &p, err, sizeof(err)), 0);
+	assert_true(!sim_profile_has(p.lat_remote_2hop) && p.lat_remote == 300.5);
 }
 
 static void scheduler_models_scale_as_the_kernel_does(void **state)
@@ -216,6 +224,9 @@ static const struct bad bads[] = {
 	{ "lat.hit", "lat.hit = 4", NULL, -1, "lat.hit", "no source" },
 	{ "lat.hit", "lat.hit = 4  # measured:", NULL, -1, "lat.hit", "no source" },
 	{ "lat.hit", "lat.hit = 4  # guessed: about that", NULL, -1, "lat.hit", "no source" },
+	{ "lat.hit", "lat.hit = 4  # derived:", NULL, -1, "lat.hit", "no source" },
+	{ "lat.remote_2hop", "lat.remote_2hop = 420", NULL, -1, "lat.remote_2hop", "no source" },
+	{ "lat.remote_2hop", "lat.remote_2hop = 0  # cited: x", NULL, -1, "lat.remote_2hop", "out of range" },
 	{ "lat.hit", "lat.hit = 4  # a comment, not a source", NULL, -1, "lat.hit", "no source" },
 	{ "sched.cfs-2.6.34.hz", "sched.cfs-2.6.34.hz = 250", NULL, -1, "sched.cfs-2.6.34.hz", "no source" },
 	{ "workload.creat.gap", "workload.creat.gap = 100%:50", NULL, -1, "workload.creat.gap", "no source" },
@@ -340,6 +351,27 @@ static void a_distribution_is_read_between_its_points(void **state)
 	assert_true(sim_profile_has(3) && !sim_profile_has(NAN));
 }
 
+#define SEED_PROFILE "sim/profiles/nehalem-ex-64.profile"
+
+/* The seed's machine (docs/sim.md, "The seed's machine"): its shape, and
+ * 2.6.34's tunables scaled for its 128 CPUs as update_sysctl() scales them. */
+static void the_seed_profile_holds_the_seed_machine(const struct sim_profile *p)
+{
+	assert_string_equal(p->name, "nehalem-ex-64");
+	assert_true(p->sockets == 8 && p->cores_per_socket == 8 && p->threads_per_core == 2);
+	assert_string_equal(p->sched_model, "cfs-2.6.34");
+	assert_int_equal(p->hz, 1000);
+	assert_true(p->sched_latency_ns == 20e6 && p->sched_min_granularity_ns == 4e6 &&
+		    p->sched_wakeup_granularity_ns == 4e6);
+	/* every kind of transfer given, nearer ones cheaper */
+	assert_true(sim_profile_has(p->lat_smt) && sim_profile_has(p->lat_remote_2hop));
+	assert_true(p->lat_hit <= p->lat_smt && p->lat_smt < p->lat_socket && p->lat_socket < p->lat_remote &&
+		    p->lat_remote < p->lat_remote_2hop);
+	assert_non_null(sim_profile_workload(p, "creat"));
+	assert_non_null(sim_profile_workload(p, "fpos"));
+	assert_non_null(sim_profile_workload(p, "counter"));
+}
+
 /* Run from the tree's top (make test, prove): sim/profiles/ is there. */
 static void every_shipped_profile_loads(void **state)
 {
@@ -347,7 +379,7 @@ static void every_shipped_profile_loads(void **state)
 	char err[512];
 	char **names;
 	unsigned n = 0;
-	bool here = false;
+	bool here = false, seed = false;
 
 	(void)state;
 	assert_int_equal(sf_dir_open(&d, "sim/profiles", err, sizeof(err)), 0);
@@ -360,10 +392,67 @@ static void every_shipped_profile_loads(void **state)
 		if (sim_profile_load(path, &p, err, sizeof(err)) != 0)
 			fail_msg("%s", err);
 		here |= strcmp(*nm, "here.profile") == 0;
+		if (strcmp(*nm, "nehalem-ex-64.profile") == 0) {
+			seed = true;
+			the_seed_profile_holds_the_seed_machine(&p);
+		}
 	}
 	sf_names_free(names);
 	sf_dir_close(&d);
-	assert_true(n >= 1 && here);
+	assert_true(n >= 2 && here && seed);
+}
+
+/* SRC (the shipped seed profile) with line SKIP's source comment cut off,
+ * written to base/nosrc.profile; its path in out. */
+static void write_without_source(const char *src, unsigned skip, char *out, size_t len)
+{
+	char line[4096];
+	unsigned no = 0;
+	FILE *in = fopen(src, "r"), *f;
+
+	assert_non_null(in);
+	snprintf(out, len, "%s/nosrc.profile", base);
+	assert_non_null(f = fopen(out, "w"));
+	while (fgets(line, sizeof(line), in)) {
+		char *hash = strchr(line, '#');
+
+		if (++no == skip && hash && hash != line)
+			strcpy(hash, "\n");
+		fputs(line, f);
+	}
+	assert_int_equal(fclose(in), 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Every constant of the seed's profile carries a source, and the loader
+ * refuses that very profile when any one of them loses it. */
+static void each_seed_constant_without_its_source_is_refused(void **state)
+{
+	char line[4096], path[4200], err[512], want[4400];
+	struct sim_profile p;
+	unsigned no = 0, constants = 0;
+	FILE *in = fopen(SEED_PROFILE, "r");
+
+	(void)state;
+	assert_non_null(in);
+	assert_int_equal(sim_profile_load(SEED_PROFILE, &p, err, sizeof(err)), 0);
+	while (fgets(line, sizeof(line), in)) {
+		char key[128];
+
+		no++;
+		if (line[0] == '#' || sscanf(line, "%127s =", key) != 1 || !strchr(line, '=') ||
+		    strcmp(key, "name") == 0 || strcmp(key, "sched.model") == 0)
+			continue;
+		constants++;
+		write_without_source(SEED_PROFILE, no, path, sizeof(path));
+		if (sim_profile_load(path, &p, err, sizeof(err)) != -1)
+			fail_msg("line %u (%s) loaded without its source", no, key);
+		snprintf(want, sizeof(want), "%s:%u: %s: no source", path, no, key);
+		if (strncmp(err, want, strlen(want)) != 0)
+			fail_msg("line %u (%s): got \"%s\", want \"%s...\"", no, key, err, want);
+	}
+	assert_int_equal(fclose(in), 0);
+	assert_true(constants >= 30);
 }
 
 int main(void)
@@ -377,6 +466,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_profile_is_found_by_name, setup_base, teardown_base),
 		cmocka_unit_test(a_distribution_is_read_between_its_points),
 		cmocka_unit_test(every_shipped_profile_loads),
+		cmocka_unit_test_setup_teardown(each_seed_constant_without_its_source_is_refused, setup_base,
+						teardown_base),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

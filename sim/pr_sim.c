@@ -1,6 +1,7 @@
 /*
- * pr_sim.c — the simulated backend of the lock API (pr_sim.h): each access
- * waits for its virtual time (sim_sync), runs on the real memory (all
+ * pr_sim.c — the simulated backend of the lock API (locks/pr.h with
+ * LOCKBENCH_SIM, through pr_sim.h): each access waits for its virtual time
+ * (sim_sync) and for its line (sim_line_wait), runs on the real memory (all
  * simulated threads are coroutines of one OS thread: one runs at a time) and
  * is charged by the cost model.
  *

@@ -7,7 +7,7 @@
  * The engine always runs the event with the smallest virtual time (ties by
  * kind, then id), so every shared access happens in virtual-time order, and
  * the same seed gives the same sequence of events.  One simulation at a time
- * per process: the lock code's sim_pr_* calls (pr_sim.h) carry no handle.
+ * per process: the lock code's sim_pr_* calls (locks/pr.h) carry no handle.
  */
 #ifndef LOCKBENCH_SIM_SIM_H
 #define LOCKBENCH_SIM_SIM_H

@@ -2,8 +2,8 @@
  * sim_test.h — what the engine's tests (tests/test_sim*.c) share: a machine
  * profile filled in place (distinct round figures chosen so each latency
  * class is told apart in a sum, not a claim about any machine), and small
- * locks written against the pr_* API's simulated backend, as the real
- * locks/ will be.
+ * locks written against the pr_* API's simulated backend, as locks/ are,
+ * to test the engine apart from them.
  */
 #ifndef LOCKBENCH_TESTS_SIM_TEST_H
 #define LOCKBENCH_TESTS_SIM_TEST_H

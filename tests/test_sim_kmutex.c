@@ -130,12 +130,55 @@ static void a_seed_replays_a_kmutex_run(void **state)
 	(void)c;
 }
 
+/* kmutex-fix on the shipped profile's creat times (holds and gaps drawn
+ * from its distributions, a stream per thread from the run's seed): one seed
+ * replays, another differs. */
+static struct sim_lockrun_result creat_run(const struct sim_profile *p, uint64_t run_seed)
+{
+	struct sim_config cfg = { .profile = p, .ncpus = 8, .seed = run_seed, .semantics = SIM_KERNEL };
+	struct sim_lockrun r = { .ops = sim_lock("kmutex-fix"), .threads = 8, .kernel_section = true,
+				 .seed = run_seed };
+	struct sim_lockrun_result out;
+	char err[512];
+	struct sim *s = sim_create(&cfg, err, sizeof(err));
+
+	if (!s)
+		fail_msg("%s", err);
+	r.hold_dist = &sim_profile_workload(p, "creat")->hold;
+	r.gap_dist = &sim_profile_workload(p, "creat")->gap;
+	r.duration_cycles = sim_cycles(s, 5e6);
+	if (sim_lockrun(s, &r, &out, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	sim_destroy(s);
+	return out;
+}
+
+static void a_profile_workload_run_replays_from_its_seed(void **state)
+{
+	struct sim_profile p;
+	char err[512];
+	struct sim_lockrun_result a, b, c;
+
+	(void)state;
+	if (sim_profile_find("here", &p, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_non_null(sim_profile_workload(&p, "creat"));
+	a = creat_run(&p, 5);
+	b = creat_run(&p, 5);
+	c = creat_run(&p, 6);
+	assert_true(a.acquisitions > 100 && a.contended > 0);
+	assert_int_equal(a.overlaps, 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_memory_not_equal(&a, &c, sizeof(a));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_simulated_lock_excludes_at_4x_oversubscription),
 		cmocka_unit_test(the_herd_spins_on_under_kmutex_spin_and_sleeps_under_kmutex_fix),
 		cmocka_unit_test(a_seed_replays_a_kmutex_run),
+		cmocka_unit_test(a_profile_workload_run_replays_from_its_seed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../common/text.h"
 #include "exec_programs.h"
 #include "platform/placement.h"
 #include "platform/schedmode.h"
@@ -722,14 +723,6 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 	return fail(err, errlen, "internal error: unhandled option %d", opt);
 }
 
-/* Messages quote what the user typed: keep them one line whatever it held. */
-static void one_line(char *msg)
-{
-	for (; *msg; msg++)
-		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
-			*msg = '?';
-}
-
 static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen);
 
 /* getopt took the next argument as an option's value, and that argument is
@@ -751,7 +744,7 @@ int cli_parse(int argc, char **argv, struct bench_config *cfg, char *err, size_t
 	int action = cli_parse_args(argc, argv, cfg, err, errlen);
 
 	if (action < 0)
-		one_line(err);
+		text_one_line(err);
 	return action;
 }
 

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "exec_metric.h"
+#include "exec_sites.h"
 #include "exec_run.h"
 #include "exec/exec_file.h"
 #include "output/outdir.h"
@@ -823,7 +824,7 @@ static bool dw_open(struct dw *dw)
 {
 	memset(dw, 0, sizeof(*dw));
 #ifdef EXEC_LIBDW
-	dw->so = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+	dw->so = exec_sites_can_dlopen() ? dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL) : NULL;
 	if (!dw->so)
 		return false;
 	*(void **)&dw->begin = dlsym(dw->so, "dwfl_begin");
@@ -867,8 +868,7 @@ static void symbolize(struct dw *dw, const struct exec_mutex *m, char *fn, size_
 		int lineno = 0;
 		const char *file = line ? dw->lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
 
-		if (name)
-			snprintf(fn, fnlen, "%s", name);
+		exec_site_function(name, elf_has_symtab(m->object), fn, fnlen);
 		if (file)
 			snprintf(src, srclen, "%s:%d", file, lineno);
 	}

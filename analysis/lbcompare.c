@@ -62,6 +62,7 @@
 #include "model/comparison.h"
 #include "print/markdown.h"
 #include "print/print.h"
+#include "../common/text.h"
 
 /* The one line of what failed, as main() prints it. */
 static char err[ERR_LEN];
@@ -171,18 +172,10 @@ static int output_end(bool keep)
 	return sf_out_commit(&output, err, sizeof(err));
 }
 
-/* MSG as one line: paths in messages come from the user. */
-static void one_line(char *msg)
-{
-	for (char *p = msg; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-}
-
 /* err as the one line on stderr, after WHAT ("--csv"; NULL: nothing). */
 static void say_err(const char *what)
 {
-	one_line(err);
+	text_one_line(err);
 	fprintf(stderr, "lbcompare: %s%s%s\n", what ? what : "", what ? ": " : "", err);
 }
 
@@ -193,7 +186,7 @@ static int die(char *msg)
 	char line[ERR_LEN];
 	struct sf_out o;
 
-	one_line(msg);
+	text_one_line(msg);
 	snprintf(line, sizeof(line), "%s", msg);
 	output_end(false);
 	if (output_name && output_begin(&o) == 0) {
@@ -354,7 +347,7 @@ int main(int argc, char **argv)
 	for (; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--within") == 0 && root.fd < 0) {
 			if (sf_dir_open(&root, argv[i + 1], err, sizeof(err)) != 0) {
-				one_line(err);
+				text_one_line(err);
 				return usage(err);
 			}
 			root.path[0] = '\0';  /* messages name what is below it as given: runs/NAME/hist.csv */

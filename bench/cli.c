@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../common/text.h"
 #include "exec_programs.h"
 #include "platform/placement.h"
 #include "platform/schedmode.h"
@@ -169,8 +170,8 @@ void cli_usage(FILE *out)
 		"                          SCHED_FIFO at one priority: none preempts another; a lock that\n"
 		"                          sleeps only; needs root or CAP_SYS_NICE)\n"
 		"      --exec -- PROGRAM ARGS...  run PROGRAM with every normal pthread mutex made the lock\n"
-		"                          under test (a preloaded library; docs/exec.md): -w, -t, -d and\n"
-		"                          the workload's options do not apply\n"
+		"                          under test (a preloaded library; docs/exec.md); a benchmark\n"
+		"                          run's -w, -t, -d, --warmup, --watchdog... are refused\n"
 		"      --exec --program NAME  run a program of the registry (--list shows them) instead:\n"
 		"                          -t is its threads (default: CPUs available), -d its seconds\n"
 		"                          (default: the registry's, a full run-all's), its metric declared\n"
@@ -569,6 +570,54 @@ static int program_args(int argc, struct bench_config *cfg, char *err, size_t er
 	return 0;
 }
 
+/* The options a benchmark run has and a program does not: its work, its
+ * length and its threads are the program's own (-t and -d only fill in
+ * --program's template).  Each is refused with --exec rather than ignored. */
+static int exec_refused_opt, exec_sized_opt;
+
+static bool exec_takes(int opt)
+{
+	switch (opt) {
+	case 'l': case 'o': case 'h': case OPT_LIST: case OPT_TOPOLOGY: case OPT_PIN: case OPT_SPIN_BUDGET:
+	case OPT_ORACLE: case OPT_LOCK_OPT: case OPT_SEED: case OPT_TIMING: case OPT_QUIET:
+	case OPT_KERNEL_LOCKS: case OPT_EXEC: case OPT_PROGRAM: case OPT_METRIC:
+		return true;
+	}
+	return false;
+}
+
+/* Notes the first option given that --exec refuses, or takes only with
+ * --program. */
+static void exec_note_option(int opt)
+{
+	if ((opt == 't' || opt == 'd') && !exec_sized_opt)
+		exec_sized_opt = opt;
+	else if (opt != 't' && opt != 'd' && !exec_takes(opt) && !exec_refused_opt)
+		exec_refused_opt = opt;
+}
+
+static const char *option_name(int opt)
+{
+	if (opt >= OPT_WORKLOAD_FIRST)
+		return workload_keys[opt - OPT_WORKLOAD_FIRST];
+	for (size_t i = 0; i < OWN_OPTIONS; i++)
+		if (long_options[i].val == opt)
+			return long_options[i].name;
+	return "?";
+}
+
+static int exec_refuse_options(char *err, size_t errlen)
+{
+	if (exec_refused_opt)
+		return fail(err, errlen, "--%s: not with --exec (a benchmark run's option: the program is "
+			    "not a workload)", option_name(exec_refused_opt));
+	if (exec_sized_opt && !program_asked)
+		return fail(err, errlen, "--%s: not with --exec -- PROGRAM (the program's own arguments say how "
+			    "long and how many threads; -t and -d fill in --exec --program NAME's)",
+			    option_name(exec_sized_opt));
+	return 0;
+}
+
 static int exec_args(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen)
 {
 	static char opts[MAX_LOCK_OPTS * 256];
@@ -674,14 +723,6 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 	return fail(err, errlen, "internal error: unhandled option %d", opt);
 }
 
-/* Messages quote what the user typed: keep them one line whatever it held. */
-static void one_line(char *msg)
-{
-	for (; *msg; msg++)
-		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
-			*msg = '?';
-}
-
 static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen);
 
 /* getopt took the next argument as an option's value, and that argument is
@@ -703,7 +744,7 @@ int cli_parse(int argc, char **argv, struct bench_config *cfg, char *err, size_t
 	int action = cli_parse_args(argc, argv, cfg, err, errlen);
 
 	if (action < 0)
-		one_line(err);
+		text_one_line(err);
 	return action;
 }
 
@@ -717,6 +758,7 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 	exec_asked = false;
 	duration_given = false;
 	program_asked = NULL;
+	exec_refused_opt = exec_sized_opt = 0;
 	if (options_build(err, errlen))
 		return -1;
 	cfg->cmdline = join_cmdline(argc, argv);
@@ -745,8 +787,11 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 				    argv[optind - 2], optarg);
 		else if (parse_one(opt, optarg, cfg, err, errlen))
 			return -1;
+		else
+			exec_note_option(opt);
 	}
-	if (exec_asked && action == CLI_RUN && exec_args(argc, argv, cfg, err, errlen))
+	if (exec_asked && action == CLI_RUN &&
+	    (exec_args(argc, argv, cfg, err, errlen) || exec_refuse_options(err, errlen)))
 		return -1;
 	if (optind < argc && !exec_asked)
 		return fail(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);

@@ -32,6 +32,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec_metric.h"
+#include "exec_sites.h"
 #include "exec_run.h"
 #include "exec/exec_file.h"
 #include "output/outdir.h"
@@ -42,6 +44,7 @@
 #include "platform/tsc.h"
 #include "run/checks.h"
 #include "../common/safefile.h"
+#include "../common/text.h"
 #include "../locks/bpfload.h"
 
 #ifndef LOCKBENCH_EXEC_SO
@@ -49,7 +52,6 @@
 #endif
 #define EXEC_MUTEX_ROWS 20            /* mutexes.csv: the most contended */
 #define EXEC_MAX_MUTEXES 4096         /* rows read from all processes' files */
-#define EXEC_OUTPUT_MAX (64u << 20)   /* bytes of the program's output scanned for metrics */
 #define EXEC_KLOCK_TASKS 16384        /* --kernel-locks: the program's threads (tids) tracked */
 
 /* What an --exec run is, where a benchmark has its workload. */
@@ -85,6 +87,7 @@ struct exec_run {
 	double wall_s;
 	struct exec_metric metric[EXEC_METRICS_MAX];
 	unsigned int nmetrics;
+	struct exec_metric_scan scan;
 	/* merged from exec-PID.csv */
 	struct bench_thread *prog;      /* the merged figures, and its lock_thread */
 	struct lock_thread *prog_lt;
@@ -163,6 +166,9 @@ static int metric_parse(struct exec_metric *m, const char *text, char *err, size
 	if (m->re.re_nsub < 1)
 		return fail(err, errlen, EXIT_USAGE, "--metric %s: the regex has no (group) to capture the value",
 			    m->name);
+	if (exec_metric_backref(eq + 1))
+		return fail(err, errlen, EXIT_USAGE, "--metric %s: the regex has a backreference (\\N): its "
+			    "match time has no bound", m->name);
 	return 0;
 }
 
@@ -637,13 +643,13 @@ static void metric_scan_file(struct exec_run *x, const char *name)
 {
 	FILE *f = open_private(x, name);
 	char *line = NULL;
-	size_t cap = 0, total = 0;
+	size_t cap = 0;
 	ssize_t n;
 
 	if (!f)
 		return;
-	while ((n = getline(&line, &cap, f)) > 0 && total < EXEC_OUTPUT_MAX) {
-		total += (size_t)n;
+	exec_metric_scan_file(&x->scan, name);
+	while ((n = getline(&line, &cap, f)) > 0 && exec_metric_scan_line(&x->scan, line, (size_t)n)) {
 		for (unsigned int i = 0; i < x->nmetrics; i++) {
 			struct exec_metric *m = &x->metric[i];
 			regmatch_t g[2];
@@ -668,20 +674,18 @@ static int metric_scan(struct exec_run *x, char *err, size_t errlen)
 	metric_scan_file(x, "program-stderr.txt");
 	for (unsigned int i = 0; i < x->nmetrics; i++) {
 		struct exec_metric *m = &x->metric[i];
-		char *end;
 
 		if (m->found) {
-			errno = 0;
-			(void)strtod(m->value, &end);
-			if (errno || end == m->value || *end) {
+			if (!text_unsigned_decimal(m->value)) {
 				if (!status)
-					status = fail(err, errlen, EXIT_RUNTIME, "--metric %s: matched '%s', not a number",
-						      m->name, m->value);
+					status = fail(err, errlen, EXIT_RUNTIME, "--metric %s: matched '%s', not a number "
+						      "as lbcompare reads one (digits[.digits]: no sign, exponent, hex, "
+						      "nan or inf)", m->name, m->value);
 				m->found = false;
 			}
 		} else if (!status) {
-			status = fail(err, errlen, EXIT_RUNTIME, "--metric %s: no match in the program's output",
-				      m->name);
+			status = fail(err, errlen, EXIT_RUNTIME, "--metric %s: no match in the program's output%s%s%s",
+				      m->name, x->scan.cut[0] ? " (" : "", x->scan.cut, x->scan.cut[0] ? ")" : "");
 		}
 	}
 	return status;
@@ -820,7 +824,7 @@ static bool dw_open(struct dw *dw)
 {
 	memset(dw, 0, sizeof(*dw));
 #ifdef EXEC_LIBDW
-	dw->so = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+	dw->so = exec_sites_can_dlopen() ? dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL) : NULL;
 	if (!dw->so)
 		return false;
 	*(void **)&dw->begin = dlsym(dw->so, "dwfl_begin");
@@ -864,8 +868,7 @@ static void symbolize(struct dw *dw, const struct exec_mutex *m, char *fn, size_
 		int lineno = 0;
 		const char *file = line ? dw->lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
 
-		if (name)
-			snprintf(fn, fnlen, "%s", name);
+		exec_site_function(name, elf_has_symtab(m->object), fn, fnlen);
 		if (file)
 			snprintf(src, srclen, "%s:%d", file, lineno);
 	}
@@ -1160,6 +1163,7 @@ int exec_run_and_report(const struct bench_config *cfg)
 		if (cfg->out_dir)
 			outdir_abort(&od);
 	}
+	text_one_line(err);
 	if (status)
 		fprintf(stderr, "lockbench: %s\n", err);
 	cleanup(x);

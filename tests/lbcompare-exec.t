@@ -13,7 +13,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..22"
+echo "1..23"
 exec_tsan_options
 
 metric='events=total number of events: *([0-9]+)'
@@ -130,6 +130,7 @@ refused "a program name of 65 bytes" "program is" program=$(printf '%065d' 0)
 long=$(printf 'm%031d' 0)
 refused "a metric's name of 32 bytes" "metric_$long" "metric_$long=5" "metric_better_$long=higher"
 refused "a metric that is no number" "'many'" metric_events=many
+refused "a negative metric (a ratio of two means nothing)" "'-3', not a decimal number of 0 or more" metric_events=-3
 refused "threads asked that are no count" program_threads_asked program_threads_asked=-1
 refused "nine metrics" "more than 8 metrics" metric_a=1 metric_better_a=lower metric_b=1 metric_better_b=lower \
 	metric_c=1 metric_better_c=lower metric_d=1 metric_better_d=lower metric_e=1 metric_better_e=lower \

@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..53"
+echo "1..54"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -79,6 +79,16 @@ check "the noise: the median of the runs' other-CPU share, the busy run named wi
 	 grep -q "^- \`sweep-counter-t2-tas-r1\`: other processes 55.0% of the CPU time; steal 0.0%$" "$tmp/r.md"'
  check "runs without the PSI io and directory keys: no line about them" \
 	'! grep -q "^Some task waited for I/O" "$tmp/r.md" && ! grep -q "file workloads" "$tmp/r.md"'
+# A run without noise figures (an --exec run records none, as a run from
+# before the keys): the report claims nothing of it.
+cp -r "$d" "$tmp/nn"
+sed -i '/^noise_/d' "$tmp/nn/runs/sweep-counter-t2-tas-r1/meta.csv"
+"$CMP" --markdown "$tmp/nn" >"$tmp/nn.md" 2>"$tmp/err"
+rc=$?
+check "a run without noise figures: no 'no run was busy' for it, the count said ($(grep -i "busy" "$tmp/nn.md" | head -c 200))" \
+	'[ $rc -eq 0 ] && ! grep -q "^No run was taken on a busy machine" "$tmp/nn.md" &&
+	 grep -q "^No run of the 1 that recorded noise figures was taken on a busy machine" "$tmp/nn.md" &&
+	 grep -q "^1 run(s) recorded no noise figures (.--exec. runs of a program record none" "$tmp/nn.md"'
 check "no patch runs planned: no patch section" '! grep -q "^## The patch" "$tmp/r.md"'
 check "the sweep: its title, lbcompare's text named, the ops table with both locks" \
 	'grep -q "^## Counter sweep$" "$tmp/r.md" && grep -q "\`data/sweep-counter.txt\`" "$tmp/r.md" &&

@@ -272,12 +272,34 @@ bool group_reach_note(const struct group *g, char *buf, size_t len)
 	return worst && reach_note(g->v[worst].nreps, g->v[0].nreps, buf, len);
 }
 
+/* Whether every repetition timed some of the acquisitions whose cycles KEY
+ * sums up: lockbench writes a mean, minimum or bin over none as 0 (the
+ * contended ones of a --timing sample:N run that sampled no contended
+ * acquisition), which is no figure.  Runs without the count say nothing. */
+static bool cycles_measured(const struct variant *v, const char *key)
+{
+	const char *count = strncmp(key, "contended_acq_", strlen("contended_acq_")) == 0 ? "timed_contentions"
+			    : "timed_acquisitions";
+
+	if (v->kernel_row || !(strstr(key, "acq_cycles") || strstr(key, "acq_bin")))
+		return true;
+	for (unsigned int i = 0; i < v->nreps; i++) {
+		const char *n = result_get(v->reps[i], count);
+
+		if (n && strcmp(n, "0") == 0)
+			return false;
+	}
+	return true;
+}
+
 enum missing figure_missing(const struct variant *v, const struct column *col)
 {
 	const char *key = column_key(v, col);
 
 	if (strcmp(v->timing, "off") == 0 && strstr(key, "acq_cycles"))
 		return FIGURE_UNTIMED;
+	if (!cycles_measured(v, key))
+		return FIGURE_UNMEASURED;
 	if (strcmp(key, KERNEL_NA) == 0)
 		return v->kernel_row ? FIGURE_KERNEL : FIGURE_MODEL;
 	if (col->optional && !has_key(v, key))

@@ -101,6 +101,7 @@ enum missing {
 	FIGURE_UNMATCHED, /* a program's metric its output did not give (--exec: metric_NAME absent) */
 	FIGURE_MODEL,     /* only the kernel row has the figure */
 	FIGURE_NO_PHASES, /* a phase figure of a lock without phases (pthread) */
+	FIGURE_UNMEASURED, /* a cycle figure of runs that timed none of its acquisitions (a mean of none: 0) */
 };
 
 /* ---- figures, columns and verdicts (figures.c) ---- */

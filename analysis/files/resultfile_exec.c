@@ -59,8 +59,10 @@ static int check_direction(const char *key, const char *value, const char *what,
 	return 0;
 }
 
-/* metric_NAME: a name, a decimal number, and (a run that names its program:
- * written since metric_better_NAME exists) its direction. */
+/* metric_NAME: a name, a decimal number not below 0 (runs are compared by
+ * the ratio of their metrics, which a negative one turns into nonsense, and
+ * lockbench --exec writes none), and (a run that names its program: written
+ * since metric_better_NAME exists) its direction. */
 static int check_metric(const struct result_run *run, const char *key, const char *value, const char *what,
 			char *err, size_t errlen)
 {
@@ -73,8 +75,8 @@ static int check_metric(const struct result_run *run, const char *key, const cha
 			 RESULT_METRIC_NAME_LEN);
 		return -1;
 	}
-	if (!rf_decimal(value, &f)) {
-		snprintf(err, errlen, "%s: %s is '%.80s', not a decimal number", what, key, value);
+	if (!rf_decimal(value, &f) || value[0] == '-') {
+		snprintf(err, errlen, "%s: %s is '%.80s', not a decimal number of 0 or more", what, key, value);
 		return -1;
 	}
 	snprintf(better, sizeof(better), METRIC_BETTER_PREFIX "%s", name);

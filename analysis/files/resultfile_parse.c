@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "resultfile_parse.h"
+#include "../../common/text.h"
 
 /* Splits buf into lines one at a time (line, linelen), advancing pos. */
 bool rf_next_line(const char *buf, size_t len, size_t *pos, const char **line, size_t *linelen)
@@ -119,15 +120,10 @@ size_t rf_split_fields(const char *line, size_t n, const char **f, size_t *flen,
  * no nan or inf, so the printed precision is plain to see. */
 bool rf_decimal(const char *s, struct figure *out)
 {
-	size_t i = s[0] == '-', digits = 0, decimals = 0;
-	bool point = false;
+	const char *point = strchr(s, '.');
+	size_t decimals = point ? strlen(point + 1) : 0;
 
-	for (; s[i] >= '0' && s[i] <= '9'; i++)
-		digits++;
-	if (s[i] == '.')
-		for (point = true, i++; s[i] >= '0' && s[i] <= '9'; i++)
-			decimals++;
-	if (digits == 0 || (point && decimals == 0) || s[i] != '\0')
+	if (!text_unsigned_decimal(s + (s[0] == '-')))
 		return false;
 	out->text = s;
 	out->value = strtod(s, NULL);

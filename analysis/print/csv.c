@@ -173,7 +173,10 @@ static int csv_sweep(struct csv *t, const char *workload, const struct column *c
 			const struct variant *v = sweep_variant(t->c, workload, sw.rows[r]->threads, sw.series[k]);
 			struct stat3 s;
 
-			if (!v) {
+			/* Not run, or a figure it lacks (a metric its output did not
+			 * give, a figure not measured): an empty cell, as the tables'
+			 * n/a. */
+			if (!v || figure_missing(v, col) != FIGURE_OK) {
 				fprintf(f, ci ? ",,," : ",");
 				continue;
 			}

@@ -13,6 +13,7 @@
 
 #include "markdown_int.h"
 #include "print.h"
+#include "../../common/text.h"
 
 static const char *const kinds[] = { "patch", "kernel", "sweep" };
 
@@ -112,14 +113,6 @@ static int exec_part(struct md *m, char *err, size_t errlen)
 	return md_part_compare(p, false, err, errlen);
 }
 
-/* MSG as one line, as lbcompare says it (paths come from the directory). */
-static void one_line(char *msg)
-{
-	for (char *c = msg; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
-}
-
 int md_part_compare(struct md_part *p, bool hosts_only, char *err, size_t errlen)
 {
 	char why[ERR_LEN];
@@ -132,7 +125,7 @@ int md_part_compare(struct md_part *p, bool hosts_only, char *err, size_t errlen
 	}
 	p->c = comparison_build(p->runs, p->nruns, why, sizeof(why));
 	if (!p->c || (hosts_only ? text_print_hosts : text_print)(p->c, f, why, sizeof(why)) != 0) {
-		one_line(why);
+		text_one_line(why);
 		snprintf(p->failed, sizeof(p->failed), "lbcompare: %s", why);
 		comparison_free(p->c);
 		p->c = NULL;

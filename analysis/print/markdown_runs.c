@@ -100,6 +100,17 @@ static size_t noise_rows(const struct md *m, struct noise_row *rows)
 /* noise_busy's rule (results/README.md; bench/platform/machine.h MACHINE_BUSY_*). */
 #define BUSY_RULE "other processes above 10%% of the CPU time, steal above 2%%, or I/O pressure above 10%%"
 
+/* The runs without noise figures, which no sentence about a busy machine
+ * covers: an --exec run records none (the program is not a measured
+ * interval of lockbench's), nor did a lockbench before the noise_* keys. */
+static void print_unrecorded(const struct md *m, size_t n)
+{
+	if (n < m->d->ndone)
+		fprintf(m->out, "%zu run(s) recorded no noise figures (`--exec` runs of a program record none, nor did runs "
+			"written before meta.csv had `noise_*` keys): whether the machine was busy during them is unknown.\n",
+			m->d->ndone - n);
+}
+
 static void print_busy(const struct md *m, const struct noise_row *rows, size_t n)
 {
 	size_t busy = 0;
@@ -107,7 +118,12 @@ static void print_busy(const struct md *m, const struct noise_row *rows, size_t 
 	for (size_t i = 0; i < n; i++)
 		busy += strncmp(rows[i].busy, "yes", 3) == 0;
 	if (busy == 0) {
-		fprintf(m->out, "No run was taken on a busy machine (" BUSY_RULE ").\n");
+		if (n == m->d->ndone)
+			fprintf(m->out, "No run was taken on a busy machine (" BUSY_RULE ").\n");
+		else
+			fprintf(m->out, "No run of the %zu that recorded noise figures was taken on a busy machine (" BUSY_RULE
+				").\n", n);
+		print_unrecorded(m, n);
 		return;
 	}
 	fprintf(m->out, "\n**Warning: %zu of %zu run(s) were taken on a busy machine** (" BUSY_RULE "): their figures are noisier, and the verdicts say only what survives that. %s:\n",
@@ -119,6 +135,7 @@ static void print_busy(const struct md *m, const struct noise_row *rows, size_t 
 			fprintf(m->out, "- `%s`: %s\n", rows[i].run, rows[i].busy + strspn(rows[i].busy, "yes: "));
 			busy++;
 		}
+	print_unrecorded(m, n);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -183,7 +200,8 @@ void md_noise_section(struct md *m)
 
 	fprintf(m->out, "### Noise during the runs\n\n");
 	if (!rows || (n = noise_rows(m, rows)) == 0) {
-		fprintf(m->out, "These runs recorded no noise figures (written by a lockbench before meta.csv had `noise_*` keys).\n\n");
+		fprintf(m->out, "These runs recorded no noise figures (`--exec` runs of a program record none, nor did runs written "
+			"before meta.csv had `noise_*` keys): whether the machine was busy is unknown.\n\n");
 		free(rows);
 		return;
 	}

@@ -17,6 +17,7 @@ struct unavailable {
 	bool model, no_phases;   /* the models' missing ones; a lock without phases */
 	bool untimed;            /* a cycle figure of --timing off runs */
 	bool unmatched;          /* a program's metric its output did not give */
+	bool unmeasured;         /* a cycle figure of runs that timed none of its acquisitions */
 	bool spread;             /* some interval reaches beyond +-10% of its median */
 };
 
@@ -90,7 +91,8 @@ static int print_cell(struct text *t, const struct group *g, unsigned int i, uns
 		print_unavailable(t, nreps, col);
 		*(why == FIGURE_UNTIMED ? &na->untimed : why == FIGURE_KERNEL ? &na->kernel
 			: why == FIGURE_MODEL ? &na->model : why == FIGURE_NO_PHASES ? &na->no_phases
-			: why == FIGURE_UNMATCHED ? &na->unmatched : &na->old) = true;
+			: why == FIGURE_UNMATCHED ? &na->unmatched : why == FIGURE_UNMEASURED ? &na->unmeasured
+			: &na->old) = true;
 		return 0;
 	}
 	if (figure_pair(g, i, col, &s, &base, &base_ok, t->err, t->errlen))
@@ -120,6 +122,9 @@ static void print_legend(struct text *t, const struct unavailable *na)
 		fprintf(t->out, "(n/a: runs with --timing off time no acquisition)\n");
 	if (na->unmatched)
 		fprintf(t->out, "(n/a: in some run the program's output did not match the metric's regex: summary.csv has no metric_NAME)\n");
+	if (na->unmeasured)
+		fprintf(t->out, "(n/a: not measured: some run timed none of these acquisitions (timed_contentions or\n"
+			" timed_acquisitions 0: --timing sample:N sampled none), so its 0 is no figure)\n");
 	if (na->kernel)
 		fprintf(t->out, "(n/a for the kernel row: the capture sees only the kernel's waits, not its uncontended acquisitions,\n"
 		       " nor whether a queued waiter slept)\n");

@@ -210,7 +210,8 @@ static inline void px_release(struct px_thread *t, struct px_mutex *x)
 }
 
 /* A trylock through the lock's own trylock(): no histogram (the harness
- * times lock() only), counted apart. */
+ * times lock() only), counted by the caller: one trylock() call, or a poll
+ * of one timedlock(). */
 static int px_try(struct px_thread *t, struct px_mutex *x, const void *site)
 {
 	struct px_node *n;
@@ -218,9 +219,7 @@ static int px_try(struct px_thread *t, struct px_mutex *x, const void *site)
 	t->bt.lock = PX_LOCK(x);
 	n = px_node_take(t);
 
-	t->c.trylocks++;
 	if (!px_cfg.ops->trylock(PX_LOCK(x), &n->lt)) {
-		t->c.trylock_busy++;
 		if (px_cfg.holds_thread) {
 			n->next = t->spare;
 			t->spare = n;
@@ -395,6 +394,7 @@ PX_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 	const void *site = __builtin_return_address(0);
 	struct px_thread *t;
 	struct px_mutex *x;
+	int rc;
 
 	if (px_inert() || px_passthrough(m)) {
 		px_real_ready();
@@ -405,7 +405,10 @@ PX_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 	t = px_self();
 	if (!x || !t)
 		return ENOMEM;
-	return px_try(t, x, site);
+	t->c.trylocks++;
+	rc = px_try(t, x, site);
+	t->c.trylock_busy += rc == EBUSY;
+	return rc;
 }
 
 /* True once clock `clk` has reached `abs`. */

@@ -24,6 +24,7 @@
 #define ELFDEPS_MAX_PHDRS 64        /* shared objects have about ten */
 #define ELFDEPS_MAX_DYN 4096        /* entries of the dynamic section read */
 #define ELFDEPS_NAME_MAX 256        /* bytes of one needed name */
+#define ELFDEPS_MAX_SHDRS 4096      /* sections looked at for a symbol table */
 
 #if __BYTE_ORDER == __LITTLE_ENDIAN
 #define ELFDEPS_DATA ELFDATA2LSB
@@ -172,6 +173,34 @@ int elf_needed_each(const char *path, int (*fn)(const char *needed, void *ctx), 
 	rc = read_headers(&f, path, err, errlen);
 	if (rc == 0)
 		rc = read_needed(&f, fn, ctx, path, err, errlen);
+	close(f.fd);
+	return rc;
+}
+
+int elf_has_symtab(const char *path)
+{
+	struct elf_file f = { .fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) };
+	struct stat st;
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh;
+	int rc = -1;
+
+	if (f.fd < 0)
+		return -1;
+	if (fstat(f.fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		f.size = (uint64_t)st.st_size;
+		if (read_at(&f, &eh, sizeof(eh), 0) && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+		    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_ident[EI_DATA] == ELFDEPS_DATA &&
+		    eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shnum <= ELFDEPS_MAX_SHDRS) {
+			rc = 0;
+			for (unsigned int i = 0; rc == 0 && i < eh.e_shnum; i++) {
+				if (!read_at(&f, &sh, sizeof(sh), eh.e_shoff + (uint64_t)i * sizeof(sh)))
+					rc = -1;
+				else if (sh.sh_type == SHT_SYMTAB)
+					rc = 1;
+			}
+		}
+	}
 	close(f.fd);
 	return rc;
 }

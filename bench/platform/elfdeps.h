@@ -3,7 +3,8 @@
  * (its DT_NEEDED names), read from the file without loading it: --exec
  * checks that the library it preloads was built for this lockbench's
  * sanitizer, or for none, before a program is started under it
- * (bench/exec_run.c).
+ * (bench/exec_run.c); and whether an object was stripped of its symbol
+ * table (mutexes.csv's sites, bench/exec_sites.c).
  */
 #ifndef LOCKBENCH_ELFDEPS_H
 #define LOCKBENCH_ELFDEPS_H
@@ -18,5 +19,10 @@
  * outside it. */
 int elf_needed_each(const char *path, int (*fn)(const char *needed, void *ctx), void *ctx, char *err,
 		    size_t errlen);
+
+/* Whether the 64-bit ELF file at path (a program or a library) has a symbol
+ * table section (SHT_SYMTAB): 1, 0 when it has none (stripped: only its
+ * dynamic symbols name anything), -1 when it cannot be read as one. */
+int elf_has_symtab(const char *path);
 
 #endif

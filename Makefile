@@ -177,6 +177,12 @@ $(BUILD)/tests/exec_prog: tests/exec_prog.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
 
+# tests/exec_life_prog.c: a small server (drops privileges, daemonises...)
+# that tests/exec-life.t runs, found beside exec_prog.
+$(BUILD)/tests/exec_life_prog: tests/exec_life_prog.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+
 # tests/exec_fake_lib.c: libraries for the launcher's check of the one it
 # preloads (tests/exec-run.t): a stub whose soname is ThreadSanitizer's
 # runtime, and a library that needs it.  Plain builds under every SANFLAGS:
@@ -272,7 +278,7 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog \
-		$(BUILD)/tests/libneeds-tsan.so
+		$(BUILD)/tests/exec_life_prog $(BUILD)/tests/libneeds-tsan.so
 	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) LOCKBENCH_EXEC_SO=$(EXEC_SO) \
 		EXEC_PROG=$(BUILD)/tests/exec_prog CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 

@@ -1,7 +1,8 @@
 /*
  * runctl.c — the controls a run's main thread and its workers share: the
- * stop signal, the tests' hook, and the main thread's side of the start
- * gate (the workers' side is gate_wait() in worker.c).
+ * stop signal (also --exec's, exec_run.c), the tests' hook, and the main
+ * thread's side of the start gate (the workers' side is gate_wait() in
+ * worker.c).
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -9,18 +10,26 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runctl.h"
+#include "../core/config.h"
 #include "../platform/tsc.h"
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, stop_signals_n, stop_from_terminal;
 
-static void on_stop_signal(int sig)
+/* A terminal's ^C or hangup is the kernel's (SI_KERNEL, drivers/tty/
+ * n_tty.c's isig() through kill_pgrp()), sent to the whole foreground
+ * process group; kill(1) and timeout(1) are SI_USER, sent to us alone. */
+static void on_stop_signal(int sig, siginfo_t *si, void *ctx)
 {
+	(void)ctx;
 	stop_signal = sig;
+	stop_signals_n = stop_signals_n + 1;
+	stop_from_terminal = si && si->si_code == SI_KERNEL;
 }
 
 int bench_stop_signal(void)
@@ -28,15 +37,34 @@ int bench_stop_signal(void)
 	return stop_signal;
 }
 
+int bench_stop_signals(void)
+{
+	return stop_signals_n;
+}
+
+bool bench_stop_from_terminal(void)
+{
+	return stop_from_terminal;
+}
+
+int bench_stopped(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "stopped by signal %d; %s", stop_signal, what);
+	return EXIT_SIGNAL;
+}
+
 int (*bench_test_hook)(const char *phase, unsigned int n);
 
+/* SIGHUP's former handler is not kept: bench_catch_stop_signals() has
+ * caught it in lockbench since main(). */
 void stop_signals_catch(struct sigaction *old_int, struct sigaction *old_term)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
+	struct sigaction sa = { .sa_sigaction = on_stop_signal, .sa_flags = SA_SIGINFO };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, old_int);
 	sigaction(SIGTERM, &sa, old_term);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 void bench_catch_stop_signals(void)

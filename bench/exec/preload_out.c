@@ -17,6 +17,7 @@
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exec_file.h"
@@ -28,10 +29,15 @@ struct px_file {
 	char part[sizeof(px_cfg.out_dir) + 64], path[sizeof(px_cfg.out_dir) + 64];
 };
 
+/* Said on standard error while it is a file or a terminal (the launcher's
+ * capture, a log, /dev/null): a daemon that closed it may have a socket to
+ * a client there now. */
 static void px_not_written(const struct px_file *pf, int err)
 {
-	dprintf(2, "lockbench-exec: pid %d: figures not written to %s: %s\n", (int)getpid(), pf->path,
-		strerror(err));
+	struct stat st;
+
+	if (fstat(2, &st) == 0 && (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)))
+		dprintf(2, EXEC_NOT_WRITTEN "%s: %s\n", (int)getpid(), pf->path, strerror(err));
 }
 
 static bool px_create(struct px_file *pf, const char *prefix)

@@ -590,6 +590,7 @@ static void program_wait(struct exec_run *x, double t0)
 
 static int run_program(struct exec_run *x, char *err, size_t errlen)
 {
+	sigset_t mask;
 	int pipefd[2], gofd[2], e = 0, status;
 	double t0;
 	ssize_t n;
@@ -603,15 +604,22 @@ static int run_program(struct exec_run *x, char *err, size_t errlen)
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: pipe: %s", strerror(errno));
 	}
 	fflush(NULL);
+	/* A stop signal that comes between the fork and the exec reaches the
+	 * child as the program would take it: it was blocked until the child
+	 * had the signals back as lockbench found them. */
+	stop_signals_block(&mask);
 	x->pid = fork();
+	if (x->pid == 0) {
+		stop_signals_original();
+		sigprocmask(SIG_SETMASK, &mask, NULL);
+		close(gofd[1]);  /* else the go pipe never reads end-of-file */
+		child(x, pipefd[1], gofd[0]);
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (x->pid < 0) {
 		close_pair(pipefd);
 		close_pair(gofd);
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: fork: %s", strerror(errno));
-	}
-	if (x->pid == 0) {
-		close(gofd[1]);  /* else the go pipe never reads end-of-file */
-		child(x, pipefd[1], gofd[0]);
 	}
 	close(pipefd[1]);
 	close(gofd[0]);
@@ -903,6 +911,7 @@ static void program_figures(struct exec_run *x, struct bench_result *res)
 	program_identity(x, fg);
 	figure_add(fg, "program_exit_status", "program exit status", "%d", code);
 	figure_add(fg, "program_signal", "program killed by signal", "%d", sig);
+	figure_add(fg, "program_stop_signal", "run stopped by signal", "%d", x->stop_sig);
 	figure_add(fg, "program_wall_s", "program wall time, s", "%.6f", x->wall_s);
 	figure_add(fg, "program_cpu_user_s", "program user CPU, s", "%.6f",
 		   (double)x->ru.ru_utime.tv_sec + x->ru.ru_utime.tv_usec / 1e6);

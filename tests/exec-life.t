@@ -69,14 +69,15 @@ complete() {
 }
 said() { head -c 300 "$tmp/err" | tr '\n' '|'; }
 
-echo "1..17"
+echo "1..19"
 
 # 9: stop signals to the launcher.
 started term pidfile "$tmp/term.pid" serve 60
 stopped TERM
 check "SIGTERM to the launcher: exit 130, one line 'stopped by signal 15' ($(said))" \
 	'one_line 130 && grep -q "stopped by signal 15" "$tmp/err"'
-check "... the result directory is complete: the server's lock calls, its figures kept" 'complete term'
+check "... the result directory is complete: the server's lock calls, its figures kept, program_stop_signal 15" \
+	'complete term && [ "$(val "$tmp/term" program_stop_signal)" = 15 ]'
 check "... no server process and no private directory left ($(leftovers))" \
 	'gone term && [ "$(leftovers)" -eq 0 ]'
 
@@ -90,6 +91,16 @@ stopped TERM
 check "a server that ignores SIGTERM: killed after the grace, said, exit 130, gone (took $took_s s: $(said))" \
 	'one_line 130 && grep -q "killed" "$tmp/err" && [ "$(val "$tmp/deaf" program_signal)" = 9 ] && gone deaf &&
 	 [ "$(leftovers)" -eq 0 ]'
+
+# nohup: a SIGHUP ignored from the start is no stop (the run goes on to its end).
+(trap '' HUP; exec "$LB" -l pthread --exec -o "$tmp/nohup" --quiet -- "$LIFE" pidfile "$tmp/nohup.pid" serve 1 \
+	>"$tmp/out" 2>"$tmp/err") &
+lbpid=$!
+i=0
+while [ ! -s "$tmp/nohup.pid" ] && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+stopped HUP
+check "under nohup (SIGHUP ignored) a hangup does not stop the run: exit 0, program_stop_signal 0 ($(said))" \
+	'[ "$rc" -eq 0 ] && [ "$(val "$tmp/nohup" program_stop_signal)" = 0 ] && complete nohup'
 
 # The benchmark's own run stops on SIGHUP as on SIGTERM: one handler for both.
 "$LB" -l pthread -w counter -t 1 -d 30 --warmup 0 -o "$tmp/bench" >"$tmp/out" 2>"$tmp/err" &
@@ -110,6 +121,34 @@ stale=$TMPDIR/lockbench-exec-Zz9Qq1
 mkdir -m 700 "$stale" && echo "999999999 1 -" >"$stale/.lockbench-owner"
 "$LB" -l pthread --exec --quiet -- "$LIFE" serve 0.05 >"$tmp/out" 2>"$tmp/err"
 check "a stale private directory (its owner gone) is swept by the next run" '[ ! -e "$stale" ]'
+
+# run-all stopped while a program of its plan runs: run-all signals
+# lockbench, which stops the program; the cut-short run is not kept.
+# descendant PID NAME: a process named NAME below PID.
+descendant() {
+	for c in $(ps -o pid= --ppid "$1"); do
+		[ "$(ps -o comm= -p "$c")" = "$2" ] && { echo "$c"; return; }
+		descendant "$c" "$2"
+	done
+}
+if command -v sysbench >/dev/null 2>&1; then
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	"$top/run-all" --lockbench "$LB" --reps 1 --workloads sysbench-threads --locks pthread --threads 2 \
+		--out "$tmp/ra" >"$tmp/ra.out" 2>&1 &
+	lbpid=$!
+	sb=""
+	i=0
+	while [ -z "$sb" ] && [ "$i" -lt 300 ]; do
+		grep -q '^\[1/' "$tmp/ra.out" && sb=$(descendant "$lbpid" sysbench)
+		sleep 0.1
+		i=$((i + 1))
+	done
+	stopped TERM
+	check "run-all stopped by SIGTERM during sysbench: exit 130, sysbench gone, no cut-short run kept (took $took_s s)" \
+		'[ -n "$sb" ] && [ "$rc" -eq 130 ] && ! kill -0 "$sb" 2>/dev/null && [ -z "$(ls -A "$tmp/ra/runs")" ]'
+else
+	ok "run-all stopped by SIGTERM during sysbench # skip sysbench not installed"
+fi
 
 # 10: a server that drops privileges to nobody (the issue's done-when).
 started drop pidfile "$tmp/drop.pid" drop serve 60

@@ -91,6 +91,13 @@ int bench_stop_signal(void);
 int bench_stop_signals(void);
 bool bench_stop_from_terminal(void);
 
+/* --exec's fork: the stop signals blocked (the mask before in *old) so that
+ * none is lost between fork and exec; the child sets them back as this
+ * process found them (stop_signals_original(), async-signal-safe), and
+ * both restore *old. */
+void stop_signals_block(sigset_t *old);
+void stop_signals_original(void);
+
 /* "stopped by signal N; WHAT" into err: EXIT_SIGNAL, every stopped run's
  * status and line. */
 int bench_stopped(char *err, size_t errlen, const char *what);

@@ -66,8 +66,9 @@
 #define EXEC_KLOCK_TASKS 16384        /* --kernel-locks: the program's threads (tids) tracked */
 /* After a stop signal, the program's processes have this long to end before
  * SIGKILL: a server's orderly shutdown (closing connections, writing its
- * state) takes a moment, and a user who signalled wants it soon; a second
- * signal cuts it short. */
+ * state) takes a moment, and a user who signalled wants it soon.  A second
+ * signal does not cut it short: timeout(1) sends its signal twice, to its
+ * child and to its process group. */
 #define EXEC_STOP_GRACE_S 5.0
 #define EXEC_STOP_GRACE_TEXT "5 s"
 
@@ -107,10 +108,8 @@ struct exec_run {
 	double wall_s;                  /* until the last of them ended */
 	/* The program's life (program_wait()). */
 	bool main_done, waiting_said;
-	unsigned int others;            /* processes it left, ended since */
 	int stop_sig;                   /* the stop signal passed on, or 0 */
 	double stop_s;
-	int stops_seen;                 /* bench_stop_signals() when passed on */
 	bool kill_sent;
 	unsigned int killed;            /* processes SIGKILL ended */
 	struct exec_metric metric[EXEC_METRICS_MAX];
@@ -423,6 +422,15 @@ static void __attribute__((noreturn)) child(const struct exec_run *x, int report
 	close(errfd);
 	close(x->dir_fd);
 	child_env(x);
+	/* The launcher killed outright (SIGKILL: nothing to catch) still stops
+	 * the program, as a stop signal would; the kernel drops this when the
+	 * program changes its credentials (a daemon's -u) and in its forks.  A
+	 * launcher dead before this closed the go pipe: no exec then. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) {
+		e = errno;
+		(void)!write(report_fd, &e, sizeof(e));
+		_exit(127);
+	}
 	do
 		n = read(go_fd, &go, 1);
 	while (n < 0 && errno == EINTR);
@@ -505,8 +513,8 @@ static unsigned int children_signal(int sig, bool own_group)
 	return n;
 }
 
-/* Every process that has ended, reaped: the program's own status, and those
- * it left.  True when none is left. */
+/* Every process that has ended, reaped (the program's own status kept).
+ * True when none is left. */
 static bool reap(struct exec_run *x)
 {
 	int status;
@@ -516,8 +524,6 @@ static bool reap(struct exec_run *x)
 		if (p == x->pid) {
 			x->status = status;
 			x->main_done = true;
-		} else {
-			x->others++;
 		}
 		if (x->kill_sent && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
 			x->killed++;
@@ -526,7 +532,7 @@ static bool reap(struct exec_run *x)
 }
 
 /* A stop signal goes on to the program's processes once; after the grace,
- * or at another signal, what is left is killed. */
+ * what is left is killed. */
 static void pass_stop(struct exec_run *x)
 {
 	int sig = bench_stop_signal();
@@ -536,9 +542,8 @@ static void pass_stop(struct exec_run *x)
 	if (!x->stop_sig) {
 		x->stop_sig = sig;
 		x->stop_s = mono_now_s();
-		x->stops_seen = bench_stop_signals();
 		children_signal(sig, !bench_stop_from_terminal());
-	} else if (mono_now_s() - x->stop_s > EXEC_STOP_GRACE_S || bench_stop_signals() > x->stops_seen) {
+	} else if (mono_now_s() - x->stop_s > EXEC_STOP_GRACE_S) {
 		/* Again each slice: a killed parent's orphans come to us next. */
 		x->kill_sent = true;
 		children_signal(SIGKILL, true);
@@ -1367,9 +1372,8 @@ static int stop_verdict(const struct exec_run *x, char *err, size_t errlen)
 		n = (size_t)snprintf(how, sizeof(how), "%s exited with status %d", x->cfg->exec_argv[0],
 				     WEXITSTATUS(x->status));
 	if (x->killed && n < sizeof(how))
-		n += (size_t)snprintf(how + n, sizeof(how) - n, ", %u process%s killed %s", x->killed,
-				      x->killed == 1 ? "" : "es", bench_stop_signals() > x->stops_seen ?
-				      "at a second signal" : "after a grace of " EXEC_STOP_GRACE_TEXT);
+		n += (size_t)snprintf(how + n, sizeof(how) - n, ", %u process%s killed after a grace of "
+				      EXEC_STOP_GRACE_TEXT, x->killed, x->killed == 1 ? "" : "es");
 	if (!x->main_written && n < sizeof(how))
 		snprintf(how + n, sizeof(how) - n, ", its figures lost");
 	return fail(err, errlen, EXIT_SIGNAL, "stopped by signal %d; %s; what it gathered is %s", x->stop_sig, how,

@@ -19,7 +19,7 @@
 #include "../core/config.h"
 #include "../platform/tsc.h"
 
-static volatile sig_atomic_t stop_signal, stop_signals_n, stop_from_terminal;
+static volatile sig_atomic_t stop_signal, stop_from_terminal;
 
 /* A terminal's ^C or hangup is the kernel's (SI_KERNEL, drivers/tty/
  * n_tty.c's isig() through kill_pgrp()), sent to the whole foreground
@@ -28,18 +28,12 @@ static void on_stop_signal(int sig, siginfo_t *si, void *ctx)
 {
 	(void)ctx;
 	stop_signal = sig;
-	stop_signals_n = stop_signals_n + 1;
 	stop_from_terminal = si && si->si_code == SI_KERNEL;
 }
 
 int bench_stop_signal(void)
 {
 	return stop_signal;
-}
-
-int bench_stop_signals(void)
-{
-	return stop_signals_n;
 }
 
 bool bench_stop_from_terminal(void)

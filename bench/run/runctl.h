@@ -84,11 +84,10 @@ void gate_sched_release(struct bench_run *run, unsigned int created);
 void bench_catch_stop_signals(void);
 
 /* The SIGINT/SIGTERM/SIGHUP that asked for a stop (caught since
- * bench_catch_stop_signals() or during bench_run()), or 0; how many have
- * come; and whether the last came from a terminal (^C, a hangup), which
- * sent it to the whole foreground process group. */
+ * bench_catch_stop_signals() or during bench_run()), or 0; and whether the
+ * last came from a terminal (^C, a hangup), which sent it to the whole
+ * foreground process group. */
 int bench_stop_signal(void);
-int bench_stop_signals(void);
 bool bench_stop_from_terminal(void);
 
 /* --exec's fork: the stop signals blocked (the mask before in *old) so that

@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <link.h>
+#include <poll.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -564,19 +565,35 @@ static void usage_since(struct exec_run *x, const struct rusage *before)
 	x->ru.ru_nivcsw = now.ru_nivcsw - before->ru_nivcsw;
 }
 
+/* SIGCHLD's handler: its coming ends program_wait()'s ppoll(). */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
 /*
  * Until every process of the program has ended: the one started, and every
  * one it left behind — a daemon's forked child, which PR_SET_CHILD_SUBREAPER
- * makes ours when its parent exits (said once, then).  In slices, so that a
- * stop signal is passed on within one, as a benchmark's main thread waits
- * out its measured interval (run.c's run_wait()).
+ * makes ours when its parent exits (said once, then).  Asleep in ppoll()
+ * until a child ends or a stop signal comes: both are blocked but while
+ * ppoll() waits (it unblocks them atomically, so none comes unseen between
+ * a look and the sleep), and the launcher costs the program's CPUs nothing
+ * meanwhile.  After a stop, in slices, to kill what is left on time.
  */
 static void program_wait(struct exec_run *x, double t0)
 {
-	struct rusage before;
+	struct sigaction chld = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP }, old_chld;
 	struct timespec slice = { 0, (long)(WAIT_SLICE_S * 1e9) };
+	struct rusage before;
+	sigset_t mask, waiting;
 
 	getrusage(RUSAGE_CHILDREN, &before);
+	sigemptyset(&chld.sa_mask);
+	sigaction(SIGCHLD, &chld, &old_chld);
+	stop_signals_block(&mask);
+	sigemptyset(&waiting);
+	sigaddset(&waiting, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &waiting, NULL);
 	while (!reap(x)) {
 		if (x->main_done && !x->waiting_said && !x->stop_sig) {
 			unsigned int left = children_signal(0, true);
@@ -587,8 +604,10 @@ static void program_wait(struct exec_run *x, double t0)
 				left == 1 ? "" : "es", left == 1 ? "it" : "them");
 		}
 		pass_stop(x);
-		nanosleep(&slice, NULL);
+		ppoll(NULL, 0, x->stop_sig ? &slice : NULL, &mask);
 	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
 	x->wall_s = mono_now_s() - t0;
 	usage_since(x, &before);
 }

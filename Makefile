@@ -223,6 +223,13 @@ $(BUILD)/tests/exec_cond_prog: tests/exec_cond_prog.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
 
+# tests/exec_life_prog.c: a small server (drops privileges, daemonises...)
+# that tests/exec-life.t runs, found beside exec_prog.
+EXEC_TEST_PROGS += $(BUILD)/tests/exec_life_prog
+$(BUILD)/tests/exec_life_prog: tests/exec_life_prog.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+
 # tests/exec_fake_lib.c: libraries for the launcher's check of the one it
 # preloads (tests/exec-run.t): a stub whose soname is ThreadSanitizer's
 # runtime, and a library that needs it.  Plain builds under every SANFLAGS:

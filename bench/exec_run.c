@@ -13,6 +13,14 @@
  * (program_*, metric_*), its output (program-stdout.txt,
  * program-stderr.txt) and mutexes.csv (the most contended mutexes, their
  * call sites symbolized with elfutils' libdwfl where it is installed).
+ *
+ * The program's life is the launcher's (docs/exec.md, "The program's
+ * life"): every process it starts is waited for, a daemon's too (this
+ * process is their subreaper); a stop signal to lockbench is the
+ * benchmark's (runctl.h), passed on to them, and what they gathered is
+ * written; the private directory is stamped and swept as the file
+ * workloads' is (fileutil.h), and its inner directory takes the figures of a
+ * process that has dropped its privileges.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,14 +29,18 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <link.h>
+#include <poll.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,6 +55,8 @@
 #include "platform/placement.h"
 #include "platform/tsc.h"
 #include "run/checks.h"
+#include "run/runctl.h"
+#include "workloads/fileutil.h"
 #include "../common/safefile.h"
 #include "../common/text.h"
 #include "../locks/bpfload.h"
@@ -53,6 +67,13 @@
 #define EXEC_MUTEX_ROWS 20            /* mutexes.csv: the most contended */
 #define EXEC_MAX_MUTEXES 4096         /* rows read from all processes' files */
 #define EXEC_KLOCK_TASKS 16384        /* --kernel-locks: the program's threads (tids) tracked */
+/* After a stop signal, the program's processes have this long to end before
+ * SIGKILL: a server's orderly shutdown (closing connections, writing its
+ * state) takes a moment, and a user who signalled wants it soon.  A second
+ * signal does not cut it short: timeout(1) sends its signal twice, to its
+ * child and to its process group. */
+#define EXEC_STOP_GRACE_S 5.0
+#define EXEC_STOP_GRACE_TEXT "5 s"
 
 /* What an --exec run is, where a benchmark has its workload. */
 static const struct workload_ops exec_workload = {
@@ -79,12 +100,21 @@ struct exec_mutex {
 struct exec_run {
 	const struct bench_config *cfg;
 	struct bench_config rcfg;       /* cfg as the report sees it: one "thread", the program */
-	char dir[512];                  /* the private directory */
-	int dir_fd;
+	struct wdir wd;                 /* the private directory, stamped (fileutil.h) */
+	char outer[PATH_MAX];           /* its absolute path */
+	char dir[512];                  /* its inner one, absolute: LOCKBENCH_EXEC_OUT (preload.h's size) */
+	int dir_fd;                     /* the inner one */
+	char *preload;                  /* the program's LD_PRELOAD */
 	pid_t pid;
 	int status;
-	struct rusage ru;
-	double wall_s;
+	struct rusage ru;               /* all the program's processes */
+	double wall_s;                  /* until the last of them ended */
+	/* The program's life (program_wait()). */
+	bool main_done, waiting_said;
+	int stop_sig;                   /* the stop signal passed on, or 0 */
+	double stop_s;
+	bool kill_sent;
+	unsigned int killed;            /* processes SIGKILL ended */
 	struct exec_metric metric[EXEC_METRICS_MAX];
 	unsigned int nmetrics;
 	struct exec_metric_scan scan;
@@ -302,7 +332,31 @@ static const char *exec_so(char *err, size_t errlen)
 
 /* ---- the program ---- */
 
-/* A sanitizer build's library needs the sanitizer's runtime loaded before
+/* ld.so splits LD_PRELOAD at spaces and colons (glibc's elf/rtld.c) and has
+ * no escape: a path that holds one goes in as a link of that name in the
+ * private directory, whose own path must hold neither.  *out: what goes in. */
+static int preload_entry(struct exec_run *x, const char *path, const char *link, char *out, size_t outlen,
+			 char *err, size_t errlen)
+{
+	char target[PATH_MAX];
+
+	if (!strpbrk(path, " :")) {
+		snprintf(out, outlen, "%s", path);
+		return 0;
+	}
+	if (strpbrk(x->outer, " :"))
+		return fail(err, errlen, EXIT_USAGE, "--exec: LD_PRELOAD cannot carry '%s' (a space or a colon), nor a "
+			    "link to it in '%s': set TMPDIR to a directory whose path holds neither", path, x->outer);
+	if (!realpath(path, target) || symlinkat(target, x->wd.fd, link) != 0)
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: a link to '%s' in '%s': %s", path, x->outer,
+			    strerror(errno));
+	if (snprintf(out, outlen, "%s/%s", x->outer, link) >= (int)outlen)
+		return fail(err, errlen, EXIT_USAGE, "--exec: '%s/%s': %s", x->outer, link, strerror(ENAMETOOLONG));
+	return 0;
+}
+
+/* The program's LD_PRELOAD, the user's own kept whole after ours.  A
+ * sanitizer build's library needs the sanitizer's runtime loaded before
  * libc: this process's own (exec_so_matches() saw that it has the one the
  * library needs).  AddressSanitizer's goes first.  ThreadSanitizer's goes
  * after the library: in front of it, TSan's interceptors would take the
@@ -310,17 +364,33 @@ static const char *exec_so(char *err, size_t errlen)
  * a "blocking call" that leaves our locks' atomics untracked, so every
  * re-lock in a wait would be reported as a race (docs/exec.md,
  * "ThreadSanitizer"). */
-static void child_env(const struct exec_run *x, const char *so)
+static int preload_list(struct exec_run *x, const char *so, char *err, size_t errlen)
 {
-	const struct bench_config *cfg = x->cfg;
-	char preload[3 * PATH_MAX], sanitizer[PATH_MAX], timing[40], seed[24];
+	char lib[PATH_MAX], san[PATH_MAX] = "", sanitizer[PATH_MAX];
 	const char *old = getenv("LD_PRELOAD");
 	bool tsan_after = own_sanitizer(sanitizer) == SAN_TSAN;
+	int status = preload_entry(x, so, "lib-exec.so", lib, sizeof(lib), err, errlen);
 
-	snprintf(preload, sizeof(preload), "%s%s%s%s%s", tsan_after ? so : sanitizer, *sanitizer ? " " : "",
-		 tsan_after ? sanitizer : so, old && *old ? " " : "", old ? old : "");
-	setenv("LD_PRELOAD", preload, 1);
-	if (*sanitizer)
+	if (!status && *sanitizer)
+		status = preload_entry(x, sanitizer, "lib-sanitizer.so", san, sizeof(san), err, errlen);
+	if (status)
+		return status;
+	if (asprintf(&x->preload, "%s%s%s%s%s", tsan_after ? lib : san, *san ? " " : "", tsan_after ? san : lib,
+		     old && *old ? " " : "", old ? old : "") < 0) {
+		x->preload = NULL;
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: out of memory");
+	}
+	return 0;
+}
+
+/* The program's environment: its LD_PRELOAD and the library's settings. */
+static void child_env(const struct exec_run *x)
+{
+	const struct bench_config *cfg = x->cfg;
+	char sanitizer[PATH_MAX], timing[40], seed[24];
+
+	setenv("LD_PRELOAD", x->preload, 1);
+	if (own_sanitizer(sanitizer) != SAN_NONE)
 		setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 0);
 	setenv("LOCKBENCH_EXEC_LOCK", cfg->lock->name, 1);
 	setenv("LOCKBENCH_EXEC_LOCK_OPTS", cfg->exec_lock_opts ? cfg->exec_lock_opts : "", 1);
@@ -342,7 +412,7 @@ static void child_env(const struct exec_run *x, const char *so)
  * for the launcher's go (one byte on go_fd: the kernel lock capture is
  * following this pid by then; none: give up), exec.  A failed exec's errno
  * goes up the report pipe. */
-static void __attribute__((noreturn)) child(const struct exec_run *x, const char *so, int report_fd, int go_fd)
+static void __attribute__((noreturn)) child(const struct exec_run *x, int report_fd, int go_fd)
 {
 	int out = openat(x->dir_fd, "program-stdout.txt", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 	int errfd = openat(x->dir_fd, "program-stderr.txt", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
@@ -358,7 +428,16 @@ static void __attribute__((noreturn)) child(const struct exec_run *x, const char
 	close(out);
 	close(errfd);
 	close(x->dir_fd);
-	child_env(x, so);
+	child_env(x);
+	/* The launcher killed outright (SIGKILL: nothing to catch) still stops
+	 * the program, as a stop signal would; the kernel drops this when the
+	 * program changes its credentials (a daemon's -u) and in its forks.  A
+	 * launcher dead before this closed the go pipe: no exec then. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) {
+		e = errno;
+		(void)!write(report_fd, &e, sizeof(e));
+		_exit(127);
+	}
 	do
 		n = read(go_fd, &go, 1);
 	while (n < 0 && errno == EINTR);
@@ -404,12 +483,150 @@ static void close_pair(int fd[2])
 	close(fd[1]);
 }
 
-static int run_program(struct exec_run *x, const char *so, char *err, size_t errlen)
+/* Signals every child of this process (its /proc/PID/stat's parent is us:
+ * a pid not reaped cannot be another's), those in our own process group
+ * too unless a terminal sent the stop to that whole group already; signal
+ * 0 counts them.  Lockbench makes no other child.  How many there were. */
+static unsigned int children_signal(int sig, bool own_group)
 {
+	unsigned int n = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t self = getpid(), group = getpgrp();
+
+	while (d && (e = readdir(d))) {
+		char path[64], stat[512], *paren;
+		int ppid, pgrp;
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/stat", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		stat[0] = '\0';
+		(void)!fgets(stat, sizeof(stat), f);
+		fclose(f);
+		/* "PID (COMM) STATE PPID PGRP...": COMM may hold ") ". */
+		paren = strrchr(stat, ')');
+		if (!paren || sscanf(paren + 1, " %*c %d %d", &ppid, &pgrp) != 2 || ppid != self ||
+		    (!own_group && pgrp == group))
+			continue;
+		n += kill((pid_t)atoi(e->d_name), sig) == 0;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Every process that has ended, reaped (the program's own status kept).
+ * True when none is left. */
+static bool reap(struct exec_run *x)
+{
+	int status;
+	pid_t p;
+
+	while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (p == x->pid) {
+			x->status = status;
+			x->main_done = true;
+		}
+		if (x->kill_sent && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+			x->killed++;
+	}
+	return p < 0 && errno == ECHILD;
+}
+
+/* A stop signal goes on to the program's processes once; after the grace,
+ * what is left is killed. */
+static void pass_stop(struct exec_run *x)
+{
+	int sig = bench_stop_signal();
+
+	if (!sig)
+		return;
+	if (!x->stop_sig) {
+		x->stop_sig = sig;
+		x->stop_s = mono_now_s();
+		children_signal(sig, !bench_stop_from_terminal());
+	} else if (mono_now_s() - x->stop_s > EXEC_STOP_GRACE_S) {
+		/* Again each slice: a killed parent's orphans come to us next. */
+		x->kill_sent = true;
+		children_signal(SIGKILL, true);
+	}
+}
+
+/* The CPU the program's reaped processes used, since `before`. */
+static void usage_since(struct exec_run *x, const struct rusage *before)
+{
+	struct rusage now;
+
+	getrusage(RUSAGE_CHILDREN, &now);
+	x->ru.ru_utime.tv_sec = now.ru_utime.tv_sec - before->ru_utime.tv_sec;
+	x->ru.ru_utime.tv_usec = now.ru_utime.tv_usec - before->ru_utime.tv_usec;
+	x->ru.ru_stime.tv_sec = now.ru_stime.tv_sec - before->ru_stime.tv_sec;
+	x->ru.ru_stime.tv_usec = now.ru_stime.tv_usec - before->ru_stime.tv_usec;
+	x->ru.ru_nvcsw = now.ru_nvcsw - before->ru_nvcsw;
+	x->ru.ru_nivcsw = now.ru_nivcsw - before->ru_nivcsw;
+}
+
+/* SIGCHLD's handler: its coming ends program_wait()'s ppoll(). */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Until every process of the program has ended: the one started, and every
+ * one it left behind — a daemon's forked child, which PR_SET_CHILD_SUBREAPER
+ * makes ours when its parent exits (said once, then).  Asleep in ppoll()
+ * until a child ends or a stop signal comes: both are blocked but while
+ * ppoll() waits (it unblocks them atomically, so none comes unseen between
+ * a look and the sleep), and the launcher costs the program's CPUs nothing
+ * meanwhile.  After a stop, in slices, to kill what is left on time.
+ */
+static void program_wait(struct exec_run *x, double t0)
+{
+	struct sigaction chld = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP }, old_chld;
+	struct timespec slice = { 0, (long)(WAIT_SLICE_S * 1e9) };
+	struct rusage before;
+	sigset_t mask, waiting;
+
+	getrusage(RUSAGE_CHILDREN, &before);
+	sigemptyset(&chld.sa_mask);
+	sigaction(SIGCHLD, &chld, &old_chld);
+	stop_signals_block(&mask);
+	sigemptyset(&waiting);
+	sigaddset(&waiting, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &waiting, NULL);
+	while (!reap(x)) {
+		if (x->main_done && !x->waiting_said && !x->stop_sig) {
+			unsigned int left = children_signal(0, true);
+
+			x->waiting_said = true;
+			fprintf(stderr, "lockbench: --exec: %s exited; waiting for the %u process%s it left running "
+				"(SIGTERM or ^C to lockbench stops %s)\n", x->cfg->exec_argv[0], left,
+				left == 1 ? "" : "es", left == 1 ? "it" : "them");
+		}
+		pass_stop(x);
+		ppoll(NULL, 0, x->stop_sig ? &slice : NULL, &mask);
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	x->wall_s = mono_now_s() - t0;
+	usage_since(x, &before);
+}
+
+static int run_program(struct exec_run *x, char *err, size_t errlen)
+{
+	sigset_t mask;
 	int pipefd[2], gofd[2], e = 0, status;
 	double t0;
 	ssize_t n;
 
+	if (bench_stop_signal())
+		return bench_stopped(err, errlen, "nothing run, nothing written");
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: pipe: %s", strerror(errno));
 	if (pipe2(gofd, O_CLOEXEC) != 0) {
@@ -417,15 +634,22 @@ static int run_program(struct exec_run *x, const char *so, char *err, size_t err
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: pipe: %s", strerror(errno));
 	}
 	fflush(NULL);
+	/* A stop signal that comes between the fork and the exec reaches the
+	 * child as the program would take it: it was blocked until the child
+	 * had the signals back as lockbench found them. */
+	stop_signals_block(&mask);
 	x->pid = fork();
+	if (x->pid == 0) {
+		stop_signals_original();
+		sigprocmask(SIG_SETMASK, &mask, NULL);
+		close(gofd[1]);  /* else the go pipe never reads end-of-file */
+		child(x, pipefd[1], gofd[0]);
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (x->pid < 0) {
 		close_pair(pipefd);
 		close_pair(gofd);
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: fork: %s", strerror(errno));
-	}
-	if (x->pid == 0) {
-		close(gofd[1]);  /* else the go pipe never reads end-of-file */
-		child(x, so, pipefd[1], gofd[0]);
 	}
 	close(pipefd[1]);
 	close(gofd[0]);
@@ -439,12 +663,7 @@ static int run_program(struct exec_run *x, const char *so, char *err, size_t err
 		n = read(pipefd[0], &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
 	close(pipefd[0]);
-	while (wait4(x->pid, &x->status, 0, &x->ru) < 0)
-		if (errno != EINTR) {
-			klock_close();
-			return fail(err, errlen, EXIT_RUNTIME, "--exec: wait: %s", strerror(errno));
-		}
-	x->wall_s = mono_now_s() - t0;
+	program_wait(x, t0);
 	if (status) {
 		klock_close();
 		return status;
@@ -720,6 +939,7 @@ static void program_figures(struct exec_run *x, struct bench_result *res)
 	program_identity(x, fg);
 	figure_add(fg, "program_exit_status", "program exit status", "%d", code);
 	figure_add(fg, "program_signal", "program killed by signal", "%d", sig);
+	figure_add(fg, "program_stop_signal", "run stopped by signal", "%d", x->stop_sig);
 	figure_add(fg, "program_wall_s", "program wall time, s", "%.6f", x->wall_s);
 	figure_add(fg, "program_cpu_user_s", "program user CPU, s", "%.6f",
 		   (double)x->ru.ru_utime.tv_sec + x->ru.ru_utime.tv_usec / 1e6);
@@ -973,39 +1193,64 @@ static void show_output(struct exec_run *x, const char *name, FILE *to)
 /* The private directory and everything the program and library left in it. */
 static void cleanup(struct exec_run *x)
 {
-	int fd = x->dir_fd >= 0 ? dup(x->dir_fd) : -1;
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-
-	/* A dup shares the file offset, and the program's files were read
-	 * through dir_fd before: from where that left off, readdir sees
-	 * nothing, and rmdir would find the directory not empty. */
-	if (d)
-		rewinddir(d);
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(x->dir_fd, e->d_name, 0);
-	if (d)
-		closedir(d);
-	else if (fd >= 0)
-		close(fd);
 	if (x->dir_fd >= 0)
 		close(x->dir_fd);
-	if (x->dir[0])
-		rmdir(x->dir);
+	wdir_remove(&x->wd);
 	for (unsigned int i = 0; i < x->nmetrics; i++)
 		if (x->metric[i].compiled)
 			regfree(&x->metric[i].re);
 	free(x->mutexes);
 	free(x->pin_order);
 	free(x->pin_env);
+	free(x->preload);
 	free(x->prog);
 	free(x->prog_lt);
+}
+
+/* The private directory's file system has no block (or no inode) left for
+ * an unprivileged writer: the program's output was cut where it filled, and
+ * a process's figures were not written.  A file system that counts no
+ * blocks or inodes (btrfs's inodes) is never called full. */
+static bool private_full(const struct exec_run *x)
+{
+	struct statvfs sv;
+
+	return fstatvfs(x->dir_fd, &sv) == 0 &&
+	       ((sv.f_blocks && !sv.f_bavail) || (sv.f_files && !sv.f_favail));
+}
+
+/* The library's line on the program's standard error saying why the main
+ * process's figures were not written: "PATH: REASON" into why, or false. */
+static bool library_said(const struct exec_run *x, char *why, size_t whylen)
+{
+	FILE *f = open_private(x, "program-stderr.txt");
+	char prefix[128], *line = NULL;
+	size_t cap = 0, total = 0, n = (size_t)snprintf(prefix, sizeof(prefix), EXEC_NOT_WRITTEN, (int)x->pid);
+	ssize_t len;
+	bool found = false;
+
+	while (f && !found && (len = getline(&line, &cap, f)) > 0 && total < EXEC_OUTPUT_MAX) {
+		total += (size_t)len;
+		if (!strncmp(line, prefix, n)) {
+			snprintf(why, whylen, "%.*s", (int)strcspn(line + n, "\n"), line + n);
+			found = true;
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return found;
 }
 
 /* What the program did, as the run's verdict: 0, or EXIT_RUNTIME and why. */
 static int program_verdict(const struct exec_run *x, char *err, size_t errlen)
 {
+	char why[PATH_MAX + 100];
+
+	if (private_full(x))
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: the file system of the private directory %s is full: "
+			    "the program's output is cut where it filled%s", x->outer,
+			    x->main_written ? "" : ", and its figures were lost");
 	if (WIFSIGNALED(x->status))
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: %s was killed by signal %d (%s)%s", x->cfg->exec_argv[0],
 			    WTERMSIG(x->status), strsignal(WTERMSIG(x->status)),
@@ -1013,45 +1258,62 @@ static int program_verdict(const struct exec_run *x, char *err, size_t errlen)
 	if (WEXITSTATUS(x->status) != 0)
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: %s exited with status %d", x->cfg->exec_argv[0],
 			    WEXITSTATUS(x->status));
+	if (!x->main_written && library_said(x, why, sizeof(why)))
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: %s: its figures could not be written to %s",
+			    x->cfg->exec_argv[0], why);
 	if (!x->main_written)
 		return fail(err, errlen, EXIT_RUNTIME, "--exec: %s wrote no figures (it ended by _exit() or exec "
 			    "of a program the library could not enter)", x->cfg->exec_argv[0]);
 	return 0;
 }
 
-/* The private directory goes under $TMPDIR, else /tmp, as the file
- * workloads' does, so a caller (a test) can keep it apart and see it gone. */
-static int private_dir(struct exec_run *x)
+/*
+ * The private directory goes under --dir, else $TMPDIR, else /tmp, as the
+ * file workloads' does (wdir_create(): stamped with this process, stale ones
+ * swept first), so a caller (a test) can keep it apart and see it gone.  Its
+ * path is made absolute: the program may chdir().  Inside, the library's
+ * directory has a name no one can guess (128 random bits) and is writable by
+ * all (sticky): a process that drops its privileges (a daemon's -u nobody)
+ * still writes its figures there; the outer one, 0711, cannot be listed.
+ */
+static int private_dir(struct exec_run *x, char *err, size_t errlen)
 {
-	const char *parent = getenv("TMPDIR");
-	int n;
+	char why[PATH_MAX + 200], inner[48];
+	unsigned char bits[16];
+	int st = wdir_create(&x->wd, x->cfg, "exec", why, sizeof(why));
 
-	if (!parent || !parent[0])
-		parent = "/tmp";
-	n = snprintf(x->dir, sizeof(x->dir), "%s/lockbench-exec-XXXXXX", parent);
-	if (n < 0 || (size_t)n >= sizeof(x->dir)) {
-		x->dir[0] = '\0';
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if (!mkdtemp(x->dir)) {
-		x->dir[0] = '\0';
-		return -1;
-	}
+	if (st != WL_SETUP_OK)
+		return fail(err, errlen, st == WL_SETUP_USAGE ? EXIT_USAGE : EXIT_RUNTIME, "--exec: private directory: %s",
+			    why);
+	if (!realpath(x->wd.path, x->outer))
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: private directory %s: %s", x->wd.path, strerror(errno));
+	if (getrandom(bits, sizeof(bits), 0) != (ssize_t)sizeof(bits))
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: getrandom: %s", strerror(errno));
+	snprintf(inner, sizeof(inner), "figures-");
+	for (size_t i = 0; i < sizeof(bits); i++)
+		snprintf(inner + 8 + 2 * i, sizeof(inner) - 8 - 2 * i, "%02x", bits[i]);
+	if (snprintf(x->dir, sizeof(x->dir), "%s/%s", x->outer, inner) >= (int)sizeof(x->dir))
+		return fail(err, errlen, EXIT_USAGE, "--exec: private directory %s: %s (the library takes %zu bytes)",
+			    x->outer, strerror(ENAMETOOLONG), sizeof(x->dir) - 1);
+	/* Modes set by fchmod: the umask would take the others' bits. */
+	if (fchmod(x->wd.fd, 0711) != 0 || mkdirat(x->wd.fd, inner, 0700) != 0 ||
+	    fchmodat(x->wd.fd, inner, 01733, 0) != 0 ||
+	    (x->dir_fd = openat(x->wd.fd, inner, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: private directory %s: %s", x->dir, strerror(errno));
 	return 0;
 }
 
 static int exec_setup(struct exec_run *x, char *err, size_t errlen)
 {
-	x->dir_fd = -1;
-	if (private_dir(x) < 0)
-		return fail(err, errlen, EXIT_RUNTIME, "--exec: private directory: %s", strerror(errno));
-	x->dir_fd = open(x->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int status = private_dir(x, err, errlen);
+
+	if (status)
+		return status;
 	x->prog = aligned_alloc(CACHELINE, sizeof(*x->prog));
 	x->prog_lt = aligned_alloc(CACHELINE, ALIGN_UP(sizeof(*x->prog_lt), CACHELINE));
 	x->mutexes = calloc(EXEC_MAX_MUTEXES, sizeof(*x->mutexes));
-	if (x->dir_fd < 0 || !x->prog || !x->prog_lt || !x->mutexes)
-		return fail(err, errlen, EXIT_RUNTIME, "--exec: out of memory or %s: %s", x->dir, strerror(errno));
+	if (!x->prog || !x->prog_lt || !x->mutexes)
+		return fail(err, errlen, EXIT_RUNTIME, "--exec: out of memory");
 	memset(x->prog, 0, sizeof(*x->prog));
 	memset(x->prog_lt, 0, sizeof(*x->prog_lt));
 	hist_reset(&x->prog->acq);
@@ -1118,48 +1380,87 @@ static int exec_report(struct exec_run *x, struct outdir *od, int verdict, char 
 	return status;
 }
 
+/* A stopped run's one line: the signal, how the program ended, what was
+ * killed, and that what was gathered is kept all the same. */
+static int stop_verdict(const struct exec_run *x, char *err, size_t errlen)
+{
+	char how[512];
+	size_t n;
+
+	if (WIFSIGNALED(x->status))
+		n = (size_t)snprintf(how, sizeof(how), "%s was killed by signal %d (%s)", x->cfg->exec_argv[0],
+				     WTERMSIG(x->status), strsignal(WTERMSIG(x->status)));
+	else
+		n = (size_t)snprintf(how, sizeof(how), "%s exited with status %d", x->cfg->exec_argv[0],
+				     WEXITSTATUS(x->status));
+	if (x->killed && n < sizeof(how))
+		n += (size_t)snprintf(how + n, sizeof(how) - n, ", %u process%s killed after a grace of "
+				      EXEC_STOP_GRACE_TEXT, x->killed, x->killed == 1 ? "" : "es");
+	if (!x->main_written && n < sizeof(how))
+		snprintf(how + n, sizeof(how) - n, ", its figures lost");
+	return fail(err, errlen, EXIT_SIGNAL, "stopped by signal %d; %s; what it gathered is %s", x->stop_sig, how,
+		    x->cfg->out_dir ? "written" : "shown");
+}
+
+/* The program run and its figures read and reported; the verdict in err. */
+static int exec_program(struct exec_run *x, const char *so, struct outdir *od, char *err, size_t errlen)
+{
+	char verdict_err[1024], metric_err[1024];
+	int status = exec_setup(x, err, errlen), verdict, metrics;
+
+	if (!status)
+		status = preload_list(x, so, err, errlen);
+	if (!status)
+		status = exec_place(x, err, errlen);
+	if (!status)
+		status = run_program(x, err, errlen);
+	if (!status && read_library_files(x) != 0)
+		status = fail(err, errlen, EXIT_RUNTIME, "--exec: %s: %s", x->dir, strerror(errno));
+	if (status)
+		return status;
+	/* Metrics are read from a failed program's output too. */
+	metrics = metric_scan(x, metric_err, sizeof(metric_err));
+	verdict = program_verdict(x, verdict_err, sizeof(verdict_err));
+	if (!verdict && metrics) {
+		verdict = metrics;
+		snprintf(verdict_err, sizeof(verdict_err), "%s", metric_err);
+	}
+	if (x->stop_sig)
+		verdict = stop_verdict(x, verdict_err, sizeof(verdict_err));
+	status = exec_report(x, od, verdict, err, errlen);
+	if (status == verdict && verdict)
+		snprintf(err, errlen, "%s", verdict_err);
+	return status;
+}
+
 int exec_run_and_report(const struct bench_config *cfg)
 {
-	struct exec_run *x = calloc(1, sizeof(*x));
+	/* Aligned as its members ask (a cache line): calloc() promises 16 bytes. */
+	struct exec_run *x = aligned_alloc(_Alignof(struct exec_run), sizeof(*x));
 	struct outdir od;
-	char err[1024] = "", verdict_err[1024] = "";
+	char err[1024] = "";
 	const char *so;
-	int status, verdict;
+	int status;
 
 	if (!x) {
 		fprintf(stderr, "lockbench: --exec: out of memory\n");
 		return EXIT_RUNTIME;
 	}
+	memset(x, 0, sizeof(*x));
 	x->cfg = cfg;
-	x->dir_fd = -1;
+	x->dir_fd = x->wd.fd = x->wd.parent_fd = -1;
+	bench_catch_stop_signals();
 	status = exec_check(x, err, sizeof(err));
+	/* The program's orphans (a daemon's child) become ours to wait for. */
+	if (!status && prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+		status = fail(err, sizeof(err), EXIT_RUNTIME, "--exec: PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 	so = status ? NULL : exec_so(err, sizeof(err));
 	if (!status && !so)
 		status = EXIT_USAGE;
 	if (!status && cfg->out_dir && outdir_open(&od, cfg->out_dir, err, sizeof(err)) != 0)
 		status = EXIT_USAGE;
 	else if (!status) {
-		status = exec_setup(x, err, sizeof(err));
-		if (!status)
-			status = exec_place(x, err, sizeof(err));
-		if (!status)
-			status = run_program(x, so, err, sizeof(err));
-		if (!status && read_library_files(x) != 0)
-			status = fail(err, sizeof(err), EXIT_RUNTIME, "--exec: %s: %s", x->dir, strerror(errno));
-		if (!status) {
-			/* Metrics are read from a failed program's output too. */
-			char metric_err[1024];
-			int metrics = metric_scan(x, metric_err, sizeof(metric_err));
-
-			verdict = program_verdict(x, verdict_err, sizeof(verdict_err));
-			if (!verdict && metrics) {
-				verdict = metrics;
-				snprintf(verdict_err, sizeof(verdict_err), "%s", metric_err);
-			}
-			status = exec_report(x, &od, verdict, err, sizeof(err));
-			if (status == verdict && verdict)
-				snprintf(err, sizeof(err), "%s", verdict_err);
-		}
+		status = exec_program(x, so, &od, err, sizeof(err));
 		if (cfg->out_dir)
 			outdir_abort(&od);
 	}

@@ -10,9 +10,11 @@
 #include "core/config.h"
 
 /* The whole --exec run: an exit status of config.h (EXIT_USAGE before the
- * program starts on a bad --metric or an unusable -o or library;
- * EXIT_RUNTIME when the program could not run, failed, was killed, or a
- * metric was not found — the result directory then says which). */
+ * program starts on a bad --metric, an unusable -o, library or private
+ * directory; EXIT_RUNTIME when the program could not run, failed, was
+ * killed, its private directory's file system filled, or a metric was not
+ * found — the result directory then says which; EXIT_SIGNAL when a stop
+ * signal ended it, what it gathered written all the same). */
 int exec_run_and_report(const struct bench_config *cfg);
 
 #endif

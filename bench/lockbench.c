@@ -20,8 +20,7 @@ static int fail_usage(const char *msg)
 
 static int stopped(char *err, size_t errlen)
 {
-	snprintf(err, errlen, "stopped by signal %d; nothing written", bench_stop_signal());
-	return EXIT_SIGNAL;
+	return bench_stopped(err, errlen, "nothing written");
 }
 
 /* The result files, whole or not at all: a stop signal that comes while

@@ -21,7 +21,7 @@ enum bench_exit {
 	EXIT_USAGE = 2,     /* bad command line or unusable --out/--dir */
 	EXIT_INVARIANT = 3, /* a workload's invariant failed: the lock lost updates */
 	EXIT_WATCHDOG = 4,  /* no progress for --watchdog seconds */
-	EXIT_SIGNAL = 130,  /* stopped by SIGINT/SIGTERM; nothing written */
+	EXIT_SIGNAL = 130,  /* stopped by SIGINT/SIGTERM/SIGHUP; nothing written (--exec: what was gathered) */
 };
 
 /*

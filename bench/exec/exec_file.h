@@ -18,6 +18,11 @@
 #define EXEC_MUTEX_HEADER \
 	"mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles,site_object,site_address"
 
+/* A line on the program's standard error, a process's figures not written
+ * (printf: its pid, then "PATH: REASON"); the launcher quotes the main
+ * process's. */
+#define EXEC_NOT_WRITTEN "lockbench-exec: pid %d: figures not written to "
+
 /* --pin (bench/exec/preload_pin.c): the process's threads the library
  * placed, and those whose sched_setaffinity() failed. */
 #define EXEC_KEY_PINNED "threads_pinned"

@@ -4,35 +4,76 @@
  * merges and symbolizes them, bench/run/exec_run.c).  Written from the
  * library's destructor, after the program's own atexit handlers; a program
  * that calls _exit() or is killed writes nothing, which the launcher says.
+ * Each file is written under a name the launcher does not read and renamed
+ * once whole: a file cut short (a full disk) is never read as figures, and
+ * what could not be written is said on the program's standard error, the
+ * one place left to say it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exec_file.h"
 #include "preload.h"
 
-static FILE *px_create(const char *prefix)
-{
-	char path[sizeof(px_cfg.out_dir) + 64];
-	int fd;
+/* A process's file being written: its name while written, and its own. */
+struct px_file {
 	FILE *f;
+	char part[sizeof(px_cfg.out_dir) + 64], path[sizeof(px_cfg.out_dir) + 64];
+};
 
-	snprintf(path, sizeof(path), "%s/%s-%d.csv", px_cfg.out_dir, prefix, (int)getpid());
+/* Said on standard error while it is a file or a terminal (the launcher's
+ * capture, a log, /dev/null): a daemon that closed it may have a socket to
+ * a client there now. */
+static void px_not_written(const struct px_file *pf, int err)
+{
+	struct stat st;
+
+	if (fstat(2, &st) == 0 && (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)))
+		dprintf(2, EXEC_NOT_WRITTEN "%s: %s\n", (int)getpid(), pf->path, strerror(err));
+}
+
+static bool px_create(struct px_file *pf, const char *prefix)
+{
+	int fd;
+
+	snprintf(pf->path, sizeof(pf->path), "%s/%s-%d.csv", px_cfg.out_dir, prefix, (int)getpid());
+	snprintf(pf->part, sizeof(pf->part), "%s/.%s-%d.part", px_cfg.out_dir, prefix, (int)getpid());
 	/* The launcher's own private directory: a name already there is not
 	 * ours to overwrite, and no link is followed. */
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w");
-	if (!f)
-		close(fd);
-	return f;
+	fd = open(pf->part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	pf->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!pf->f) {
+		px_not_written(pf, errno);
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	return true;
+}
+
+/* Whole, or not at all. */
+static void px_commit(struct px_file *pf)
+{
+	bool cut = ferror(pf->f);
+	int err = cut ? EIO : 0;
+
+	if (fclose(pf->f) != 0 && !cut) {
+		cut = true;
+		err = errno;
+	}
+	if (!cut && rename(pf->part, pf->path) == 0)
+		return;
+	err = err ? err : errno;
+	unlink(pf->part);
+	px_not_written(pf, err);
 }
 
 static void px_hist_write(FILE *f, const char *name, const struct hist *h)
@@ -131,19 +172,17 @@ static void px_mutex_row(const struct px_mutex *x, uint64_t acquisitions, bool d
 void px_write_figures(void)
 {
 	static int written;
-	FILE *f;
+	struct px_file pf;
 
 	if (!px_cfg.out_dir[0] || __atomic_exchange_n(&written, 1, __ATOMIC_RELAXED))
 		return;
-	f = px_create(EXEC_FILE_PREFIX);
-	if (f) {
-		px_write_main(f);
-		fclose(f);
+	if (px_create(&pf, EXEC_FILE_PREFIX)) {
+		px_write_main(pf.f);
+		px_commit(&pf);
 	}
-	f = px_create(EXEC_MUTEX_PREFIX);
-	if (f) {
-		fputs(EXEC_MUTEX_HEADER "\n", f);
-		px_mutex_each(px_mutex_row, f);
-		fclose(f);
+	if (px_create(&pf, EXEC_MUTEX_PREFIX)) {
+		fputs(EXEC_MUTEX_HEADER "\n", pf.f);
+		px_mutex_each(px_mutex_row, pf.f);
+		px_commit(&pf);
 	}
 }

@@ -162,8 +162,7 @@ static void threads_leave_running(struct bench_run *run, struct bench_thread **t
 
 static int stopped_by_signal(char *err, size_t errlen)
 {
-	snprintf(err, errlen, "stopped by signal %d; nothing written", bench_stop_signal());
-	return EXIT_SIGNAL;
+	return bench_stopped(err, errlen, "nothing written");
 }
 
 /*

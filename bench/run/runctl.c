@@ -1,7 +1,8 @@
 /*
  * runctl.c — the controls a run's main thread and its workers share: the
- * stop signal, the tests' hook, and the main thread's side of the start
- * gate (the workers' side is gate_wait() in worker.c).
+ * stop signal (also --exec's, exec_run.c), the tests' hook, and the main
+ * thread's side of the start gate (the workers' side is gate_wait() in
+ * worker.c).
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -9,18 +10,25 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runctl.h"
+#include "../core/config.h"
 #include "../platform/tsc.h"
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, stop_from_terminal;
 
-static void on_stop_signal(int sig)
+/* A terminal's ^C or hangup is the kernel's (SI_KERNEL, drivers/tty/
+ * n_tty.c's isig() through kill_pgrp()), sent to the whole foreground
+ * process group; kill(1) and timeout(1) are SI_USER, sent to us alone. */
+static void on_stop_signal(int sig, siginfo_t *si, void *ctx)
 {
+	(void)ctx;
 	stop_signal = sig;
+	stop_from_terminal = si && si->si_code == SI_KERNEL;
 }
 
 int bench_stop_signal(void)
@@ -28,15 +36,60 @@ int bench_stop_signal(void)
 	return stop_signal;
 }
 
+bool bench_stop_from_terminal(void)
+{
+	return stop_from_terminal;
+}
+
+int bench_stopped(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "stopped by signal %d; %s", stop_signal, what);
+	return EXIT_SIGNAL;
+}
+
 int (*bench_test_hook)(const char *phase, unsigned int n);
 
+/* The stop signals, and how this process found them: a child about to
+ * exec a program gets them back (stop_signals_original()). */
+static const int stop_signo[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction stop_found[3];
+static bool stop_found_saved;
+
+/* SIGHUP's former handler is not kept: bench_catch_stop_signals() has
+ * caught it in lockbench since main().  A SIGHUP ignored from the start
+ * (nohup) stays ignored: a hangup is then not a stop.  SIGINT and SIGTERM
+ * are caught even when ignored, as a shell ignores SIGINT for a background
+ * job that a script still stops so. */
 void stop_signals_catch(struct sigaction *old_int, struct sigaction *old_term)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
+	struct sigaction sa = { .sa_sigaction = on_stop_signal, .sa_flags = SA_SIGINFO };
+	struct sigaction *old[] = { old_int, old_term, NULL };
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, old_int);
-	sigaction(SIGTERM, &sa, old_term);
+	for (unsigned int i = 0; i < sizeof(stop_signo) / sizeof(stop_signo[0]); i++) {
+		if (!stop_found_saved)
+			sigaction(stop_signo[i], NULL, &stop_found[i]);
+		if (stop_signo[i] == SIGHUP && stop_found[i].sa_handler == SIG_IGN)
+			continue;
+		sigaction(stop_signo[i], &sa, old[i]);
+	}
+	stop_found_saved = true;
+}
+
+void stop_signals_block(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	for (unsigned int i = 0; i < sizeof(stop_signo) / sizeof(stop_signo[0]); i++)
+		sigaddset(&block, stop_signo[i]);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+void stop_signals_original(void)
+{
+	for (unsigned int i = 0; stop_found_saved && i < sizeof(stop_signo) / sizeof(stop_signo[0]); i++)
+		sigaction(stop_signo[i], &stop_found[i], NULL);
 }
 
 void bench_catch_stop_signals(void)

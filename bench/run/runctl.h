@@ -46,8 +46,8 @@ struct bench_run {
 /* Threads that have left their loop (after their teardown). */
 unsigned int threads_done(struct bench_run *run);
 
-/* SIGINT/SIGTERM request a stop from now on (bench_catch_stop_signals());
- * the handlers they replace go to *old_int and *old_term unless NULL. */
+/* SIGINT/SIGTERM/SIGHUP request a stop from now on (bench_catch_stop_signals());
+ * the handlers SIGINT and SIGTERM replace go to *old_int and *old_term unless NULL. */
 void stop_signals_catch(struct sigaction *old_int, struct sigaction *old_term);
 
 void gate_init(struct bench_run *run);
@@ -75,16 +75,31 @@ void gate_sched_arrive(struct bench_run *run);
 void gate_sched_release(struct bench_run *run, unsigned int created);
 
 /*
- * Makes SIGINT/SIGTERM request a stop instead of killing the process, from
- * now on: a signal that arrives before bench_run() (while the result
+ * Makes SIGINT/SIGTERM/SIGHUP request a stop instead of killing the process,
+ * from now on: a signal that arrives before bench_run() (while the result
  * directory is being staged, say) still stops the run cleanly.  bench_run()
- * installs the same handlers for its own duration in any case.
+ * installs the same handlers for its own duration in any case, and --exec
+ * (exec_run.c) passes the stop on to the program.
  */
 void bench_catch_stop_signals(void);
 
-/* The SIGINT/SIGTERM that asked for a stop (caught since
- * bench_catch_stop_signals() or during bench_run()), or 0. */
+/* The SIGINT/SIGTERM/SIGHUP that asked for a stop (caught since
+ * bench_catch_stop_signals() or during bench_run()), or 0; and whether the
+ * last came from a terminal (^C, a hangup), which sent it to the whole
+ * foreground process group. */
 int bench_stop_signal(void);
+bool bench_stop_from_terminal(void);
+
+/* --exec's fork: the stop signals blocked (the mask before in *old) so that
+ * none is lost between fork and exec; the child sets them back as this
+ * process found them (stop_signals_original(), async-signal-safe), and
+ * both restore *old. */
+void stop_signals_block(sigset_t *old);
+void stop_signals_original(void);
+
+/* "stopped by signal N; WHAT" into err: EXIT_SIGNAL, every stopped run's
+ * status and line. */
+int bench_stopped(char *err, size_t errlen, const char *what);
 
 /*
  * Tests only: called, when set, as a run reaches each phase, n being the

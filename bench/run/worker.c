@@ -225,8 +225,8 @@ void thread_free(const struct bench_config *cfg, struct bench_thread *t)
 
 /* ---- its start ---- */
 
-/* Creates worker i, its signal mask without SIGINT/SIGTERM (only the main
- * thread takes them); 0 or an errno. */
+/* Creates worker i, its signal mask without SIGINT/SIGTERM/SIGHUP (only
+ * the main thread takes them); 0 or an errno. */
 static int thread_create(struct bench_thread *t, pthread_attr_t *attr)
 {
 	sigset_t block, old;
@@ -237,6 +237,7 @@ static int thread_create(struct bench_thread *t, pthread_attr_t *attr)
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	/* Blocked around the create alone, which copies the mask: between two
 	 * creates a stop signal reaches this thread's handler at once. */
 	pthread_sigmask(SIG_BLOCK, &block, &old);

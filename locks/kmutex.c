@@ -402,9 +402,12 @@ static void km_window_closes(struct lock_thread *self, uint64_t opened)
  * — so a release waits for wait_lock, and the owner field stays NULL on a
  * lock that is not yet free meanwhile — or, from 3.15, just before taking it
  * ("as a performance measurement, release the lock before doing other wakeup
- * related duties"); then the first waiter is woken.
+ * related duties"); then the first waiter is woken.  Out of line, as the
+ * 4.10 one below: the uncontended unlock then saves no register (its window
+ * stamp would cost it one).
  */
-static void km_count_unlock_slow(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
+static __attribute__((noinline)) void km_count_unlock_slow(struct kmutex *l, struct lock_thread *self,
+							   struct kmutex_thread *me)
 {
 	uint64_t window = pr_clock();
 	uint32_t *wake = NULL;
@@ -423,7 +426,8 @@ static void km_count_unlock_slow(struct kmutex *l, struct lock_thread *self, str
 
 /* The same from 4.10: the word is released (or handed over) first, the wait
  * list is looked at only when a flag says so. */
-static void km_flags_unlock_slow(struct kmutex *l, struct lock_thread *self, struct kmutex_thread *me)
+static __attribute__((noinline)) void km_flags_unlock_slow(struct kmutex *l, struct lock_thread *self,
+							   struct kmutex_thread *me)
 {
 	uint64_t window = pr_clock();
 	uint32_t s = km_release_word(l), *wake = NULL;

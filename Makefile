@@ -173,7 +173,13 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 
 # tests/exec_prog.c: a plain pthread program, linked with nothing of
 # lockbench's, that tests/exec.t runs under the preloaded library.
-$(BUILD)/tests/exec_prog: tests/exec_prog.c
+$(BUILD)/tests/exec_prog: tests/exec_prog.c tests/exec_expect.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+
+# tests/exec_misuse_prog.c: the misuse glibc survives (tests/exec-misuse.t),
+# like exec_prog linked with nothing of lockbench's.
+$(BUILD)/tests/exec_misuse_prog: tests/exec_misuse_prog.c tests/exec_expect.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
 
@@ -272,9 +278,10 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog \
-		$(BUILD)/tests/libneeds-tsan.so
+		$(BUILD)/tests/exec_misuse_prog $(BUILD)/tests/libneeds-tsan.so
 	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) LOCKBENCH_EXEC_SO=$(EXEC_SO) \
-		EXEC_PROG=$(BUILD)/tests/exec_prog CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
+		EXEC_PROG=$(BUILD)/tests/exec_prog EXEC_MISUSE_PROG=$(BUILD)/tests/exec_misuse_prog \
+		CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 
 # Each ratio printed with docs/measurement.md's beside it, flagged where far off
 # (scripts/bench-docs.sh); the figures themselves stay the program's.

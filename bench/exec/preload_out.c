@@ -143,7 +143,7 @@ void px_write_figures(void)
 	f = px_create(EXEC_MUTEX_PREFIX);
 	if (f) {
 		fputs(EXEC_MUTEX_HEADER "\n", f);
-		px_mutex_each(px_mutex_row, f);
+		px_mutex_hottest(px_mutex_row, f);
 		fclose(f);
 	}
 }

@@ -214,9 +214,17 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB)
 
 # tests/exec_prog.c: a plain pthread program, linked with nothing of
 # lockbench's, that tests/exec.t runs under the preloaded library.
-$(BUILD)/tests/exec_prog: tests/exec_prog.c
+$(BUILD)/tests/exec_prog: tests/exec_prog.c tests/exec_expect.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+
+# tests/exec_misuse_prog.c: the misuse glibc survives (tests/exec-misuse.t),
+# like exec_prog linked with nothing of lockbench's.
+EXEC_TEST_PROGS += $(BUILD)/tests/exec_misuse_prog
+$(BUILD)/tests/exec_misuse_prog: tests/exec_misuse_prog.c tests/exec_expect.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
+
 # tests/exec_cond_prog.c: condvars at POSIX's edges, for tests/exec-cond.t.
 EXEC_TEST_PROGS += $(BUILD)/tests/exec_cond_prog
 $(BUILD)/tests/exec_cond_prog: tests/exec_cond_prog.c
@@ -351,7 +359,8 @@ test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog \
 		$(EXEC_TEST_PROGS) $(BUILD)/tests/libneeds-tsan.so
 	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) LOCKBENCH_EXEC_SO=$(EXEC_SO) \
-		EXEC_PROG=$(BUILD)/tests/exec_prog CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
+		EXEC_PROG=$(BUILD)/tests/exec_prog EXEC_MISUSE_PROG=$(BUILD)/tests/exec_misuse_prog \
+		CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 
 # Each ratio printed with docs/measurement.md's beside it, flagged where far off
 # (scripts/bench-docs.sh); the figures themselves stay the program's.

@@ -16,15 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LIMIT_S=120
 
-# A sanitizer build's library needs its runtime loaded before libc:
-# AddressSanitizer's first, ThreadSanitizer's after the library (as the
-# launcher does, bench/exec_run.c says why).
-preload=$(readlink -f "$SO")
-asan=$(ldd "$SO" 2>/dev/null | awk '/libasan/ { print $3; exit }')
-tsan=$(ldd "$SO" 2>/dev/null | awk '/libtsan/ { print $3; exit }')
-[ -n "$asan" ] && preload="$asan $preload"
-[ -n "$tsan" ] && preload="$preload $tsan"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+# A sanitizer build's library needs its runtime loaded before libc.
+exec_preload "$SO"
 exec_tsan_options "$SO"
 # The cases of a full run, and the forked child's acquisitions at -q and at
 # full rounds.  ThreadSanitizer starts no thread in a child forked from a

@@ -39,22 +39,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec_expect.h"
+
 static uint64_t lock_calls, passthrough_calls;  /* atomics: tallied by every thread */
 static uint64_t counter_lock_calls;             /* of lock_calls, those on counter_lock */
 static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void fail(const char *what, long got, long want)
-{
-	printf("FAIL %s: %ld, expected %ld\n", what, got, want);
-	fflush(stdout);
-	exit(1);
-}
-
-static void expect(const char *what, long got, long want)
-{
-	if (got != want)
-		fail(what, got, want);
-}
 
 static void tally(uint64_t *counter, uint64_t n)
 {

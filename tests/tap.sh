@@ -50,6 +50,20 @@ exec_preamble() {
 	exec_tsan_options
 }
 
+# exec_preload SO: $preload, the LD_PRELOAD list that runs library SO as the
+# launcher does (a sanitizer build's runtime loaded before libc:
+# AddressSanitizer's first, ThreadSanitizer's after the library; the
+# launcher, bench/exec_run.c, says why); $asan and $tsan, those runtimes'
+# paths ("" without); ASAN_OPTIONS let the order be.
+exec_preload() {
+	preload=$(readlink -f "$1")
+	asan=$(ldd "$1" 2>/dev/null | awk '/libasan/ { print $3; exit }')
+	tsan=$(ldd "$1" 2>/dev/null | awk '/libtsan/ { print $3; exit }')
+	[ -n "$asan" ] && preload="$asan $preload"
+	[ -n "$tsan" ] && preload="$preload $tsan"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+}
+
 # exec_tsan [FILE]: FILE (a library or program; else $LOCKBENCH_EXEC_SO, else
 # this build's library) is built with ThreadSanitizer.
 exec_tsan() { ldd "${1:-${LOCKBENCH_EXEC_SO:-build/liblockbench-exec.so}}" 2>/dev/null | grep -q libtsan; }

@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -109,11 +108,6 @@ static inline struct px_node *px_node_take(struct px_thread *t)
 	return __builtin_expect(n != NULL, 1) ? n : px_node_first(t);
 }
 
-static struct px_node *px_node_of(struct lock_thread *lt)
-{
-	return (struct px_node *)((char *)lt - offsetof(struct px_node, lt));
-}
-
 static struct px_mutex *px_header(void *lock)
 {
 	return (struct px_mutex *)((char *)lock - sizeof(struct px_mutex));
@@ -166,20 +160,20 @@ static void __attribute__((noinline)) px_contended(struct px_thread *t, const vo
 }
 
 /*
- * t now holds x, taken with node lt: its count.  A LOCK_F_HOLDS_THREAD
- * lock's holder writes the node to the header's second line for unlock(),
- * and so counts there too (plain: only the holder writes it); every other
- * lock's, in its own tally.  The record's copy of the flag, not px_cfg's:
- * called after the lock call, it keeps only the record's address.
+ * t now holds x, taken with node lt: the mark of a held mutex (owner_lt,
+ * preload.h), and its count.  A LOCK_F_HOLDS_THREAD lock's holder counts
+ * on the header's second line beside the mark (plain: only the holder
+ * writes it); every other lock's, in its own tally.  The record's copy of
+ * the flag, not px_cfg's: called after the lock call, it keeps only the
+ * record's address.
  */
 static inline void px_held(struct px_thread *t, struct px_mutex *x, struct lock_thread *lt)
 {
-	if (t->holds_thread) {
-		x->owner_lt = lt;
+	x->owner_lt = lt;
+	if (t->holds_thread)
 		x->acquisitions++;
-	} else {
+	else
 		px_tally_one(t, x);
-	}
 }
 
 /* px_held() of the acquisition px_acquire() just made: after px_contended(),
@@ -189,18 +183,29 @@ static inline void px_acquired(struct px_thread *t)
 	px_held(t, px_header(t->bt.lock), t->bt.lt);
 }
 
-/* unlock() of x by t.  A LOCK_F_HOLDS_THREAD node goes back to the
- * thread's spares first: only this thread takes from them, and not before
- * unlock() has returned; so nothing is left to do after the call.  The
+/* unlock() of x by t.  A free mutex (no mark: one unlock too many, or a
+ * mutex re-initialized while held) is left alone, as glibc's normal mutex
+ * answers 0 and stays unlocked: the lock's own unlock() on a free lock
+ * would corrupt it (a ticket lock served past its tickets, an MCS unlock
+ * waiting for a successor that never comes).  The mark is cleared before
+ * the lock's release, which orders it before the next holder's.  A
+ * LOCK_F_HOLDS_THREAD node goes back to the thread's spares first: only
+ * this thread takes from them, and not before unlock() has returned; so
+ * nothing is left to do after the call.  The
  * lock and node go to unlock() in registers, not through t->bt (as
  * bench_unlock() would take them): stored and read straight back, they
  * would wait on a store-to-load forwarding before the unlock's store or
  * atomic (futex 33.8 -> 32.2 cycles a lock+unlock, scripts/exec_cost). */
 static inline void px_release(struct px_thread *t, struct px_mutex *x)
 {
-	struct lock_thread *lt = px_cfg.holds_thread ? x->owner_lt : &t->node->lt;
+	struct lock_thread *lt = x->owner_lt;
 
-	if (px_cfg.holds_thread) {
+	if (__builtin_expect(lt == NULL, 0))
+		return;
+	x->owner_lt = NULL;
+	if (!px_cfg.holds_thread) {
+		lt = &t->node->lt;
+	} else {
 		struct px_node *n = px_node_of(lt);
 
 		n->next = t->spare;
@@ -280,8 +285,7 @@ PX_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 	px_real_ready();
 	if (px_inert() || px_passthrough(m))
 		return px_real.destroy(m);
-	px_mutex_destroy(m);
-	return 0;
+	return px_mutex_destroy(m);
 }
 
 /* lock() of a mutex left to glibc (or of any, the library inert), counted. */
@@ -361,11 +365,13 @@ static int __attribute__((noinline)) px_unlock_ours(pthread_mutex_t *m)
 	struct px_thread *t;
 	struct px_mutex *x;
 
-	x = px_mutex_of(m);
+	x = px_mutex_find(m);
 	t = px_self();
-	/* Never started: never locked, so not ours to unlock. */
-	if (!x || !t)
-		return EPERM;
+	/* Never started: never locked, free; glibc's normal mutex answers 0. */
+	if (!x)
+		return 0;
+	if (!t)
+		return ENOMEM;
 	px_release(t, x);
 	return 0;
 }
@@ -593,8 +599,7 @@ static void __attribute__((constructor)) px_setup(void)
 		px_die("LOCKBENCH_EXEC_PIN '%s': not a list of CPU numbers", pin);
 	if (!name || !*name)
 		return;
-	if (getrandom(&px_cfg.key, sizeof(px_cfg.key), GRND_NONBLOCK) != sizeof(px_cfg.key))
-		px_cfg.key = (uintptr_t)tsc_now() * UINT64_C(0x9e3779b97f4a7c15);
+	px_cfg.key = px_key_draw();
 	px_setup_timing(getenv("LOCKBENCH_EXEC_TIMING"), getenv("LOCKBENCH_EXEC_SEED"));
 	if (out && snprintf(px_cfg.out_dir, sizeof(px_cfg.out_dir), "%s", out) >= (int)sizeof(px_cfg.out_dir))
 		px_die("LOCKBENCH_EXEC_OUT too long");

@@ -18,6 +18,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../core/config.h"
@@ -30,10 +31,10 @@
  * a late read by a thread still leaving unlock() touches a lock, never
  * freed memory.  Its first line, which the fast path reads (the id),
  * changes only when a mutex starts or is destroyed (its chain, under the
- * registry's lock); the second is written by the lock's holder only where
- * it must be (a contended acquisition, a LOCK_F_HOLDS_THREAD node), so that
- * an uncontended acquisition writes no line of the header for the next
- * holder to fetch.
+ * registry's lock); the second is written by the lock's holder: owner_lt
+ * on every acquisition and release (the line the holder has just fetched
+ * for its own acquisition's count or contention figures, and that no other
+ * thread reads on the fast path), the figures where they must be.
  */
 struct px_mutex {
 	pthread_mutex_t *addr;        /* the pthread_mutex_t it serves: set at start, then read-only */
@@ -41,8 +42,11 @@ struct px_mutex {
 	uint32_t id;                  /* its acquisitions' index in every thread's px_tally: the
 	                               * header's for life (a recycled header keeps it) */
 	/* Written only by the thread holding the lock, plain: exact without atomics. */
-	struct lock_thread *owner_lt cacheline_aligned; /* the node lock() was given
-	                               * (LOCK_F_HOLDS_THREAD only) */
+	struct lock_thread *owner_lt cacheline_aligned; /* held: the node lock() was given (the one
+	                               * unlock() needs, LOCK_F_HOLDS_THREAD); NULL: free.  Set after
+	                               * the lock's acquire, cleared before its release, so the lock
+	                               * orders every write of it: the one mark of a mutex's life
+	                               * (unlock of a free mutex, destroy or init of a held one) */
 	uint64_t acquisitions;        /* lock(), trylock(), timedlock() and condvar re-locks that took
 	                               * it and are in no thread's tally (LOCK_F_HOLDS_THREAD locks
 	                               * count here: px_held), and, once destroyed, every one */
@@ -103,9 +107,17 @@ struct px_thread {
 	struct px_tally tally;       /* its acquisitions of each mutex (px_tally_one) */
 } cacheline_aligned;
 
+static inline struct px_node *px_node_of(struct lock_thread *lt)
+{
+	return (struct px_node *)(void *)((char *)lt - offsetof(struct px_node, lt));
+}
+
 /* The interposed calls: the only symbols the library exports (it is built
  * -fvisibility=hidden, so none of lockbench's names can meet a program's). */
 #define PX_EXPORT __attribute__((visibility("default")))
+
+/* Fork generations whose mutexes a process adopts by their check word. */
+#define PX_KEY_GENERATIONS 8
 
 /* The lock every interposed mutex runs, set once by the constructor. */
 struct px_config {
@@ -115,7 +127,10 @@ struct px_config {
 	bool holds_thread;           /* ops has LOCK_F_HOLDS_THREAD */
 	size_t mutex_size;           /* sizeof(px_mutex) + the lock's size, rounded */
 	size_t node_size;            /* sizeof(px_node) + LOCK_THREAD_SIZE(ops), rounded */
-	uintptr_t key;               /* mixes the mutex check word: random per process */
+	uintptr_t key;               /* mixes the mutex check word: random per process, drawn
+	                              * anew in a fork's child (px_mutex_fork_child) */
+	uintptr_t key_old[PX_KEY_GENERATIONS]; /* the ancestors' keys, the parent's first: a
+	                              * mutex they started is adopted (px_mutex_start) */
 	char out_dir[512];           /* where the figures go at exit; "" none */
 	char prepare_note[256];      /* prepare()'s fallback note */
 };
@@ -186,18 +201,40 @@ static inline struct px_mutex *px_mutex_of(pthread_mutex_t *m)
 {
 	uintptr_t p = __atomic_load_n(px_word(m), __ATOMIC_ACQUIRE);
 
-	if (__builtin_expect(p > PX_STARTING && *px_check(m) == (p ^ (uintptr_t)m ^ px_cfg.key), 1))
+	/* The check word relaxed: another process sharing the page (a
+	 * private mutex in MAP_SHARED memory, misused) may write it. */
+	if (__builtin_expect(p > PX_STARTING &&
+			     __atomic_load_n(px_check(m), __ATOMIC_RELAXED) == (p ^ (uintptr_t)m ^ px_cfg.key), 1))
 		return (struct px_mutex *)p;
 	return NULL;
 }
 
-/* Starts m (lazily, race-free: one CAS decides who builds its lock), and
- * returns its header; NULL when out of memory (errno ENOMEM). */
+/*
+ * A mutex's life, decided in preload_mutex.c alone:
+ * - px_mutex_start: a zeroed mutex's first use, or bytes that are not a
+ *   started mutex of this process (a copy, garbage, a sibling process's
+ *   stamp in a shared page): one CAS decides who builds its lock; a mutex
+ *   an ancestor process started (before fork) is adopted, its lock state
+ *   kept (a lock held across fork stays held, as glibc's).  A header left
+ *   at the address (freed unDestroyed) is reset, never inherited held: the
+ *   node a holder left in it goes back to the pool.
+ * - px_mutex_init: a held mutex's header is orphaned (never recycled: its
+ *   holder and waiters may still be in it) and m starts afresh.
+ * - px_mutex_destroy: EBUSY while held (glibc's answer), else recycled.
+ * - unlock of a free mutex (px_release): nothing done, 0, as glibc's
+ *   normal mutex answers; the lock's state is never touched.
+ */
+/* Starts m (lazily, race-free), and returns its header; NULL when out of
+ * memory (errno ENOMEM). */
 struct px_mutex *px_mutex_start(pthread_mutex_t *m, const void *site);
+/* m's header when m is a started mutex of this process, its ancestors'
+ * adopted; else NULL, m untouched (unlock and destroy start nothing). */
+struct px_mutex *px_mutex_find(pthread_mutex_t *m);
 /* pthread_mutex_init(): m's bytes made a fresh, unlocked mutex of ours. */
 int px_mutex_init(pthread_mutex_t *m, const void *site);
-/* pthread_mutex_destroy(): its lock recycled, its figures kept, m zeroed. */
-void px_mutex_destroy(pthread_mutex_t *m);
+/* pthread_mutex_destroy(): EBUSY while held; else its lock recycled, its
+ * figures kept, m zeroed, 0. */
+int px_mutex_destroy(pthread_mutex_t *m);
 /* The started mutex's header, or the one just started. */
 static inline struct px_mutex *px_mutex_get(pthread_mutex_t *m, const void *site)
 {
@@ -206,12 +243,16 @@ static inline struct px_mutex *px_mutex_get(pthread_mutex_t *m, const void *site
 	return x ? x : px_mutex_start(m, site);
 }
 
-/* Calls fn on every started mutex and every destroyed one kept for its
- * contentions, with its acquisitions, every thread's tally summed (the
- * registry lock held: fn must not lock). */
+/* Calls fn on the PX_MUTEX_ROWS hottest of the started mutexes and the
+ * destroyed ones kept, the most contended first (then the most acquired,
+ * as the launcher ranks them), with its acquisitions, every thread's tally
+ * summed (the registry lock held: fn must not lock). */
+#define PX_MUTEX_ROWS 64
 typedef void px_mutex_fn(const struct px_mutex *x, uint64_t acquisitions, bool destroyed, void *ctx);
-void px_mutex_each(px_mutex_fn *fn, void *ctx);
-/* After fork(), in the child: the figures of every mutex zeroed. */
+void px_mutex_hottest(px_mutex_fn *fn, void *ctx);
+/* A process's key for the check words: random, never 0. */
+uintptr_t px_key_draw(void);
+/* After fork(), in the child: the figures of every mutex zeroed, a new key. */
 void px_mutex_fork_child(void);
 void px_mutex_fork_prepare(void);
 void px_mutex_fork_parent(void);
@@ -253,6 +294,9 @@ uint64_t px_tally_sum(uint32_t id, bool take);
 
 /* A zeroed node, from the pool or new; NULL when out of memory. */
 struct px_node *px_node_new(void);
+/* A node no thread will use again (its holder's mutex reset under it), to
+ * the pool. */
+void px_node_give(struct px_node *n);
 /* The constructor's part (the exit key): 0, or -1. */
 int px_thread_setup(void);
 /* Every thread's figures merged (live records read as they stand), for the

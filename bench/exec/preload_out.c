@@ -182,7 +182,7 @@ void px_write_figures(void)
 	}
 	if (px_create(&pf, EXEC_MUTEX_PREFIX)) {
 		fputs(EXEC_MUTEX_HEADER "\n", pf.f);
-		px_mutex_each(px_mutex_row, pf.f);
+		px_mutex_hottest(px_mutex_row, pf.f);
 		px_commit(&pf);
 	}
 }

@@ -73,6 +73,8 @@ static void px_node_zero_lt(struct px_node *n)
 		__atomic_store_n(word++, 0, __ATOMIC_RELAXED);
 }
 
+static void px_node_pool(struct px_node *n);
+
 struct px_node *px_node_new(void)
 {
 	struct px_node *n;
@@ -100,6 +102,13 @@ struct px_node *px_node_new(void)
 	px_all_nodes = n;
 	px_spin_unlock(&px_global_lock);
 	return n;
+}
+
+void px_node_give(struct px_node *n)
+{
+	px_spin_lock(&px_global_lock);
+	px_node_pool(n);
+	px_spin_unlock(&px_global_lock);
 }
 
 /* ---- per-mutex tallies (preload.h, struct px_tally) ---- */

@@ -187,8 +187,11 @@ $(SIM_TEST_BIN): TEST_EXTRA = $(SIM_LIB)
 $(BUILD)/tests/test_sim_kmutex: $(SIM_LOCKS)
 $(BUILD)/tests/test_sim_kmutex: TEST_EXTRA = $(SIM_LOCKS) $(SIM_LIB)
 
-$(BIN): $(BUILD)/bench/lockbench.o $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# lockbench links the simulator too (--sim: bench/run/simrun.c): the locks'
+# simulated build and the engine, which uses common/ of the library again.
+LB_SIM_LINK = $(SIM_LOCKS) -Wl,--start-group $(LIB) $(SIM_LIB) -Wl,--end-group
+$(BIN): $(BUILD)/bench/lockbench.o $(LIB) $(SIM_LOCKS) $(SIM_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/bench/lockbench.o $(LB_SIM_LINK) $(LDLIBS)
 	$(if $(BPF_OK),,@echo "lockbench: built without BPF (needs clang, bpftool, libbpf-dev and $(VMLINUX_BTF)): the sched oracle and --kernel-locks are unavailable")
 
 # The test build's lockbench: the registry with tests/locks/ appended (each a
@@ -200,8 +203,8 @@ TEST_LB_OBJ := $(BUILD)/tests/registry-test.o \
 $(BUILD)/tests/registry-test.o: locks/registry.c $(wildcard locks/*.h locks/*.def tests/locks/*.def)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DLOCKBENCH_TEST_LOCKS -c -o $@ $<
-$(TEST_LB): $(BUILD)/bench/lockbench.o $(TEST_LB_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(TEST_LB): $(BUILD)/bench/lockbench.o $(TEST_LB_OBJ) $(LIB) $(SIM_LOCKS) $(SIM_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/bench/lockbench.o $(TEST_LB_OBJ) $(LB_SIM_LINK) $(LDLIBS)
 
 $(ANALYSIS_OBJ): $(ANALYSIS_H)
 $(COMPARE): $(ANALYSIS_OBJ)
@@ -325,10 +328,11 @@ dist: $(BUILD)/dist/lockbench $(BUILD)/dist/lbcompare $(BUILD)/dist/lbcalibrate 
 # The dlopen() and getaddrinfo() link warnings are for code lockbench never
 # runs: hwloc's plugin loader (static-hwloc.c empties its path) and libnuma's
 # network-interface lookup.
-$(BUILD)/dist/lockbench: $(BUILD)/bench/lockbench.o $(LIB) $(BUILD)/scripts/static-hwloc.o
+$(BUILD)/dist/lockbench: $(BUILD)/bench/lockbench.o $(LIB) $(SIM_LOCKS) $(SIM_LIB) $(BUILD)/scripts/static-hwloc.o
 	$(call DIST_CAN_LINK,$(DIST_LDLIBS))
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $^ $(DIST_LDLIBS)
+	$(CC) $(LDFLAGS) -static -Wl,--strip-debug -o $@ $(BUILD)/bench/lockbench.o $(LB_SIM_LINK) \
+		$(BUILD)/scripts/static-hwloc.o $(DIST_LDLIBS)
 	$(if $(BPF_OK),,@echo "make dist: without BPF: the dist's lockbench has no sched oracle and no --kernel-locks" >&2)
 $(BUILD)/dist/lbcalibrate: $(BUILD)/sim/calibrate.o $(BUILD)/sim/profile.o $(LIB) $(BUILD)/scripts/static-hwloc.o
 	$(call DIST_CAN_LINK,$(DIST_LDLIBS))

@@ -23,6 +23,7 @@
 #include "platform/placement.h"
 #include "platform/schedmode.h"
 #include "workloads/workload.h"
+#include "../sim/coherence.h"
 
 #define MAX_THREADS 65536u
 #define MAX_SECONDS 86400.0
@@ -33,6 +34,7 @@ enum {
 	OPT_WATCHDOG, OPT_DIR, OPT_SEED, OPT_WARMUP,
 	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
 	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED, OPT_EXEC, OPT_METRIC, OPT_PROGRAM,
+	OPT_SIM, OPT_SIM_CPUS, OPT_SIM_SEED, OPT_SIM_SEMANTICS,
 	OPT_WORKLOAD_FIRST = 1024,    /* + i: the i-th distinct workload option key */
 };
 
@@ -64,6 +66,10 @@ static const struct option long_options[] = {
 	{ "exec",        no_argument,       NULL, OPT_EXEC },
 	{ "metric",      required_argument, NULL, OPT_METRIC },
 	{ "program",     required_argument, NULL, OPT_PROGRAM },
+	{ "sim",         required_argument, NULL, OPT_SIM },
+	{ "sim-cpus",    required_argument, NULL, OPT_SIM_CPUS },
+	{ "sim-seed",    required_argument, NULL, OPT_SIM_SEED },
+	{ "sim-semantics", required_argument, NULL, OPT_SIM_SEMANTICS },
 	{ NULL, 0, NULL, 0 },
 };
 #define OWN_OPTIONS (sizeof(long_options) / sizeof(long_options[0]) - 1)
@@ -178,12 +184,19 @@ void cli_usage(FILE *out)
 		"      --metric NAME[:higher|:lower]=REGEX  with --exec: a figure read from the program's\n"
 		"                          output, the first match's first group (up to %d; higher is\n"
 		"                          better unless :lower says otherwise)\n"
+		"      --sim PROFILE       simulate the run on PROFILE's machine (a name or a path; docs/sim.md):\n"
+		"                          -d and --warmup are simulated seconds; --list shows the locks that can\n"
+		"      --sim-cpus N        simulated CPUs, 1..%d (default: the profile's)\n"
+		"      --sim-seed S        the simulation's seed (default 1): one seed, one result\n"
+		"      --sim-semantics kernel|user  the lock's code runs as the kernel's (not preempted,\n"
+		"                          need_resched seen) or as today's harness (default: kernel for\n"
+		"                          kmutex-*, user for the others)\n"
 		"  -o, --out DIR           write result files to DIR (a new DIR-2, -3... if it holds results)\n"
 		"      --quiet             no summary on stdout (with -o DIR or --exec only)\n"
 		"      --list              list locks, workloads and programs\n"
 		"      --topology          print the machine and each placement policy's CPU order\n"
 		"  -h, --help              this text\n",
-		MAX_THREADS, PLACEMENT_DEFAULT, placement_help, EXEC_METRICS_MAX);
+		MAX_THREADS, PLACEMENT_DEFAULT, placement_help, EXEC_METRICS_MAX, SIM_MAX_CPUS);
 	usage_workload_options(out);
 	fprintf(out,
 		"exit status: 0 ok, 1 runtime error, 2 bad usage, 3 invariant failed (lost updates),\n"
@@ -506,6 +519,7 @@ static void config_defaults(struct bench_config *cfg)
 	cfg->pin = PLACEMENT_DEFAULT;
 	cfg->lock_node = -1;
 	cfg->seed = 1;
+	cfg->sim_seed = 1;
 }
 
 /* Shell-quoted argv, for cmdline.txt. */
@@ -640,6 +654,68 @@ static int exec_args(int argc, char **argv, struct bench_config *cfg, char *err,
 	return 0;
 }
 
+/* --sim and its options; the first other option given that a simulated
+ * run would not honour, and the first --sim-* option (for the checks after
+ * the parse). */
+static int sim_refused_opt, sim_sub_opt;
+
+static bool sim_takes(int opt)
+{
+	switch (opt) {
+	case 'l': case 'w': case 't': case 'd': case 'o': case 'h': case OPT_LIST: case OPT_TOPOLOGY:
+	case OPT_WARMUP: case OPT_LOCK_OPT: case OPT_SPIN_BUDGET: case OPT_ORACLE: case OPT_QUIET:
+	case OPT_SIM: case OPT_SIM_CPUS: case OPT_SIM_SEED: case OPT_SIM_SEMANTICS:
+		return true;
+	}
+	return false;
+}
+
+static void sim_note_option(int opt)
+{
+	if (!sim_takes(opt) && !sim_refused_opt)
+		sim_refused_opt = opt;
+	if ((opt == OPT_SIM_CPUS || opt == OPT_SIM_SEED || opt == OPT_SIM_SEMANTICS) && !sim_sub_opt)
+		sim_sub_opt = opt;
+}
+
+static int parse_sim(int opt, const char *arg, struct bench_config *cfg, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case OPT_SIM:
+		if (arg[0] == '\0')
+			return fail(err, errlen, "--sim: empty profile name");
+		cfg->sim_profile = arg;
+		return 0;
+	case OPT_SIM_CPUS:
+		if (parse_u64("--sim-cpus", arg, 1, SIM_MAX_CPUS, &v, err, errlen))
+			return -1;
+		cfg->sim_cpus = (unsigned int)v;
+		return 0;
+	case OPT_SIM_SEED:
+		return parse_u64("--sim-seed", arg, 0, UINT64_MAX, &cfg->sim_seed, err, errlen);
+	}
+	if (strcmp(arg, "kernel") == 0)
+		cfg->sim_semantics = BENCH_SIM_KERNEL;
+	else if (strcmp(arg, "user") == 0)
+		cfg->sim_semantics = BENCH_SIM_USER;
+	else
+		return fail(err, errlen, "--sim-semantics: '%s' is not kernel or user", arg);
+	return 0;
+}
+
+/* A simulated run honours only the options sim_takes(); --sim-* need --sim. */
+static int sim_check_options(const struct bench_config *cfg, char *err, size_t errlen)
+{
+	if (!cfg->sim_profile && sim_sub_opt)
+		return fail(err, errlen, "--%s: only with --sim", option_name(sim_sub_opt));
+	if (cfg->sim_profile && sim_refused_opt)
+		return fail(err, errlen, "--%s: not with --sim (a simulated run takes -l, -w, -t, -d, --warmup, "
+			    "--lock-opt, -o, --quiet and --sim-*)", option_name(sim_refused_opt));
+	return 0;
+}
+
 static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *err, size_t errlen)
 {
 	uint64_t v;
@@ -714,6 +790,11 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 			return fail(err, errlen, "--metric: more than %d", EXEC_METRICS_MAX);
 		cfg->exec_metrics[cfg->exec_metrics_n++] = arg;
 		return 0;
+	case OPT_SIM:
+	case OPT_SIM_CPUS:
+	case OPT_SIM_SEED:
+	case OPT_SIM_SEMANTICS:
+		return parse_sim(opt, arg, cfg, err, errlen);
 	case OPT_SCHED:
 		cfg->sched = sched_mode_find(arg);
 		if (cfg->sched < 0)
@@ -759,6 +840,7 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 	duration_given = false;
 	program_asked = NULL;
 	exec_refused_opt = exec_sized_opt = 0;
+	sim_refused_opt = sim_sub_opt = 0;
 	if (options_build(err, errlen))
 		return -1;
 	cfg->cmdline = join_cmdline(argc, argv);
@@ -787,9 +869,13 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 				    argv[optind - 2], optarg);
 		else if (parse_one(opt, optarg, cfg, err, errlen))
 			return -1;
-		else
+		else {
 			exec_note_option(opt);
+			sim_note_option(opt);
+		}
 	}
+	if (action == CLI_RUN && sim_check_options(cfg, err, errlen))
+		return -1;
 	if (exec_asked && action == CLI_RUN &&
 	    (exec_args(argc, argv, cfg, err, errlen) || exec_refuse_options(err, errlen)))
 		return -1;

@@ -10,6 +10,7 @@
 #include "platform/topology.h"
 #include "run/run.h"
 #include "run/runctl.h"
+#include "run/simrun.h"
 #include "../common/safefile.h"
 
 static int fail_usage(const char *msg)
@@ -45,7 +46,7 @@ static int run_and_report(const struct bench_config *cfg)
 	bench_catch_stop_signals();
 	if (cfg->out_dir && outdir_open(&od, cfg->out_dir, err, sizeof(err)) != 0)
 		return fail_usage(err);
-	status = bench_run(cfg, &res, err, sizeof(err));
+	status = cfg->sim_profile ? bench_simrun(cfg, &res, err, sizeof(err)) : bench_run(cfg, &res, err, sizeof(err));
 	/* A failed invariant still shows its figures: they say how badly. */
 	if ((status == EXIT_OK || status == EXIT_INVARIANT) && !cfg->quiet)
 		report_print(&res, stdout);
@@ -86,6 +87,15 @@ static int finish(int status)
 	_exit(status);
 }
 
+/* After --list's sections, `simulated:`: the locks --sim runs (sim/locks_sim.def), a name a line. */
+static void list_sim_locks(void)
+{
+	printf("simulated:\n");
+	for (size_t i = 0; i < lock_registry_len; i++)
+		if (bench_sim_lock(lock_registry[i]->name))
+			printf("  %s\n", lock_registry[i]->name);
+}
+
 /* --topology: what hwloc sees, then where each placement policy puts threads. */
 static int report_topology(void)
 {
@@ -106,6 +116,7 @@ int main(int argc, char **argv)
 		return end(EXIT_OK);
 	case CLI_LIST:
 		cli_list(stdout);
+		list_sim_locks();
 		return end(EXIT_OK);
 	case CLI_TOPOLOGY:
 		return end(report_topology());

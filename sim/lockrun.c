@@ -18,6 +18,8 @@ struct lr_thread {
 	struct lock_thread *self;
 	unsigned *inside;
 	struct sim_lockrun_result *out;
+	bool measuring;                 /* past measure_from_cycles */
+	struct lock_events base;        /* its events when it began measuring */
 };
 
 /* A duration in cycles: `fixed`, or a draw from `d` (ns). */
@@ -27,6 +29,34 @@ static uint64_t lr_time(struct lr_thread *lt, const struct sim_dist *d, uint64_t
 	double u = (double)(splitmix64(&lt->rng) >> 11) / (double)(UINT64_C(1) << 53);
 
 	return d ? sim_cycles(lt->s, sim_dist_at(d, u)) : fixed;
+}
+
+/* At the first acquisition of the measured interval: the events so far
+ * are the warm-up's, left out of the thread's measured ones. */
+static void lr_measure_start(struct lr_thread *lt)
+{
+	if (lt->measuring || sim_now() < lt->r->measure_from_cycles)
+		return;
+	lt->measuring = true;
+	lt->base = lt->self->ev;
+}
+
+/* lock(), counted and reported when measured. */
+static void lr_lock(struct lr_thread *lt)
+{
+	const struct sim_lockrun *r = lt->r;
+	uint64_t t0;
+	bool contended;
+
+	lr_measure_start(lt);
+	t0 = sim_now();
+	contended = r->ops->lock(lt->lock, lt->self);
+	if (!lt->measuring)
+		return;
+	lt->out->contended += contended;
+	lt->out->acquisitions++;
+	if (r->on_acquire)
+		r->on_acquire(r->ctx, lt->self->id, sim_now() - t0, contended);
 }
 
 static void lr_body(void *arg)
@@ -40,13 +70,12 @@ static void lr_body(void *arg)
 	while (sim_now() < end) {
 		if (r->kernel_section)
 			sim_kernel_enter();
-		lt->out->contended += r->ops->lock(lt->lock, lt->self);
+		lr_lock(lt);
 		/* Plain: one simulated thread runs at a time; another one
 		 * inside meanwhile means the lock let two in. */
 		lt->out->overlaps += (*lt->inside)++ != 0;
 		sim_work(lr_time(lt, r->hold_dist, r->hold_cycles));
 		(*lt->inside)--;
-		lt->out->acquisitions++;
 		r->ops->unlock(lt->lock, lt->self);
 		if (r->kernel_section)
 			sim_kernel_exit();
@@ -56,15 +85,25 @@ static void lr_body(void *arg)
 	}
 }
 
-static void sum_events(struct lock_events *to, const struct lock_events *e)
+/* to += e - base, field by field. */
+static void sum_events(struct lock_events *to, const struct lock_events *e, const struct lock_events *base)
 {
-	const uint64_t *src = (const uint64_t *)e;
+	const uint64_t *src = (const uint64_t *)e, *b = (const uint64_t *)base;
 	uint64_t *dst = (uint64_t *)to;
 
 	/* struct lock_events is uint64_t fields only */
 	_Static_assert(sizeof(*e) % sizeof(uint64_t) == 0, "lock_events: uint64_t fields");
 	for (size_t i = 0; i < sizeof(*e) / sizeof(uint64_t); i++)
-		dst[i] += src[i];
+		dst[i] += src[i] - b[i];
+}
+
+/* Thread i's measured events (none if it never began measuring). */
+static void lr_thread_events(const struct lr_thread *lt, struct lock_events *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (lt->measuring)
+		sum_events(out, &lt->self->ev, &lt->base);
+	out->preempt_seen = lt->self->ev.preempt_seen;  /* a flag, not a count */
 }
 
 /* The lock and its threads' records, zeroed and cache-line aligned. */
@@ -117,7 +156,7 @@ static int lr_run(struct sim *s, const struct sim_lockrun *r, struct lr_thread *
 	for (unsigned i = 0; i < r->threads; i++) {
 		/* each thread's own stream, apart from the engine's */
 		lt[i] = (struct lr_thread){ r, s, r->seed ^ (UINT64_C(0x5851f42d4c957f2d) * (i + 1)), lock, lt[i].self,
-					    inside, out };
+					    inside, out, false, { 0 } };
 		if (sim_spawn(s, lr_body, &lt[i]) < 0)
 			return snprintf(err, errlen, "sim: cannot start simulated thread %u", i), -1;
 	}
@@ -127,8 +166,15 @@ static int lr_run(struct sim *s, const struct sim_lockrun *r, struct lr_thread *
 				rc < 0 ? "no thread can go on (a lost wake-up)" :
 					 "still running a simulated second past the run's end"),
 		       -1;
-	for (unsigned i = 0; i < r->threads; i++)
-		sum_events(&out->ev, &lt[i].self->ev);
+	for (unsigned i = 0; i < r->threads; i++) {
+		struct lock_events ev;
+
+		lr_thread_events(&lt[i], &ev);
+		sum_events(&out->ev, &ev, &(struct lock_events){ 0 });
+		if (r->thread_ev)
+			r->thread_ev[i] = ev;
+	}
+	out->ev.preempt_seen = out->ev.preempt_seen != 0;
 	return 0;
 }
 
@@ -151,6 +197,7 @@ int sim_lockrun(struct sim *s, const struct sim_lockrun *r, struct sim_lockrun_r
 		return snprintf(err, errlen, "sim: out of memory"), -1;
 	}
 	rc = lr_start(r, lock, &params, out, err, errlen);
+	out->settings = params.settings;
 	if (rc == 0) {
 		rc = lr_run(s, r, lt, lock, &inside, out, err, errlen);
 		if (r->ops->destroy)

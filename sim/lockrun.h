@@ -27,12 +27,23 @@ struct sim_lockrun {
 	 * at the thread's events as they grow. */
 	void (*after_unlock)(void *ctx, unsigned thread, const struct lock_events *ev);
 	void *ctx;
+	/* The measured interval (lockbench's --sim: its warm-up is before it):
+	 * each thread's acquisitions and events count from its first lock()
+	 * begun at or after this virtual time (0: all). */
+	uint64_t measure_from_cycles;
+	/* Optional, in the simulated thread after each measured lock(): the
+	 * virtual cycles from just before lock() to its return, and whether it
+	 * was contended (lockbench's histograms are filled from these). */
+	void (*on_acquire)(void *ctx, unsigned thread, uint64_t cycles, bool contended);
+	/* Optional, `threads` of them: each thread's measured events. */
+	struct lock_events *thread_ev;
 };
 
 struct sim_lockrun_result {
-	uint64_t acquisitions, contended;
+	uint64_t acquisitions, contended;  /* measured ones (measure_from_cycles) */
 	uint64_t overlaps;                 /* acquisitions that found another holder inside: exclusion broken */
-	struct lock_events ev;             /* every thread's, summed */
+	struct lock_events ev;             /* every thread's measured ones, summed */
+	struct lock_settings settings;     /* what the lock ran with: its settings after prepare() */
 	char note[256];                    /* prepare()'s note, if it gave one */
 };
 

@@ -20,9 +20,9 @@ echo "1..9"
 
 src=$tmp/src
 mkdir -p "$src/build"
-cp -a "$top/Makefile" "$top/bench" "$top/locks" "$top/common" "$top/scripts" "$src/"
+cp -a "$top/Makefile" "$top/bench" "$top/locks" "$top/common" "$top/scripts" "$top/sim" "$src/"
 mkdir -p "$src/tests" && cp -a "$top/tests/locks" "$src/tests/"
-for d in bench locks common bpf; do
+for d in bench locks common bpf sim; do
 	[ ! -d "$top/build/$d" ] || cp -a "$top/build/$d" "$src/build/"
 done
 rm -f "$src/bench/lockbench"

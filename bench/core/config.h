@@ -46,6 +46,13 @@ struct workload_settings {
 	unsigned char bytes[WORKLOAD_SETTINGS_SIZE];
 } __attribute__((aligned(16)));
 
+/* --sim-semantics (docs/sim.md, "Running a simulation"). */
+enum bench_sim_semantics {
+	BENCH_SIM_DEFAULT,  /* kernel for the kmutex-* models, userspace for every other lock */
+	BENCH_SIM_KERNEL,
+	BENCH_SIM_USER,
+};
+
 #define EXEC_METRICS_MAX 8   /* --metric options of one --exec run */
 
 struct bench_config {
@@ -81,6 +88,14 @@ struct bench_config {
 	 * {threads} (-t); NULL and 0 for `-- PROGRAM`. */
 	const char *exec_program;
 	unsigned int exec_threads_asked;
+	/* --sim PROFILE (docs/sim.md, "Running a simulation"): the run is
+	 * simulated on that profile's machine (NULL: a real run), on sim_cpus
+	 * CPUs (0: the profile's), from sim_seed, in sim_semantics (enum
+	 * bench_sim_semantics); -d and --warmup are then simulated seconds. */
+	const char *sim_profile;
+	unsigned int sim_cpus;
+	uint64_t sim_seed;
+	int sim_semantics;
 	/* Output */
 	const char *out_dir;      /* NULL: summary only */
 	const char *cmdline;      /* the command line, as typed */

@@ -88,6 +88,10 @@ struct bench_result {
 	struct checks checks;        /* the self-checks (checks.h), after the join */
 	struct lock_params lock_params; /* what the lock ran with: its settings after prepare() */
 	struct kernel_locks kernel;  /* --kernel-locks: the kernel's lock contention (captured: it ran) */
+	/* --sim: the simulated CPUs and the semantics the run had (enum
+	 * bench_sim_semantics, never DEFAULT); 0 for a real run. */
+	unsigned int sim_cpus;
+	int sim_semantics;
 };
 
 #endif

@@ -253,6 +253,29 @@ static void write_noise(const struct machine_noise *n, FILE *f)
 	put_busy(f, n);
 }
 
+/* A simulated run (--sim): which machine, from which seed, in which
+ * semantics; "-" for a real run. */
+static void write_sim(const struct bench_result *res, FILE *f)
+{
+	const struct bench_config *cfg = res->cfg;
+	static const char *const semantics[] = {
+		[BENCH_SIM_DEFAULT] = "-", [BENCH_SIM_KERNEL] = "kernel", [BENCH_SIM_USER] = "user",
+	};
+
+	put(f, "simulated", "%d", cfg->sim_profile != NULL);
+	if (!cfg->sim_profile) {
+		static const char *const keys[] = { "sim_profile", "sim_cpus", "sim_seed", "sim_semantics" };
+
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			put(f, keys[i], "-");
+		return;
+	}
+	put_encoded(f, "sim_profile", cfg->sim_profile);
+	put(f, "sim_cpus", "%u", res->sim_cpus);
+	put(f, "sim_seed", "%llu", (unsigned long long)cfg->sim_seed);
+	put(f, "sim_semantics", "%s", semantics[res->sim_semantics]);
+}
+
 void machine_write_meta(const struct bench_result *res, FILE *f)
 {
 	const struct machine_info *m = &res->machine;
@@ -270,6 +293,7 @@ void machine_write_meta(const struct bench_result *res, FILE *f)
 	put(f, "probe_s", "%.4f", m->probe_s);
 	write_workload_dir(&m->workload_dir, f);
 	write_noise(&m->noise, f);
+	write_sim(res, f);
 	put(f, "warnings", "%u", m->nwarn);
 	for (unsigned int i = 0; i < m->nwarn; i++) {
 		char key[24];

@@ -247,9 +247,14 @@ static void identify_system(struct machine_info *m, const int *cpus, unsigned in
 	if (!read_line(SYS_CPU "/smt/active", m->smt_active, sizeof(m->smt_active)))
 		copy(m->smt_active, sizeof(m->smt_active), "unavailable");
 	m->numa = mem_numa();
-	copy(m->commit, sizeof(m->commit), LOCKBENCH_GIT_COMMIT);
+	machine_build_commit(m);
 	gmtime_r(&now, &tm);
 	strftime(m->date_utc, sizeof(m->date_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void machine_build_commit(struct machine_info *m)
+{
+	copy(m->commit, sizeof(m->commit), LOCKBENCH_GIT_COMMIT);
 }
 
 /* ---- hwloc ---- */

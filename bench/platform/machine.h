@@ -106,6 +106,8 @@ void machine_identify(struct machine_info *m, const int *cpus, unsigned int n);
  * stderr as it is found.  Bounded: about MACHINE_CALIBRATION_S +
  * MACHINE_SKEW_BUDGET_S. */
 void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned int nthreads);
+/* m->commit alone: the build's, not the host's (a simulated run's meta.csv). */
+void machine_build_commit(struct machine_info *m);
 
 /* The calibrated TSC rate is within MACHINE_TSC_TOLERANCE of libcpuid's
  * (meaningful when tsc_hz_cpuid > 0): the probe's warning and the

@@ -1,0 +1,88 @@
+#!/bin/sh
+# sim-validate.sh — issue 39's "Checked against this machine", userspace part:
+# counter with tas, ticket, mcs and every kmutex model at 1, 2, 4 and 8
+# threads, real runs on this machine against simulated ones (PROFILE, default
+# here, on 2 simulated CPUs, userspace semantics), REPS of each, interleaved.
+# Prints a markdown table: for ops/s and contended acquisitions per
+# acquisition, the real median with the order-statistic interval of the median
+# (min..max of REPS: 1 - 2/2^REPS, 94% at 5), the simulated median over REPS
+# seeds, sim/real, and whether it is within 1.5x; then each lock's ops/s
+# against tas at the same threads, real and simulated, and whether the
+# simulated ratio is within 1.25x of the real one (the issue's targets).
+#
+#   scripts/sim-validate.sh [REPS [PROFILE]]   (default 5 here; run `make` first)
+#   SIM_VALIDATE_LOCKS, SIM_VALIDATE_THREADS override the lists; REAL_D and
+#   SIM_D the measured seconds (real: 0.2 after 0.1 of warm-up; simulated:
+#   0.05 after 0.02, simulated seconds: a simulated second of counter at one
+#   thread is ~20 M acquisitions, ~20 s here).
+set -u
+LC_ALL=C
+export LC_ALL
+REPS=${1:-5}
+PROFILE=${2:-here}
+LOCKS=${SIM_VALIDATE_LOCKS:-tas ticket mcs kmutex-sleep kmutex-spin kmutex-fix kmutex-mcs kmutex-osq kmutex-handoff}
+THREADS=${SIM_VALIDATE_THREADS:-1 2 4 8}
+REAL_D=${REAL_D:-0.2}
+SIM_D=${SIM_D:-0.05}
+top=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+LB=${LOCKBENCH:-$top/bench/lockbench}
+case $REPS in '' | *[!0-9]* | 0) echo "sim-validate.sh: REPS '$REPS' is not a whole number >= 1" >&2; exit 2 ;; esac
+case " $LOCKS " in *" tas "*) ;; *) echo "sim-validate.sh: the locks must include tas (the ratios' base)" >&2; exit 2 ;; esac
+[ -x "$LB" ] || { echo "sim-validate.sh: no $LB (run make first)" >&2; exit 2; }
+tmp=$(mktemp -d) || exit 2
+trap '[ -n "${SIM_VALIDATE_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+
+# KIND LOCK THREADS REP: one run, its "ops_per_s contended_per_acquisition" appended to tmp/KIND-LOCK-THREADS.
+run() {
+	d=$tmp/$1-$2-$3-$4
+	if [ "$1" = real ]; then
+		"$LB" -l "$2" -w counter -t "$3" -d "$REAL_D" --warmup 0.1 --quiet -o "$d" 2>"$tmp/err"
+	else
+		"$LB" -l "$2" -w counter -t "$3" -d "$SIM_D" --warmup 0.02 --sim "$PROFILE" --sim-cpus 2 \
+			--sim-semantics user --sim-seed "$4" --quiet -o "$d" 2>"$tmp/err"
+	fi || { echo "sim-validate.sh: $1 $2 -t $3: $(cat "$tmp/err")" >&2; exit 1; }
+	awk -F, '$1 == "ops_per_s" { o = $2 } $1 == "acquisitions" { a = $2 } $1 == "contentions" { c = $2 }
+		END { printf "%s %.6f\n", o, (a > 0 ? c / a : 0) }' "$d/summary.csv" >>"$tmp/$1-$2-$3"
+	rm -rf "$d"
+}
+
+# Interleaved: a disturbance of the machine falls on every lock alike.
+rep=1
+while [ "$rep" -le "$REPS" ]; do
+	for t in $THREADS; do
+		for l in $LOCKS; do
+			run real "$l" "$t" "$rep"
+			run sim "$l" "$t" "$rep"
+		done
+	done
+	rep=$((rep + 1))
+done
+
+# FILE COLUMN: "median min max" of the column.
+stats() {
+	sort -g -k "$2" "$1" | awk -v k="$2" '{ v[NR] = $k } END {
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'
+}
+
+echo "| lock | threads | real ops/s: median [min, max] | sim ops/s | sim/real | within 1.5x | real contended/acq: median [min, max] | sim contended/acq | sim/real | within 1.5x | ops/s vs tas: real | sim | within 1.25x |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+for t in $THREADS; do
+	# shellcheck disable=SC2046 # the medians' words, split on purpose
+	set -- $(stats "$tmp/real-tas-$t" 1) $(stats "$tmp/sim-tas-$t" 1)
+	tas_real=$1 tas_sim=$4
+	for l in $LOCKS; do
+		echo "$l $t $(stats "$tmp/real-$l-$t" 1) $(stats "$tmp/sim-$l-$t" 1) $(stats "$tmp/real-$l-$t" 2)" \
+			"$(stats "$tmp/sim-$l-$t" 2) $tas_real $tas_sim"
+	done
+done | awk '
+	# a/b, and whether it is within f of 1 either way ("both 0" counts as met)
+	function ratio(a, b) { return b > 0 ? a / b : (a > 0 ? "inf" : 1) }
+	function met(r, f) { return r != "inf" && r >= 1 / f && r <= f ? "yes" : "**no**" }
+	function fmt(r) { return r == "inf" ? "inf" : sprintf("%.2f", r) }
+	{
+		ro = ratio($6, $3); rc = ratio($12, $9)
+		lr = ratio($3, $15); ls = ratio($6, $16); rr = lr == "inf" || ls == "inf" ? "inf" : ratio(ls, lr)
+		printf "| %s | %s | %.0f [%.0f, %.0f] | %.0f | %s | %s | %.4f [%.4f, %.4f] | %.4f | %s | %s | %s | %s | %s |\n",
+			$1, $2, $3, $4, $5, $6, fmt(ro), met(ro, 1.5), $9, $10, $11, $12, fmt(rc), met(rc, 1.5),
+			fmt(lr), fmt(ls), $1 == "tas" ? "-" : met(rr, 1.25)
+	}'

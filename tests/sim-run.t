@@ -1,0 +1,87 @@
+#!/bin/sh
+# sim-run.t — a simulated run (lockbench --sim PROFILE; docs/sim.md, "Running
+# a simulation") writes the result directory a real run writes, with meta.csv
+# saying it was simulated; lbcompare reads it; one seed gives a byte-identical
+# directory, another seed another; --list names the locks that run simulated.
+# The bad options are rows of bad-options.tsv (tests/cli.t).
+LB=${LOCKBENCH:-bench/lockbench}
+LBC=${LBCOMPARE:-analysis/lbcompare}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+LB=$(cd "$(dirname "$LB")" && pwd)/$(basename "$LB")
+LBC=$(cd "$(dirname "$LBC")" && pwd)/$(basename "$LBC")
+meta() { awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1/meta.csv"; }
+check_val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/$3"; }
+echo "1..17"
+
+# The issue's command, small: 16 threads on 16 simulated CPUs, 50 simulated ms.
+# Each run in its own folder, -o r: the same command line, so cmdline.txt and
+# meta.csv's cmdline are the same too.
+SIM="-l kmutex-fix -w creat -t 16 -d 0.05 --sim here --sim-cpus 16 --quiet -o r"
+run_in() { mkdir -p "$tmp/$1" && (cd "$tmp/$1" && timeout -s KILL 60 "$LB" $2 >out 2>err); }
+run_in a "$SIM"
+check "--sim here: exit 0, nothing on stderr" '[ $? -eq 0 ] && [ ! -s "$tmp/a/err" ]'
+r=$tmp/a/r
+check "the real run's result files" 'for f in summary.csv hist.csv hist_contended.csv threads.csv checks.csv \
+	meta.csv cmdline.txt; do [ -s "$r/$f" ] || exit 1; done'
+check "meta.csv: simulated on here, 16 CPUs, seed 1, kernel semantics (kmutex's default)" \
+	'[ "$(meta "$r" simulated)" = 1 ] && [ "$(meta "$r" sim_profile)" = here ] && [ "$(meta "$r" sim_cpus)" = 16 ] &&
+	 [ "$(meta "$r" sim_seed)" = 1 ] && [ "$(meta "$r" sim_semantics)" = kernel ]'
+check "meta.csv: no host facts and no date in a simulated run" \
+	'[ "$(meta "$r" hostname)" = unknown ] && [ "$(meta "$r" date_utc)" = unknown ] &&
+	 [ "$(meta "$r" kernel_release)" = unknown ] && [ "$(meta "$r" probe_s)" = 0.0000 ]'
+acq=$(val "$r" acquisitions)
+phases=$(( $(val "$r" acq_fast) + $(val "$r" acq_spin) + $(val "$r" acq_nosleep) + $(val "$r" acq_sleep) ))
+check "summary.csv: acquisitions ($acq), their phases sum to them ($phases), contended some" \
+	'[ "$acq" -gt 100 ] && [ "$phases" -eq "$acq" ] && [ "$(val "$r" contentions)" -gt 0 ] &&
+	 [ "$(val "$r" spin_exit_acquired)" -gt 0 ]'
+hist=$(awk -F, 'NR > 1 { s += $3 } END { print s }' "$r/hist.csv")
+hc=$(awk -F, 'NR > 1 { s += $3 } END { print s }' "$r/hist_contended.csv")
+check "hist.csv holds every acquisition ($hist), hist_contended.csv every contended one ($hc)" \
+	'[ "$hist" -eq "$acq" ] && [ "$hc" -eq "$(val "$r" contentions)" ]'
+check "checks.csv: histogram, phases and exclusion ok; the host's clock checks skipped" \
+	'[ "$(check_val "$r" histogram_total checks.csv)" = ok ] && [ "$(check_val "$r" acquisition_phases checks.csv)" = ok ] &&
+	 [ "$(check_val "$r" invariant checks.csv)" = ok ] && [ "$(check_val "$r" tsc_skew checks.csv)" = skipped ]'
+check "threads.csv: a line per thread, their ops summing to the run's" \
+	'[ "$(awk "NR > 1" "$r/threads.csv" | wc -l)" -eq 16 ] &&
+	 [ "$(awk -F, "NR > 1 { s += \$3 } END { print s }" "$r/threads.csv")" -eq "$(val "$r" ops)" ]'
+"$LBC" "$r" >"$tmp/cmp" 2>"$tmp/cmperr"
+check "lbcompare reads it" '[ $? -eq 0 ] && grep -q "^kmutex-fix " "$tmp/cmp" && [ ! -s "$tmp/cmperr" ]'
+
+run_in b "$SIM"
+check "the same seed again: a byte-identical result directory" '[ $? -eq 0 ] && diff -r "$tmp/a/r" "$tmp/b/r" >/dev/null'
+run_in c "$SIM --sim-seed 2"
+check "another seed: meta.csv says it, and the figures differ" \
+	'[ $? -eq 0 ] && [ "$(meta "$tmp/c/r" sim_seed)" = 2 ] && ! diff -q "$tmp/a/r/hist.csv" "$tmp/c/r/hist.csv" >/dev/null'
+# 16 threads on 4 CPUs: preemption is where the two semantics differ (with
+# a CPU each, nothing is preempted and they run alike).
+OVER="-l kmutex-fix -w creat -t 16 -d 0.05 --sim here --sim-cpus 4 --quiet -o r"
+run_in d "$OVER --sim-semantics user" && run_in d2 "$OVER"
+check "--sim-semantics user: meta.csv says it, and 16 threads on 4 CPUs run otherwise than in kernel semantics" \
+	'[ $? -eq 0 ] && [ "$(meta "$tmp/d/r" sim_semantics)" = user ] && [ "$(meta "$tmp/d2/r" sim_semantics)" = kernel ] &&
+	 ! diff -q "$tmp/d2/r/hist.csv" "$tmp/d/r/hist.csv" >/dev/null'
+run_in e "-l ticket -w counter -t 4 -d 0.01 --sim here --quiet -o r"
+check "a userspace lock: user semantics by default, the profile's 2 CPUs" \
+	'[ $? -eq 0 ] && [ "$(meta "$tmp/e/r" sim_semantics)" = user ] && [ "$(meta "$tmp/e/r" sim_cpus)" = 2 ] &&
+	 [ "$(val "$tmp/e/r" acquisitions)" -gt 0 ]'
+
+# The issue's command as given: 64 threads, 64 simulated CPUs, 0.2 simulated s.
+start=$(date +%s)
+run_in f "-l kmutex-fix -w creat -t 64 -d 0.2 --sim here --sim-cpus 64 --quiet -o r"
+rc=$? secs=$(( $(date +%s) - start ))
+check "the issue's 64-thread command: exit 0 in $secs s (< 30), lbcompare reads it" \
+	'[ $rc -eq 0 ] && [ "$secs" -lt 30 ] && [ "$(meta "$tmp/f/r" sim_cpus)" = 64 ] && "$LBC" "$tmp/f/r" >/dev/null 2>&1'
+
+"$LB" -l tas -t 1 -d 0.01 --warmup 0 --quiet -o "$tmp/real" >/dev/null 2>&1
+check "a real run's meta.csv: simulated 0, the sim keys -" \
+	'[ "$(meta "$tmp/real" simulated)" = 0 ] && [ "$(meta "$tmp/real" sim_profile)" = - ] &&
+	 [ "$(meta "$tmp/real" sim_semantics)" = - ]'
+
+"$LB" --list >"$tmp/list" 2>&1
+sims=$(awk '/^[a-z]+:$/ { on = ($0 == "simulated:"); next } on { print $1 }' "$tmp/list" | tr '\n' ' ')
+check "--list: simulated: names every own lock and kmutex model ($sims)" \
+	'for l in tas ticket mcs futex kmutex-spin kmutex-fix kmutex-handoff; do
+		case " $sims" in *" $l "*) ;; *) exit 1 ;; esac; done'
+check "--list: simulated: names no ck lock and not glibc's" \
+	'case " $sims" in *" ck-"* | *" pthread"*) exit 1 ;; esac; [ -n "$sims" ]'

@@ -907,6 +907,23 @@ static void write_cpu_costs(FILE *f, const struct calib *c)
 	source(f, c, "back-to-back pause (cpu_relax), 2000 a trial", &pause, "cycles");
 }
 
+/* Whether the pair's TSCs agree.  On a busy machine one 50 ms check may see
+ * the other CPU too seldom to bound the offset at all (sk.pairs 0: no
+ * answer, not a disagreement), so it is asked up to five times; a pair
+ * seen running backwards is refused at once. */
+static bool tsc_pair_agrees(const int pair[2], struct tsc_skew *sk)
+{
+	for (int attempt = 0; attempt < 5; attempt++) {
+		if (tsc_skew_check(pair, 2, 0.05 * (attempt + 1), 0, sk))
+			return false;
+		if (sk->backwards)
+			return false;
+		if (sk->pairs == 1)
+			return true;
+	}
+	return false;
+}
+
 /* A wake-up across CPUs and a switch on one. */
 static int write_sleeps(FILE *f, const struct calib *c)
 {
@@ -917,9 +934,9 @@ static int write_sleeps(FILE *f, const struct calib *c)
 
 	/* The wake-up is timed across the pair: their TSCs must agree, and the
 	 * bound on their offset (bench/platform/tsc.c) goes into the source. */
-	if (tsc_skew_check(pair, 2, 0.05, 0, &sk) || sk.pairs != 1 || sk.backwards) {
-		fprintf(stderr, PROG ": the TSCs of CPUs %d and %d do not agree: no wake-up latency across them\n",
-			c->cpu_a, c->cpu_b);
+	if (!tsc_pair_agrees(pair, &sk)) {
+		fprintf(stderr, PROG ": the TSCs of CPUs %d and %d do not agree, or could not be compared: "
+			"no wake-up latency across them\n", c->cpu_a, c->cpu_b);
 		return -1;
 	}
 	if (measure_wake(c, &wake) || measure_switch(c, &sw)) {

@@ -179,6 +179,9 @@ struct sim *sim_create(const struct sim_config *cfg, char *err, size_t errlen)
 	s->rng = cfg->seed;
 	set_costs(s);
 	sched_init(s);
+	/* Current from now: a lock's init, before the run, asks it its
+	 * semantics (pr_holder_preemptible). */
+	sim_cur = s;
 	return s;
 }
 

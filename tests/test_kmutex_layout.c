@@ -97,20 +97,23 @@ struct counter_run {
 	void *lock;
 	uint64_t counter;  /* plain: only the lock protects it */
 	unsigned int next_id;
+	/* Freed after every thread is joined: the lock's owner hint may still
+	 * point into a finished thread's run-state, which a spinner reads. */
+	struct lock_thread *self[LAYOUT_THREADS];
 };
 
 static void *count_main(void *arg)
 {
 	struct counter_run *r = arg;
-	struct lock_thread *self = lock_thread_new_standalone(r->ops, r->lock,
-							      __atomic_fetch_add(&r->next_id, 1, __ATOMIC_RELAXED));
+	unsigned int id = __atomic_fetch_add(&r->next_id, 1, __ATOMIC_RELAXED);
+	struct lock_thread *self = lock_thread_new_standalone(r->ops, r->lock, id);
 
+	r->self[id] = self;
 	for (int i = 0; i < LAYOUT_OPS_PER_THREAD; i++) {
 		r->ops->lock(r->lock, self);
 		r->counter++;
 		r->ops->unlock(r->lock, self);
 	}
-	free(self);
 	return NULL;
 }
 
@@ -145,6 +148,8 @@ static void every_value_excludes(const char *key, const char *figure, const char
 				assert_int_equal(pthread_create(&tid[t], NULL, count_main, &r), 0);
 			for (int t = 0; t < LAYOUT_THREADS; t++)
 				assert_int_equal(pthread_join(tid[t], NULL), 0);
+			for (int t = 0; t < LAYOUT_THREADS; t++)
+				free(r.self[t]);
 			assert_int_equal(r.counter, (uint64_t)LAYOUT_THREADS * LAYOUT_OPS_PER_THREAD);
 			test_lock_opt(ops, &params, key, values[j]);
 			ops->settings_figures(&params.settings, put_shown, &shown);

@@ -186,6 +186,9 @@ $(SIM_TEST_BIN): TEST_EXTRA = $(SIM_LIB)
 # test_sim_kmutex runs the real locks: their simulated build too.
 $(BUILD)/tests/test_sim_kmutex: $(SIM_LOCKS)
 $(BUILD)/tests/test_sim_kmutex: TEST_EXTRA = $(SIM_LOCKS) $(SIM_LIB)
+# test_sim_waitlock calls into the simulated kmutex: its objects unhidden.
+$(BUILD)/tests/test_sim_waitlock: $(SIM_LOCK_OBJ)
+$(BUILD)/tests/test_sim_waitlock: TEST_EXTRA = $(SIM_LOCK_OBJ) $(SIM_LIB)
 
 # lockbench links the simulator too (--sim: bench/run/simrun.c): the locks'
 # simulated build and the engine, which uses common/ of the library again.

@@ -111,7 +111,8 @@ static bool km_fast_lock(struct kmutex *l)
 	return pr_cas(&l->state, &expected, KM_LOCKED, PR_ACQUIRE, PR_RELAXED);
 }
 
-/* ---- settings: --lock-opt oracle=NAME, spin-budget=CYCLES, layout=lines|kernel ---- */
+/* ---- settings: --lock-opt oracle=NAME, spin-budget=CYCLES, layout=lines|kernel,
+ *      wait-lock=auto|tas-yield|ticket ---- */
 
 /* In struct lock_settings' bytes; zeroed: auto, the oracle's own budget. */
 struct kmutex_settings {
@@ -120,6 +121,7 @@ struct kmutex_settings {
 	int32_t oracle;               /* settled by kmutex_prepare(); ORACLE_AUTO before */
 	char fallback[200];           /* why sched could not load when auto fell back; "" otherwise */
 	int32_t layout;               /* enum km_layout; zeroed: lines */
+	int32_t wait_lock;            /* enum km_wait_lock_kind; zeroed: auto */
 };
 _Static_assert(sizeof(struct kmutex_settings) <= LOCK_SETTINGS_SIZE, "kmutex settings outgrow lock_settings");
 
@@ -176,17 +178,59 @@ static const char *km_layout_name_at(size_t i)
 	return km_layout_name[i];
 }
 
+/* The index of `value` among n names, or -1. */
+static int km_name_index(const char *value, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(value, names[i]) == 0)
+			return i;
+	return -1;
+}
+
 static int km_set_layout(struct lock_settings *s, const char *value, char *err, size_t errlen)
 {
 	struct kmutex_settings k = km_settings(s);
 
-	for (int i = 0; i < KM_LAYOUT_NR; i++)
-		if (strcmp(value, km_layout_name[i]) == 0) {
-			k.layout = i;
-			km_settings_store(s, &k);
-			return 0;
-		}
-	return lock_unknown_name(err, errlen, "unknown layout", value, KM_LAYOUT_NR, km_layout_name_at);
+	k.layout = km_name_index(value, km_layout_name, KM_LAYOUT_NR);
+	if (k.layout < 0)
+		return lock_unknown_name(err, errlen, "unknown layout", value, KM_LAYOUT_NR, km_layout_name_at);
+	km_settings_store(s, &k);
+	return 0;
+}
+
+/* wait-lock=: zeroed, auto. */
+enum km_wait_lock_kind { KW_AUTO, KW_TAS_YIELD, KW_TICKET, KW_NR };
+
+static const char *const km_wait_lock_name[KW_NR] = {
+	[KW_AUTO] = "auto",
+	[KW_TAS_YIELD] = "tas-yield",
+	[KW_TICKET] = "ticket",
+};
+
+static const char *km_wait_lock_name_at(size_t i)
+{
+	return km_wait_lock_name[i];
+}
+
+static int km_set_wait_lock(struct lock_settings *s, const char *value, char *err, size_t errlen)
+{
+	struct kmutex_settings k = km_settings(s);
+
+	k.wait_lock = km_name_index(value, km_wait_lock_name, KW_NR);
+	if (k.wait_lock < 0)
+		return lock_unknown_name(err, errlen, "unknown wait-lock", value, KW_NR, km_wait_lock_name_at);
+	km_settings_store(s, &k);
+	return 0;
+}
+
+/* auto: the kernel's ticket spinlock where a holder keeps its CPU (the
+ * simulator's kernel semantics), else tas-yield: a preempted userspace
+ * holder would stall every queued ticket for its timeslice. */
+static enum km_wait_lock_kind km_wait_lock_kind(const struct kmutex_settings *k)
+{
+	if (k->wait_lock != KW_AUTO)
+		return k->wait_lock;
+	return pr_holder_preemptible() ? KW_TAS_YIELD : KW_TICKET;
 }
 
 static const struct lock_option kmutex_options[] = {
@@ -200,6 +244,11 @@ static const struct lock_option kmutex_options[] = {
 	  "where the spinner-queue tail and the wait list are: lines (default), each on a line of its own; "
 	  "kernel, on the owner word's line, as in struct mutex",
 	  km_set_layout },
+	{ "wait-lock", "auto|tas-yield|ticket",
+	  "wait_lock: tas-yield, test-and-set yielding to a preempted holder; ticket, the kernel's FIFO ticket "
+	  "spinlock (x86, 2.6.25-4.1), which convoys when a userspace holder is preempted; default auto: "
+	  "ticket under the simulator's kernel semantics, else tas-yield",
+	  km_set_wait_lock },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -240,6 +289,7 @@ static void kmutex_settings_figures(const struct lock_settings *s, lock_put_fn *
 	put(ctx, "oracle_need_resched", oracle != ORACLE_SCHED ? "-" :
 	    oracle_sched_sees_resched() ? "when-set" : "after-preemption");
 	put(ctx, "layout", km_layout_name[k.layout]);
+	put(ctx, "wait_lock", km_wait_lock_name[km_wait_lock_kind(&k)]);
 }
 
 /* ---- lock_ops ---- */
@@ -262,8 +312,11 @@ static int kmutex_init(void *lock, const struct lock_params *params, const struc
 	pr_store(&l->owner, NULL, PR_RELAXED);
 	l->queue_tail = k.layout == KM_LAYOUT_KERNEL ? &l->kernel_queue_tail : &l->lines_queue_tail;
 	l->wait = k.layout == KM_LAYOUT_KERNEL ? &l->kernel_wait : &l->lines_wait;
+	l->wait_ticket = km_wait_lock_kind(&k) == KW_TICKET;
 	pr_store(l->queue_tail, NULL, PR_RELAXED);
 	pr_store(&l->wait->lock, 0, PR_RELAXED);
+	pr_store(&l->wait->head, 0, PR_RELAXED);
+	pr_store(&l->wait->tail, 0, PR_RELAXED);
 	pr_store(&l->wait->first, NULL, PR_RELAXED);
 	l->wait->last = NULL;
 	return 0;

@@ -138,9 +138,16 @@ static inline uint64_t km_preempted_now(const struct kmutex_thread *me)
 }
 
 /* wait_lock and the wait list (struct mutex's wait_lock and wait_list),
- * written only under wait_lock by sleepers and unlocks. */
+ * written only under wait_lock by sleepers and unlocks.  wait_lock is one
+ * of two locks (--lock-opt wait-lock=): `lock`, a test-and-set lock that
+ * yields, or `head` and `tail`, x86's FIFO ticket spinlock (2.6.25 to 4.1:
+ * arch_spinlock_t's 16-bit head and tail halves; 4.2 on, queued spinlocks,
+ * not modelled).  Both fit the padding before `first`: the layout is
+ * unchanged. */
 struct km_wait {
 	uint32_t lock;
+	uint16_t head;  /* ticket: the ticket now served, written by its holder */
+	uint16_t tail;  /* ticket: the next ticket, taken with a fetch-add */
 	struct km_waiter *first;
 	struct km_waiter *last;
 };
@@ -175,6 +182,7 @@ struct kmutex {
 	 * nobody writes. */
 	struct km_node **queue_tail __attribute__((aligned(CACHELINE)));
 	struct km_wait *wait;
+	bool wait_ticket;                /* wait_lock is the ticket spinlock */
 } cacheline_aligned;
 _Static_assert(offsetof(struct kmutex, kernel_wait) + sizeof(struct km_wait) <= CACHELINE,
 	       "layout=kernel: the tail and the wait list must share the owner word's line");
@@ -299,11 +307,19 @@ bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmute
 
 void km_wait_lock(struct kmutex *l, struct kmutex_thread *me);
 
-/* Release: publishes the list to the next holder's acquire exchange.  First
- * the holder's preemptions while it held it (wait_lock_preempted). */
+/* Release: publishes the list to the next holder's acquire (exchange, or
+ * the ticket's load of head).  First the holder's preemptions while it held
+ * it (wait_lock_preempted).  The ticket's unlock is the kernel's `incb` of
+ * head, not a locked add: only the holder writes head. */
 static inline void km_wait_unlock(struct kmutex *l, struct kmutex_thread *me)
 {
 	km_lock_thread(me)->ev.wait_lock_preempted += km_preempted_now(me) - me->own.preempted_at_wait_lock;
+	if (__builtin_expect(l->wait_ticket, 0)) {
+		uint16_t head = pr_load(&l->wait->head, PR_RELAXED);
+
+		pr_store(&l->wait->head, (uint16_t)(head + 1), PR_RELEASE);
+		return;
+	}
 	pr_store(&l->wait->lock, 0, PR_RELEASE);
 }
 

@@ -11,15 +11,28 @@
 /* wait_lock: spins this often before yielding to a preempted holder. */
 #define KM_WAIT_LOCK_SPINS 256
 
-/* spin_lock_mutex(&lock->wait_lock).  Acquire: pairs with km_wait_unlock's
- * release (kmutex_internal.h).  Then where its holder's preemptions begin
- * (the kernel's holder runs with preemption off). */
-void km_wait_lock(struct kmutex *l, struct kmutex_thread *me)
+/* The kernel's wait_lock (wait-lock=ticket): x86's ticket spinlock, one
+ * fetch-add on the tail, then pauses until head serves our ticket: FIFO, no
+ * yield (the kernel spins with preemption off; a preempted userspace holder
+ * or next-in-line stalls every later ticket).  Acquire: pairs with
+ * km_wait_unlock's release store of head. */
+static void km_wait_lock_ticket(struct km_wait *w)
+{
+	uint16_t me = pr_fetch_add(&w->tail, 1, PR_RELAXED);
+
+	while (pr_load(&w->head, PR_ACQUIRE) != me)
+		pr_relax();
+}
+
+/* Today's wait_lock (wait-lock=tas-yield): test-and-set, yielding after
+ * KM_WAIT_LOCK_SPINS passes.  Acquire: pairs with km_wait_unlock's release
+ * store of 0. */
+static inline void km_wait_lock_tas(struct km_wait *w)
 {
 	unsigned int spins = 0;
 
-	while (pr_xchg(&l->wait->lock, 1, PR_ACQUIRE))
-		while (pr_load(&l->wait->lock, PR_RELAXED)) {
+	while (pr_xchg(&w->lock, 1, PR_ACQUIRE))
+		while (pr_load(&w->lock, PR_RELAXED)) {
 			/* The holder may have been preempted (the kernel's
 			 * cannot be): let it run rather than spin a timeslice. */
 			if (++spins < KM_WAIT_LOCK_SPINS)
@@ -27,6 +40,17 @@ void km_wait_lock(struct kmutex *l, struct kmutex_thread *me)
 			else
 				pr_yield();
 		}
+}
+
+/* spin_lock_mutex(&lock->wait_lock) (kmutex_internal.h's km_wait_unlock
+ * releases it).  Then where its holder's preemptions begin (the kernel's
+ * holder runs with preemption off). */
+void km_wait_lock(struct kmutex *l, struct kmutex_thread *me)
+{
+	if (__builtin_expect(l->wait_ticket, 0))
+		km_wait_lock_ticket(l->wait);
+	else
+		km_wait_lock_tas(l->wait);
 	me->own.preempted_at_wait_lock = km_preempted_now(me);
 	oracle_test_event(ORACLE_EV_WAIT_LOCKED, &me->rs, NULL);
 }

@@ -89,6 +89,13 @@ static inline void pr_yield(void)
 	sched_yield();
 }
 
+/* Whether a thread holding a spinlock in lock code can be preempted: a
+ * userspace thread always can. */
+static inline bool pr_holder_preemptible(void)
+{
+	return true;
+}
+
 #ifdef _GNU_SOURCE
 /* The CPU this thread runs on, or -1. */
 static inline int pr_cpu(void)
@@ -113,6 +120,7 @@ bool sim_pr_clock_past(uint64_t deadline);
 void sim_pr_futex_wait(uint32_t *w, uint32_t expected);
 void sim_pr_futex_wake(uint32_t *w, int n);
 void sim_pr_yield(void);
+bool sim_pr_holder_preemptible(void);  /* false under the simulator's kernel semantics */
 int sim_pr_cpu(void);
 
 /* The accessed object's size, refused unless 1, 2, 4 or 8 bytes. */
@@ -172,6 +180,7 @@ int sim_pr_cpu(void);
 #define pr_futex_wait(w, exp) sim_pr_futex_wait((w), (exp))
 #define pr_futex_wake(w, n)   sim_pr_futex_wake((w), (n))
 #define pr_yield()            sim_pr_yield()
+#define pr_holder_preemptible() sim_pr_holder_preemptible()
 #define pr_cpu()              sim_pr_cpu()
 
 #endif /* LOCKBENCH_SIM */

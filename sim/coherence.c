@@ -25,7 +25,12 @@ uint64_t sim_distance(int a, int b, const struct sim_topology *topo, const struc
 		return 0;
 	if (core_of(a, topo) == core_of(b, topo))
 		return c->smt;
-	return socket_of(a, topo) == socket_of(b, topo) ? c->socket : c->remote;
+	unsigned sa = socket_of(a, topo), sb = socket_of(b, topo);
+
+	if (sa == sb)
+		return c->socket;
+	/* The profile's loader checked that an unlinked pair is two hops. */
+	return topo->links && !((topo->links[sa] >> sb) & 1) ? c->remote_2hop : c->remote;
 }
 
 /* The nearest (a load's source) or the farthest (a store's last

@@ -32,11 +32,16 @@ struct sim_line {
 /* Integer costs in cycles, from the profile. */
 struct sim_costs {
 	uint64_t hit, smt, socket, remote, mem, atomic_extra, pause;
+	uint64_t remote_2hop;      /* between sockets not linked (topology.links) */
 };
 
-/* Where each CPU is: cpu = (socket * cores + core) * threads + smt. */
+/* Where each CPU is: cpu = (socket * cores + core) * threads + smt.
+ * `links`: per socket, a bit for each socket one interconnect hop away
+ * (sim_profile's socket_links), every other one two hops; NULL: every
+ * other socket one hop. */
 struct sim_topology {
 	unsigned ncpus, cores_per_socket, threads_per_core;
+	const uint64_t *links;
 };
 
 /* The cost in cycles of `cpu`'s access to `line`, whose state it updates. */
@@ -48,7 +53,8 @@ sim_cost_fn sim_coherence_cost;
  * hits are the rest): the engine's own question, whatever the cost function. */
 bool sim_needs_transfer(const struct sim_line *l, int cpu, enum sim_access kind);
 
-/* The latency between two CPUs' caches: smt, socket or remote (0 for itself). */
+/* The latency between two CPUs' caches: smt, socket, remote or remote_2hop
+ * (0 for itself). */
 uint64_t sim_distance(int a, int b, const struct sim_topology *topo, const struct sim_costs *costs);
 
 static inline bool sim_line_has(const struct sim_line *l, int cpu)

@@ -54,7 +54,7 @@ static struct sim_topology topology(const struct sim_profile *p, unsigned ncpus)
 
 	if (ncpus > p->sockets * cores * per_core)
 		cores = (ncpus + p->sockets * per_core - 1) / (p->sockets * per_core);
-	return (struct sim_topology){ ncpus, cores, per_core };
+	return (struct sim_topology){ ncpus, cores, per_core, p->has_links ? p->socket_links : NULL };
 }
 
 /* The first figure the machine needs that the profile lacks (NAN, or not
@@ -73,6 +73,7 @@ static const char *missing(const struct sim_profile *p, const struct sim_topolog
 		{ "lat_smt", p->lat_smt, t->threads_per_core > 1 && t->ncpus > 1 },
 		{ "lat_socket", p->lat_socket, t->ncpus > t->threads_per_core },
 		{ "lat_remote", p->lat_remote, t->ncpus > per_socket },
+		{ "lat_remote_2hop", p->lat_remote_2hop, t->links && t->ncpus > per_socket },
 		{ "sched_latency_ns", p->sched_latency_ns, true },
 		{ "sched_min_granularity_ns", p->sched_min_granularity_ns, true },
 	};
@@ -113,7 +114,8 @@ static void set_costs(struct sim *s)
 	const struct sim_profile *p = &s->prof;
 
 	s->costs = (struct sim_costs){ cyc(p->lat_hit), cyc(p->lat_smt), cyc(p->lat_socket), cyc(p->lat_remote),
-				       cyc(p->lat_mem), cyc(p->atomic_extra), cyc(p->pause_cycles) };
+				       cyc(p->lat_mem), cyc(p->atomic_extra), cyc(p->pause_cycles),
+				       cyc(p->lat_remote_2hop) };
 	s->tick_cycles = sim_cycles(s, 1e9 / p->hz);
 	s->cs_cycles = sim_cycles(s, p->context_switch_ns);
 	s->syscall_cycles = sim_cycles(s, p->syscall_ns);
@@ -179,6 +181,9 @@ struct sim *sim_create(const struct sim_config *cfg, char *err, size_t errlen)
 	s->rng = cfg->seed;
 	set_costs(s);
 	sched_init(s);
+	/* Current from now: a lock's init, before the run, asks it its
+	 * semantics (pr_holder_preemptible). */
+	sim_cur = s;
 	return s;
 }
 

@@ -252,6 +252,14 @@ void sim_pr_yield(void)
 	sim_spin_reset(t);
 }
 
+/* Under kernel semantics lock code runs with preemption off (kernel
+ * sections), so a spinlock's holder keeps its CPU; asked by a lock's init,
+ * outside any thread, of the simulator last created. */
+bool sim_pr_holder_preemptible(void)
+{
+	return !sim_cur || sim_cur->cfg.semantics != SIM_KERNEL;
+}
+
 int sim_pr_cpu(void)
 {
 	return outside() ? -1 : enter()->cpu;

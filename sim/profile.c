@@ -373,6 +373,50 @@ static int set_workload(struct parser *ps, struct sim_profile *p, const char *ke
 static const char no_source[] = "no source: end the line with '# measured: how, when, on what', "
 				"'# cited: publication' or '# derived: from what, how'";
 
+/* topology.links = "A-B C-D ...": socket pairs joined by a link. */
+static int set_links(struct parser *ps, struct sim_profile *p, const char *key, char *v)
+{
+	char *save = NULL;
+
+	for (char *tok = strtok_r(v, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		unsigned a, b;
+		int used = 0;
+
+		if (sscanf(tok, "%u-%u%n", &a, &b, &used) != 2 || tok[used] != '\0')
+			return perr(ps, key, "'%.20s' is not SOCKET-SOCKET", tok);
+		if (a >= SIM_LINK_SOCKETS_MAX || b >= SIM_LINK_SOCKETS_MAX || a == b)
+			return perr(ps, key, "'%.20s': two different sockets below %d", tok, SIM_LINK_SOCKETS_MAX);
+		if ((p->socket_links[a] >> b) & 1)
+			return perr(ps, key, "link %u-%u given twice", a, b);
+		p->socket_links[a] |= UINT64_C(1) << b;
+		p->socket_links[b] |= UINT64_C(1) << a;
+	}
+	p->has_links = true;
+	return 0;
+}
+
+/* The link map fits the sockets, and every pair not linked is two hops
+ * apart (a common neighbour): lat.remote_2hop is then their latency. */
+static int check_links(struct parser *ps, const struct sim_profile *p)
+{
+	const char *key = "topology.links";
+
+	if (!p->has_links)
+		return 0;
+	if (p->sockets > SIM_LINK_SOCKETS_MAX)
+		return perr(ps, key, "a link map for at most %d sockets", SIM_LINK_SOCKETS_MAX);
+	for (unsigned a = p->sockets; a < SIM_LINK_SOCKETS_MAX; a++)
+		if (p->socket_links[a])
+			return perr(ps, key, "socket %u, of %u sockets", a, p->sockets);
+	for (unsigned a = 0; a < p->sockets; a++)
+		for (unsigned b = a + 1; b < p->sockets; b++)
+			if (!((p->socket_links[a] >> b) & 1) && !(p->socket_links[a] & p->socket_links[b]))
+				return perr(ps, key, "sockets %u and %u are more than two hops apart", a, b);
+	if (!was_seen(ps, "lat.remote_2hop"))
+		return perr(ps, "lat.remote_2hop", "missing (topology.links needs it)");
+	return 0;
+}
+
 static int parse_line(struct parser *ps, struct sim_profile *p, char *line)
 {
 	char *hash = strchr(line, '#'), *eq, *key, *v;
@@ -400,6 +444,11 @@ static int parse_line(struct parser *ps, struct sim_profile *p, char *line)
 				return perr(ps, key, "%s", no_source);
 			return mark_seen(ps, key) || set_fixed(ps, p, &fixed_keys[i], v) ? -1 : 0;
 		}
+	if (strcmp(key, "topology.links") == 0) {
+		if (!has_source(source))
+			return perr(ps, key, "%s", no_source);
+		return mark_seen(ps, key) || set_links(ps, p, key, v) ? -1 : 0;
+	}
 	if (strncmp(key, "sched.", 6) != 0 && strncmp(key, "workload.", 9) != 0)
 		return perr(ps, key, "unknown key");
 	if (!has_source(source))
@@ -422,6 +471,8 @@ static int check_complete(struct parser *ps, struct sim_profile *p)
 		if (need && !was_seen(ps, k->key))
 			return perr(ps, k->key, "missing (a required key)");
 	}
+	if (check_links(ps, p))
+		return -1;
 	for (unsigned m = 0; m < p->n_sched; m++)
 		for (int w = 0; w < S_N; w++)
 			if (sched_params[w].required && !(ps->sched_set[m] & (1u << w)))

@@ -21,10 +21,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define SIM_DIST_MAX 64
 #define SIM_WORKLOADS_MAX 8
 #define SIM_SCHED_MODELS_MAX 4
+/* The most sockets a link map (topology.links) can name. */
+#define SIM_LINK_SOCKETS_MAX 64
 /* The largest profile file read (a profile is a few KiB). */
 #define SIM_PROFILE_MAX_BYTES (256 * 1024)
 /* Where sim_profile_find() also looks, before the folders near the binary. */
@@ -71,9 +74,15 @@ struct sim_profile {
 	double lat_smt;                    /* transfer from the SMT sibling's cache (same core) */
 	double lat_socket;                 /* transfer from another core of the same socket */
 	double lat_remote;                 /* transfer from a core on another socket (one hop away where
-	                                      lat_remote_2hop is given) */
+	                                      topology.links is given) */
 	double lat_remote_2hop;            /* added: from a socket two interconnect hops away (8-socket
-	                                      Nehalem-EX); NAN when the file does not give it */
+	                                      Nehalem-EX); NAN when the file does not give it; charged
+	                                      only where topology.links says which sockets are linked */
+	/* added: topology.links, the sockets' direct interconnect links (bit b
+	 * of socket_links[a]: a and b one hop apart; every other pair two hops,
+	 * the loader checks); has_links false: every other socket one hop */
+	bool has_links;
+	uint64_t socket_links[SIM_LINK_SOCKETS_MAX];
 	double lat_mem;                    /* no cache holds it */
 	double atomic_extra;               /* a locked read-modify-write beyond its line's transfer */
 	double pause_cycles;               /* one pause instruction */

@@ -62,7 +62,7 @@ static void coroutines_switch_and_keep_registers(void **state)
 
 /* ---- the cost model ---- */
 
-static const struct sim_topology topo = { 8, 2, 2 };
+static const struct sim_topology topo = { 8, 2, 2, NULL };
 
 static struct sim_costs test_costs(void)
 {
@@ -183,6 +183,78 @@ static void a_transfer_charged_as_a_hit_fails_the_ping_pong(void **state)
 {
 	(void)state;
 	assert_false(pingpong_as_modelled(transfer_as_hit, 200));
+}
+
+/* ---- the sockets' links (topology.links) ---- */
+
+/* Four sockets of one CPU in a ring, 0-1-2-3-0: 0 and 2, 1 and 3 are two
+ * hops apart. */
+static const uint64_t ring4[4] = { 0x2 | 0x8, 0x1 | 0x4, 0x2 | 0x8, 0x1 | 0x4 };
+
+static void a_transfer_two_hops_away_costs_lat_remote_2hop(void **state)
+{
+	struct sim_costs c = test_costs();
+	const struct sim_topology linked = { 4, 1, 1, ring4 }, unlinked = { 4, 1, 1, NULL };
+	struct sim_line l = { .owner = -1 };
+
+	(void)state;
+	c.remote_2hop = 450;
+	assert_int_equal(sim_distance(0, 1, &linked, &c), 300);
+	assert_int_equal(sim_distance(0, 2, &linked, &c), 450);
+	assert_int_equal(sim_distance(3, 1, &linked, &c), 450);
+	assert_int_equal(sim_distance(3, 0, &linked, &c), 300);
+	/* no link map: every other socket one hop, as before */
+	assert_int_equal(sim_distance(0, 2, &unlinked, &c), 300);
+	sim_coherence_cost(&l, 0, SIM_RMW, &linked, &c);
+	assert_int_equal(sim_coherence_cost(&l, 2, SIM_RMW, &linked, &c), 450 + 20);  /* two hops */
+	assert_int_equal(sim_coherence_cost(&l, 1, SIM_LOAD, &linked, &c), 300);      /* one hop */
+	/* a store invalidates both copies: the farther (CPU 1, two hops from 3) */
+	assert_int_equal(sim_coherence_cost(&l, 3, SIM_STORE, &linked, &c), 450);
+}
+
+/* The engine charges what the profile's links say: the largest cost of a
+ * ping-pong between CPU 0 and CPU `peer`, one CPU a socket. */
+static uint64_t worst_charged;
+
+static uint64_t recording_cost(struct sim_line *l, int cpu, enum sim_access kind, const struct sim_topology *t,
+			       const struct sim_costs *c)
+{
+	uint64_t cost = sim_coherence_cost(l, cpu, kind, t, c);
+
+	worst_charged = cost > worst_charged ? cost : worst_charged;
+	return cost;
+}
+
+static uint64_t pingpong_worst(bool links, int peer)
+{
+	struct sim_profile p = sim_test_profile();
+	char err[256];
+	struct sim_config cfg = { .profile = &p, .ncpus = 4, .seed = 1, .semantics = SIM_USERSPACE,
+				  .cost = recording_cost };
+	struct pingpong pp = { .turn = 0, .rounds = 20 };
+	struct sim *s;
+
+	p.sockets = 4;
+	p.cores_per_socket = p.threads_per_core = 1;
+	p.lat_remote_2hop = 450;
+	p.has_links = links;
+	memcpy(p.socket_links, ring4, sizeof(ring4));
+	assert_non_null(s = sim_create(&cfg, err, sizeof(err)));
+	worst_charged = 0;
+	/* placed by id: thread i on CPU i */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(sim_spawn(s, i == 0 ? pp_a : i == peer ? pp_b : nothing, &pp), i);
+	assert_int_equal(sim_run(s, UINT64_MAX / 2), 0);
+	sim_destroy(s);
+	return worst_charged;
+}
+
+static void the_engine_charges_the_profiles_hops(void **state)
+{
+	(void)state;
+	assert_int_equal(pingpong_worst(true, 2), 450);
+	assert_int_equal(pingpong_worst(true, 1), 300);
+	assert_int_equal(pingpong_worst(false, 2), 300);  /* without topology.links: today's */
 }
 
 /* ---- determinism ---- */
@@ -517,6 +589,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(coroutines_switch_and_keep_registers),
 		cmocka_unit_test(costs_follow_the_line),
+		cmocka_unit_test(a_transfer_two_hops_away_costs_lat_remote_2hop),
+		cmocka_unit_test(the_engine_charges_the_profiles_hops),
 		cmocka_unit_test(pingpong_costs_two_transfers_a_hand_over),
 		cmocka_unit_test(a_transfer_charged_as_a_hit_fails_the_ping_pong),
 		cmocka_unit_test(the_same_seed_gives_the_same_events),

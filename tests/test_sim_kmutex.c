@@ -1,7 +1,8 @@
 /*
  * test_sim_kmutex.c — the real locks (their simulated build, SIM_LOCKS) on
  * the simulator: every simulated lock excludes at 4x oversubscription in
- * both semantics, and the herd of the 2.6.36 fix, deterministically.
+ * both semantics (every kmutex model with either wait_lock too), and the
+ * herd of the 2.6.36 fix, deterministically.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,22 +14,15 @@
 #include <cmocka.h>
 
 #include "../sim/lockrun.h"
-#include "../sim/registry_sim.h"
+#include "sim_lock_test.h"
 #include "sim_test.h"
-
-static const struct lock_ops *sim_lock(const char *name)
-{
-	for (size_t i = 0; i < sim_lock_registry_len; i++)
-		if (strcmp(sim_lock_registry[i]->name, name) == 0)
-			return sim_lock_registry[i];
-	fail_msg("no simulated lock %s", name);
-	return NULL;
-}
 
 static uint64_t seed = 17, last_trace;
 
-static struct sim_lockrun_result run(const struct lock_ops *ops, unsigned cpus, unsigned threads,
-				     enum sim_semantics sem, double hold_ns, double gap_ns, double ms)
+/* `wait_lock`: a kmutex's --lock-opt wait-lock=, or NULL for its default. */
+static struct sim_lockrun_result run_wait_lock(const struct lock_ops *ops, const char *wait_lock, unsigned cpus,
+					       unsigned threads, enum sim_semantics sem, double hold_ns,
+					       double gap_ns, double ms)
 {
 	struct sim_profile p = sim_test_profile();
 	struct sim *s = sim_test_new(&p, cpus, seed, sem);
@@ -37,6 +31,13 @@ static struct sim_lockrun_result run(const struct lock_ops *ops, unsigned cpus, 
 	char err[256];
 
 	assert_non_null(s);
+	if (wait_lock) {
+		const struct lock_option *o = lock_option_find(ops, "wait-lock", strlen("wait-lock"));
+
+		assert_non_null(o);
+		if (o->set(&r.settings, wait_lock, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+	}
 	r.hold_cycles = sim_cycles(s, hold_ns);
 	r.gap_cycles = sim_cycles(s, gap_ns);
 	r.duration_cycles = sim_cycles(s, ms * 1e6);
@@ -58,6 +59,12 @@ static struct sim_lockrun_result run(const struct lock_ops *ops, unsigned cpus, 
 	return out;
 }
 
+static struct sim_lockrun_result run(const struct lock_ops *ops, unsigned cpus, unsigned threads,
+				     enum sim_semantics sem, double hold_ns, double gap_ns, double ms)
+{
+	return run_wait_lock(ops, NULL, cpus, threads, sem, hold_ns, gap_ns, ms);
+}
+
 /* 16 threads on 4 CPUs, each lock's acquisitions as system calls. */
 static void every_simulated_lock_excludes_at_4x_oversubscription(void **state)
 {
@@ -75,6 +82,29 @@ static void every_simulated_lock_excludes_at_4x_oversubscription(void **state)
 				assert_true(r.contended > 0);
 			}
 		}
+}
+
+/* Every kmutex model with wait-lock=ticket and =tas-yield, in both
+ * semantics: the ticket's holder preempted in userspace semantics convoys
+ * the queued tickets, but excludes. */
+static void every_kmutex_model_excludes_with_either_wait_lock(void **state)
+{
+	const char *kinds[] = { "ticket", "tas-yield" };
+
+	(void)state;
+	for (int sem = SIM_KERNEL; sem <= SIM_USERSPACE; sem++)
+		for (size_t i = 0; i < sim_lock_registry_len; i++)
+			for (size_t k = 0; k < 2; k++) {
+				const struct lock_ops *ops = sim_lock_registry[i];
+				struct sim_lockrun_result r;
+
+				if (strncmp(ops->name, "kmutex-", strlen("kmutex-")) != 0)
+					continue;
+				r = run_wait_lock(ops, kinds[k], 4, 16, sem, 2000, 10000, 20);
+				assert_true(r.acquisitions > 500);
+				assert_int_equal(r.overlaps, 0);
+				assert_true(r.contended > 0);
+			}
 }
 
 /*
@@ -176,6 +206,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_simulated_lock_excludes_at_4x_oversubscription),
+		cmocka_unit_test(every_kmutex_model_excludes_with_either_wait_lock),
 		cmocka_unit_test(the_herd_spins_on_under_kmutex_spin_and_sleeps_under_kmutex_fix),
 		cmocka_unit_test(a_seed_replays_a_kmutex_run),
 		cmocka_unit_test(a_profile_workload_run_replays_from_its_seed),

@@ -160,6 +160,11 @@ static void a_good_profile_loads(void **state)
 	write_variant(path, sizeof(path), "no2hop.profile", line_of("lat.remote_2hop"), NULL, NULL);
 	assert_int_equal(sim_profile_load(path, &p, err, sizeof(err)), 0);
 	assert_true(!sim_profile_has(p.lat_remote_2hop) && p.lat_remote == 300.5);
+	/* topology.links is optional: without it no socket pair is linked */
+	assert_false(p.has_links);
+	write_variant(path, sizeof(path), "links.profile", 0, NULL, "topology.links = 0-1  # cited: test");
+	assert_int_equal(sim_profile_load(path, &p, err, sizeof(err)), 0);
+	assert_true(p.has_links && p.socket_links[0] == 0x2 && p.socket_links[1] == 0x1);
 }
 
 static void scheduler_models_scale_as_the_kernel_does(void **state)
@@ -257,6 +262,15 @@ static const struct bad bads[] = {
 	{ "lat.pause", "lat.pause 40  # cited: x", NULL, -1, "lat.pause", "not KEY = VALUE" },
 	{ "lat.pause", "lat.pause =   # cited: x", NULL, -1, "lat.pause", "no value" },
 	{ "name", "name = Test Box", NULL, -1, "name", "is not a name" },
+	{ NULL, NULL, "topology.links = 0-1", -2, "topology.links", "no source" },
+	{ NULL, NULL, "topology.links = 0-1 1-0  # cited: x", -2, "topology.links", "link 1-0 given twice" },
+	{ NULL, NULL, "topology.links = 0_1  # cited: x", -2, "topology.links", "'0_1' is not SOCKET-SOCKET" },
+	{ NULL, NULL, "topology.links = 1-1  # cited: x", -2, "topology.links", "two different sockets" },
+	{ NULL, NULL, "topology.links = 0-2  # cited: x", 0, "topology.links", "socket 2, of 2 sockets" },
+	{ "topology.sockets", "topology.sockets = 4  # cited: x", "topology.links = 0-1 1-2 2-3  # cited: x", 0,
+	  "topology.links", "sockets 0 and 3 are more than two hops apart" },
+	{ "lat.remote_2hop", NULL, "topology.links = 0-1  # cited: x", 0, "lat.remote_2hop",
+	  "missing (topology.links needs it)" },
 };
 
 static void each_bad_line_is_refused_naming_file_line_and_key(void **state)
@@ -370,6 +384,10 @@ static void the_seed_profile_holds_the_seed_machine(const struct sim_profile *p)
 	assert_non_null(sim_profile_workload(p, "creat"));
 	assert_non_null(sim_profile_workload(p, "fpos"));
 	assert_non_null(sim_profile_workload(p, "counter"));
+	/* its links: three to other sockets each, the rest two hops */
+	assert_true(p->has_links);
+	for (unsigned s = 0; s < p->sockets; s++)
+		assert_int_equal(__builtin_popcountll(p->socket_links[s]), 3);
 }
 
 /* Run from the tree's top (make test, prove): sim/profiles/ is there. */

@@ -10,6 +10,7 @@ name = nehalem-ex-64
 topology.sockets = 8  # cited: the patch's own words (shared/seeds/001-*.patch, Tim Chen, LKML 2010-08-18): "8 socket Nehalem-EX system with a total of 64 cores"
 topology.cores_per_socket = 8  # cited: the same patch (64 cores over 8 sockets); Nehalem-EX 8-core parts: tecchannel.de "Intel Xeon X7560 - Neue 8-Core-CPU im Test" (2010), p. 2
 topology.threads_per_core = 2  # cited: the same patch, "(HT mode)"; Xeon 7500: 8 cores, 16 threads per socket (tecchannel.de, ibid., p. 2)
+topology.links = 0-1 1-2 2-3 3-4 4-5 5-6 6-7 0-7 0-4 1-5 2-6 3-7  # derived: no published link map of the glueless 8-socket Nehalem-EX was found; each socket has three QPI links to other sockets (bit-tech.net "Intel Xeon X7560 Nehalem EX Review" 2010, p. 3) and no pair is more than two hops apart (David et al. SOSP 2013, Table 2: one-hop and two-hop latencies only), so the map must be a 3-regular graph of diameter 2 on 8 sockets; this one is the Moebius ladder (an 8-cycle and its 4 long diagonals): every socket has 3 one-hop and 4 two-hop peers, as those sources give, but which pairs are linked is this choice
 clock.tsc_ghz = 2.2667  # cited: Xeon X7560 nominal clock 2.26 GHz (17 x 133.33 MHz; tecchannel.de, ibid., p. 2: "2,26 GHz Grundtaktfrequenz", Turbo to 2.66); Intel SDM vol. 3B, "Time-Stamp Counter": on Nehalem the TSC ticks at the constant nominal rate, not the Turbo clock
 
 # coherence, in TSC cycles of this machine. David, Guerraoui, Trigonakis, "Everything You Always Wanted to Know

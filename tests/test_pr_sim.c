@@ -235,6 +235,13 @@ int sim_pr_cpu(void)
 	return 0;
 }
 
+/* As a userspace holder: the kmutex models' wait_lock stays test-and-set,
+ * the form whose accesses these tests count. */
+bool sim_pr_holder_preemptible(void)
+{
+	return true;
+}
+
 /* ---- the macros ---- */
 
 /* store, load, xchg and both outcomes of cas, for any type T: a and b differ. */

@@ -259,6 +259,10 @@ static int kmutex_prepare(struct lock_settings *s, unsigned int threads, char *m
 	struct kmutex_settings k = km_settings(s);
 
 	k.oracle = oracle_settle(k.oracle_requested, threads, k.fallback, sizeof(k.fallback));
+	/* wait-lock auto settled now, while the machine that runs the lock (a
+	 * simulator, whose semantics decide) is the one asked: the figures are
+	 * written after it is gone. */
+	k.wait_lock = km_wait_lock_kind(&k);
 	if (k.oracle < 0) {
 		snprintf(msg, msglen, "oracle sched unavailable: %s", k.fallback);
 		return -1;

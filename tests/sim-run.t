@@ -13,7 +13,7 @@ LB=$(cd "$(dirname "$LB")" && pwd)/$(basename "$LB")
 LBC=$(cd "$(dirname "$LBC")" && pwd)/$(basename "$LBC")
 meta() { awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1/meta.csv"; }
 check_val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/$3"; }
-echo "1..17"
+echo "1..18"
 
 # The issue's command, small: 16 threads on 16 simulated CPUs, 50 simulated ms.
 # Each run in its own folder, -o r: the same command line, so cmdline.txt and
@@ -61,6 +61,12 @@ run_in d "$OVER --sim-semantics user" && run_in d2 "$OVER"
 check "--sim-semantics user: meta.csv says it, and 16 threads on 4 CPUs run otherwise than in kernel semantics" \
 	'[ $? -eq 0 ] && [ "$(meta "$tmp/d/r" sim_semantics)" = user ] && [ "$(meta "$tmp/d2/r" sim_semantics)" = kernel ] &&
 	 ! diff -q "$tmp/d2/r/hist.csv" "$tmp/d/r/hist.csv" >/dev/null'
+# The settings summary.csv records are the simulated build's, settled while
+# its simulator ran: kernel semantics take the kernel's ticket wait_lock and
+# see need_resched as it is set; user semantics keep tas-yield.
+check "summary.csv: the simulated lock's settings (wait_lock ticket in kernel semantics, tas-yield in user; need_resched when set)" \
+	'[ "$(val "$tmp/d2/r" wait_lock)" = ticket ] && [ "$(val "$tmp/d/r" wait_lock)" = tas-yield ] &&
+	 [ "$(val "$tmp/d2/r" oracle_need_resched)" = when-set ]'
 run_in e "-l ticket -w counter -t 4 -d 0.01 --sim here --quiet -o r"
 check "a userspace lock: user semantics by default, the profile's 2 CPUs" \
 	'[ $? -eq 0 ] && [ "$(meta "$tmp/e/r" sim_semantics)" = user ] && [ "$(meta "$tmp/e/r" sim_cpus)" = 2 ] &&

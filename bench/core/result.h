@@ -87,6 +87,11 @@ struct bench_result {
 	char invariant_msg[256];     /* verify()'s message when it failed */
 	struct checks checks;        /* the self-checks (checks.h), after the join */
 	struct lock_params lock_params; /* what the lock ran with: its settings after prepare() */
+	/* The build of the lock that ran, whose settings_figures() reads
+	 * lock_params: NULL, cfg->lock's own; a simulated run's is the lock's
+	 * simulated build (its answers, e.g. kmutex's need_resched view, are
+	 * the simulator's). */
+	const struct lock_ops *ran_ops;
 	struct kernel_locks kernel;  /* --kernel-locks: the kernel's lock contention (captured: it ran) */
 	/* --sim: the simulated CPUs and the semantics the run had (enum
 	 * bench_sim_semantics, never DEFAULT); 0 for a real run. */

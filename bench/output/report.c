@@ -123,6 +123,12 @@ void report_print_hist(const struct hist *h, const char *name, FILE *out)
 	print_hist(h, name, 0, out);
 }
 
+/* The lock build that ran: a simulated run's own (result.h, ran_ops). */
+static const struct lock_ops *result_lock_ops(const struct bench_result *res)
+{
+	return res->ran_ops ? res->ran_ops : res->cfg->lock;
+}
+
 /* The lock's settings in force (its settings_figures hook), on one line. */
 static void print_setting(void *ctx, const char *key, const char *value)
 {
@@ -133,10 +139,10 @@ static void print_setting(void *ctx, const char *key, const char *value)
 
 static void print_lock_settings(const struct bench_result *res, FILE *out)
 {
-	if (!res->cfg->lock->settings_figures)
+	if (!result_lock_ops(res)->settings_figures)
 		return;
 	fprintf(out, "  lock settings  ");
-	res->cfg->lock->settings_figures(&res->lock_params.settings, print_setting, out);
+	result_lock_ops(res)->settings_figures(&res->lock_params.settings, print_setting, out);
 	fprintf(out, "\n");
 }
 
@@ -372,8 +378,8 @@ static void write_setting(void *ctx, const char *key, const char *value)
 /* The lock's settings, then the workload's, as summary.csv keys. */
 static void write_settings(const struct bench_result *res, FILE *f)
 {
-	if (res->cfg->lock->settings_figures)
-		res->cfg->lock->settings_figures(&res->lock_params.settings, write_setting, f);
+	if (result_lock_ops(res)->settings_figures)
+		result_lock_ops(res)->settings_figures(&res->lock_params.settings, write_setting, f);
 	if (res->cfg->workload->settings_figures)
 		res->cfg->workload->settings_figures(&res->cfg->wl_settings, write_setting, f);
 }

@@ -166,6 +166,7 @@ static int simrun_lock(const struct bench_config *cfg, struct simrun *sr, struct
 	}
 	free(ev);
 	res->lock_params.settings = out.settings;
+	res->ran_ops = sr->ops;
 	res->lock_params.threads = cfg->threads;
 	/* The lock's own exclusion, seen by the simulator (sim_lockrun_result). */
 	if (!(cfg->lock->flags & LOCK_F_NO_EXCLUSION)) {

@@ -147,10 +147,10 @@ static const char *oracle_name_at(size_t i)
 static int km_set_oracle(struct lock_settings *s, const char *value, char *err, size_t errlen)
 {
 	struct kmutex_settings k = km_settings(s);
-	int kind = oracle_find(value);
+	int kind = option_pick(value, ORACLE_NR, oracle_name_at, "unknown oracle", err, errlen);
 
 	if (kind < 0)
-		return lock_unknown_name(err, errlen, "unknown oracle", value, ORACLE_NR, oracle_name_at);
+		return -1;
 	k.oracle_requested = kind;
 	km_settings_store(s, &k);
 	return 0;
@@ -178,22 +178,13 @@ static const char *km_layout_name_at(size_t i)
 	return km_layout_name[i];
 }
 
-/* The index of `value` among n names, or -1. */
-static int km_name_index(const char *value, const char *const *names, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(value, names[i]) == 0)
-			return i;
-	return -1;
-}
-
 static int km_set_layout(struct lock_settings *s, const char *value, char *err, size_t errlen)
 {
 	struct kmutex_settings k = km_settings(s);
 
-	k.layout = km_name_index(value, km_layout_name, KM_LAYOUT_NR);
+	k.layout = option_pick(value, KM_LAYOUT_NR, km_layout_name_at, "unknown layout", err, errlen);
 	if (k.layout < 0)
-		return lock_unknown_name(err, errlen, "unknown layout", value, KM_LAYOUT_NR, km_layout_name_at);
+		return -1;
 	km_settings_store(s, &k);
 	return 0;
 }
@@ -216,9 +207,9 @@ static int km_set_wait_lock(struct lock_settings *s, const char *value, char *er
 {
 	struct kmutex_settings k = km_settings(s);
 
-	k.wait_lock = km_name_index(value, km_wait_lock_name, KW_NR);
+	k.wait_lock = option_pick(value, KW_NR, km_wait_lock_name_at, "unknown wait-lock", err, errlen);
 	if (k.wait_lock < 0)
-		return lock_unknown_name(err, errlen, "unknown wait-lock", value, KW_NR, km_wait_lock_name_at);
+		return -1;
 	km_settings_store(s, &k);
 	return 0;
 }

@@ -188,6 +188,11 @@ bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
  * "'TEXT' is not an integer in [MIN, MAX]" in err (the caller names the
  * option). */
 int option_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out, char *err, size_t errlen);
+/* For options' set(): the index of `text` among name_at(0) .. name_at(count
+ * - 1), or -1 with lock_unknown_name()'s refusal ("WHAT 'TEXT' (valid: ...)")
+ * in err. */
+int option_pick(const char *text, size_t count, const char *(*name_at)(size_t i), const char *what,
+		char *err, size_t errlen);
 
 /*
  * Every name parser's refusal, one spelling: "WHAT 'NAME' (valid: a b c)" in

@@ -35,6 +35,15 @@ int option_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out, char
 	return -1;
 }
 
+int option_pick(const char *text, size_t count, const char *(*name_at)(size_t i), const char *what,
+		char *err, size_t errlen)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(text, name_at(i)) == 0)
+			return (int)i;
+	return lock_unknown_name(err, errlen, what, text, count, name_at);
+}
+
 /* Levenshtein distance, letters compared without case: how far a mistyped
  * name is from a valid one.  Names are short; longer ones count as far. */
 static size_t name_distance(const char *a, const char *b)

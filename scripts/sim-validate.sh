@@ -3,10 +3,11 @@
 # counter with tas, ticket, mcs and every kmutex model at 1, 2, 4 and 8
 # threads, real runs on this machine against simulated ones (PROFILE, default
 # here, on 2 simulated CPUs, userspace semantics), REPS of each, interleaved.
-# Prints a markdown table: for ops/s and contended acquisitions per
+# Prints a markdown table: for acquisitions/s (the issue's ops/s: a
+# simulated op is one acquisition) and contended acquisitions per
 # acquisition, the real median with the order-statistic interval of the median
 # (min..max of REPS: 1 - 2/2^REPS, 94% at 5), the simulated median over REPS
-# seeds, sim/real, and whether it is within 1.5x; then each lock's ops/s
+# seeds, sim/real, and whether it is within 1.5x; then each lock's acquisitions/s
 # against tas at the same threads, real and simulated, and whether the
 # simulated ratio is within 1.25x of the real one (the issue's targets).
 #
@@ -14,7 +15,14 @@
 #   SIM_VALIDATE_LOCKS, SIM_VALIDATE_THREADS override the lists; REAL_D and
 #   SIM_D the measured seconds (real: 0.2 after 0.1 of warm-up; simulated:
 #   0.05 after 0.02, simulated seconds: a simulated second of counter at one
-#   thread is ~20 M acquisitions, ~20 s here).
+#   thread is ~20 M acquisitions, ~20 s here).  SIM_VALIDATE_WORKLOAD: counter
+#   (default) or another workload the profile has times for (a file workload's
+#   real runs make their files under SIM_VALIDATE_DIR, default /dev/shm, as the
+#   calibration measured them).  SIM_VALIDATE_SAVE=DIR keeps every run's two
+#   figures there (DIR/real-LOCK-THREADS, DIR/sim-...: "acq/s contended/acq" a
+#   line); SIM_VALIDATE_REAL=DIR takes the real figures from such a DIR instead
+#   of running them (a profile or simulator changed since: the sim side again,
+#   the real side as measured then; the table is then not interleaved).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -24,25 +32,35 @@ LOCKS=${SIM_VALIDATE_LOCKS:-tas ticket mcs kmutex-sleep kmutex-spin kmutex-fix k
 THREADS=${SIM_VALIDATE_THREADS:-1 2 4 8}
 REAL_D=${REAL_D:-0.2}
 SIM_D=${SIM_D:-0.05}
+WORKLOAD=${SIM_VALIDATE_WORKLOAD:-counter}
+WDIR=${SIM_VALIDATE_DIR:-/dev/shm}
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+PROG=sim-validate.sh
+. "$top/scripts/sim-validate-common.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $REPS in '' | *[!0-9]* | 0) echo "sim-validate.sh: REPS '$REPS' is not a whole number >= 1" >&2; exit 2 ;; esac
 case " $LOCKS " in *" tas "*) ;; *) echo "sim-validate.sh: the locks must include tas (the ratios' base)" >&2; exit 2 ;; esac
 [ -x "$LB" ] || { echo "sim-validate.sh: no $LB (run make first)" >&2; exit 2; }
 tmp=$(mktemp -d) || exit 2
 trap '[ -n "${SIM_VALIDATE_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+case $WORKLOAD in counter) dirarg= ;; *) dirarg=--dir ;; esac
 
-# KIND LOCK THREADS REP: one run, its "ops_per_s contended_per_acquisition" appended to tmp/KIND-LOCK-THREADS.
+# KIND LOCK THREADS REP: one run, its "acquisitions/s contended/acquisition" appended to tmp/KIND-LOCK-THREADS.
 run() {
 	d=$tmp/$1-$2-$3-$4
+	[ "$1" != real ] || ! reuse_real "real-$2-$3" "$4" || return 0
 	if [ "$1" = real ]; then
-		"$LB" -l "$2" -w counter -t "$3" -d "$REAL_D" --warmup 0.1 --quiet -o "$d" 2>"$tmp/err"
+		"$LB" -l "$2" -w "$WORKLOAD" -t "$3" -d "$REAL_D" --warmup 0.1 ${dirarg:+"$dirarg" "$WDIR"} \
+			--quiet -o "$d" 2>"$tmp/err"
 	else
-		"$LB" -l "$2" -w counter -t "$3" -d "$SIM_D" --warmup 0.02 --sim "$PROFILE" --sim-cpus 2 \
+		"$LB" -l "$2" -w "$WORKLOAD" -t "$3" -d "$SIM_D" --warmup 0.02 --sim "$PROFILE" --sim-cpus 2 \
 			--sim-semantics user --sim-seed "$4" --quiet -o "$d" 2>"$tmp/err"
 	fi || { echo "sim-validate.sh: $1 $2 -t $3: $(cat "$tmp/err")" >&2; exit 1; }
-	awk -F, '$1 == "ops_per_s" { o = $2 } $1 == "acquisitions" { a = $2 } $1 == "contentions" { c = $2 }
-		END { printf "%s %.6f\n", o, (a > 0 ? c / a : 0) }' "$d/summary.csv" >>"$tmp/$1-$2-$3"
+	# Acquisitions a second, not ops/s: a simulated op is one acquisition,
+	# a real creat op two (the create and the unlink).
+	awk -F, '$1 == "measured_s" { m = $2 } $1 == "acquisitions" { a = $2 } $1 == "contentions" { c = $2 }
+		END { if (m <= 0) exit 1; printf "%.3f %.6f\n", a / m, (a > 0 ? c / a : 0) }' "$d/summary.csv" \
+		>>"$tmp/$1-$2-$3" || { echo "sim-validate.sh: $1 $2 -t $3: $d/summary.csv unreadable" >&2; exit 1; }
 	rm -rf "$d"
 }
 
@@ -57,14 +75,10 @@ while [ "$rep" -le "$REPS" ]; do
 	done
 	rep=$((rep + 1))
 done
+save_figures
 
-# FILE COLUMN: "median min max" of the column.
-stats() {
-	sort -g -k "$2" "$1" | awk -v k="$2" '{ v[NR] = $k } END {
-		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'
-}
 
-echo "| lock | threads | real ops/s: median [min, max] | sim ops/s | sim/real | within 1.5x | real contended/acq: median [min, max] | sim contended/acq | sim/real | within 1.5x | ops/s vs tas: real | sim | within 1.25x |"
+echo "| lock | threads | real acq/s: median [min, max] | sim acq/s | sim/real | within 1.5x | real contended/acq: median [min, max] | sim contended/acq | sim/real | within 1.5x | acq/s vs tas: real | sim | within 1.25x |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for t in $THREADS; do
 	# shellcheck disable=SC2046 # the medians' words, split on purpose

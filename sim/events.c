@@ -165,62 +165,115 @@ static void line_hand_over(struct sim *s, struct sim_line *l, uint64_t at)
 }
 
 /*
+ * A transfer of line `l` to `t`, requested at `req`: the request reaches
+ * the line's holder half the transfer's latency later — or when the line
+ * reaches that holder, if it is still on its way there — and from then the
+ * line is `t`'s: its access takes effect there, and sees what the holder
+ * wrote until then.  The line arrives the other half later, when `t` goes
+ * on.  Until the request reaches it, the holder's own accesses still hit;
+ * and the requests for one line are served in their order (the line's
+ * queue, sim_line_wait), each one's snoop no earlier than the line's
+ * arrival at the one before (busy_until).  The latency's two halves are
+ * taken as equal (derived: a request's way to the holder, the line's way
+ * back).  Two threads handing a line back and forth (a store, then the
+ * other's load) take 1.5 latencies a way: calibrate.c's ping-pong measures
+ * that, and writes lat.* as two thirds of its half round trip.  (Charged
+ * as it was before, the access at the request and the next request only
+ * after the line's arrival, a way took 2 latencies and a requester saw a
+ * value the holder had changed before the request could reach it: every
+ * simulated tas acquisition at 2 threads found the lock held.)
+ */
+static void line_in_flight(struct sim *s, struct sim_thread *t, struct sim_line *l, enum sim_access kind,
+			   uint64_t req)
+{
+	struct sim_line peek = *l;  /* the cost model changes the line's state: ask it on a copy */
+	uint64_t lat = s->cfg.cost(&peek, t->cpu, kind, &s->topo, &s->costs);
+	uint64_t hit = s->costs.hit + (kind == SIM_RMW ? s->costs.atomic_extra : 0);
+	uint64_t snoop = req + lat / 2;
+
+	if (lat <= hit)
+		return;
+	snoop = snoop > t->vtime ? snoop : t->vtime;
+	snoop = snoop > l->busy_until ? snoop : l->busy_until;
+	l->busy_until = snoop + (lat - lat / 2);  /* reserved: the next request is served after */
+	t->in_flight = true;
+	t->vtime = snoop;
+	/* As sim_sync, but no preemption point: the request is on its way,
+	 * and the access follows at once. */
+	t->ev.time = t->vtime;
+	if (s->nheap && sim_ev_before(s->heap[0], &t->ev)) {
+		sim_heap_push(s, &t->ev);
+		sim_yield_engine(s, t);
+	}
+	s->now = t->vtime;
+}
+
+/*
  * Before `t`'s access to the line of `p`, just before it touches the memory:
- * a transfer is served when the transfers before it are done, first come
- * first served (a line is in one place at a time: read-modify-writes of one
- * line serialize), so the thread waits in the line's queue until then, every
- * event before run, and its access sees what the accesses served before it
- * wrote.  Hits wait for nothing.
+ * a transfer is served when the transfers requested before it are (a line
+ * is in one place at a time: read-modify-writes of one line serialize), so
+ * the thread waits in the line's queue for its turn, every event before
+ * run; then the line is in flight to it (line_in_flight), and its access
+ * sees what the accesses served before it wrote.  Hits wait for nothing.
  */
 void sim_line_wait(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind)
 {
 	struct sim_line *l = sim_line_get(s, (uintptr_t)p);
+	uint64_t req = t->vtime;
 	bool first;
 
-	if (!sim_needs_transfer(l, t->cpu, kind) || (l->busy_until <= t->vtime && l->wait_head < 0))
+	if (!sim_needs_transfer(l, t->cpu, kind))
 		return;
-	first = l->wait_head < 0;
-	t->line_next = -1;
-	if (first)
-		l->wait_head = t->id;
-	else
-		s->threads[l->wait_tail]->line_next = t->id;
-	l->wait_tail = t->id;
-	if (first)
-		line_hand_over(s, l, l->busy_until);
-	sim_yield_engine(s, t);
-	/* Its turn: off the queue; the access follows at once. */
-	s->now = t->vtime;
-	l = sim_line_get(s, (uintptr_t)p);
-	l->wait_head = t->line_next;
-	if (l->wait_head < 0)
-		l->wait_tail = -1;
+	if (l->busy_until > t->vtime || l->wait_head >= 0) {
+		first = l->wait_head < 0;
+		t->line_next = -1;
+		if (first)
+			l->wait_head = t->id;
+		else
+			s->threads[l->wait_tail]->line_next = t->id;
+		l->wait_tail = t->id;
+		if (first)
+			line_hand_over(s, l, l->busy_until);
+		sim_yield_engine(s, t);
+		/* Its turn: off the queue; its request was on its way since `req`. */
+		s->now = t->vtime;
+		l = sim_line_get(s, (uintptr_t)p);
+		l->wait_head = t->line_next;
+		if (l->wait_head < 0)
+			l->wait_tail = -1;
+	}
+	line_in_flight(s, t, l, kind, req);
 }
 
 /*
  * Charges `t`'s access to the line of `p` by the cost model (after
- * sim_line_wait), and hands the line to its next waiter when the access is
- * done with it.  A write wakes the spins parked on the line.
+ * sim_line_wait): a hit's cost, or a transfer's second half (its first was
+ * waited in line_in_flight); and hands the line to its next waiter when the
+ * line is here.  A write wakes the spins parked on the line.
  */
 uint64_t sim_access(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind)
 {
 	struct sim_line *l = sim_line_get(s, (uintptr_t)p);
 	uint64_t cost = s->cfg.cost(l, t->cpu, kind, &s->topo, &s->costs);
 	uint64_t hit = s->costs.hit + (kind == SIM_RMW ? s->costs.atomic_extra : 0);
-	uint64_t start = t->vtime;
+	uint64_t at = t->vtime;  /* when the access took effect */
 
 	s->st.accesses++;
 	if (cost > hit) {
 		s->st.transfers++;
 		t->cur.missed = true;
-		start = start > l->busy_until ? start : l->busy_until;
-		l->busy_until = start + cost;
+		/* Without line_in_flight's half (a cost model that disagrees
+		 * with its own peek), the whole transfer from here. */
+		t->vtime = at + (t->in_flight ? cost - cost / 2 : cost);
+		l->busy_until = t->vtime > l->busy_until ? t->vtime : l->busy_until;
+	} else {
+		t->vtime = at + cost;
 	}
-	t->vtime = start + cost;
+	t->in_flight = false;
 	if (l->wait_head >= 0 && s->threads[l->wait_head]->ev.heap < 0 && l->wait_head != t->id)
-		line_hand_over(s, l, l->busy_until > start ? l->busy_until : start);
+		line_hand_over(s, l, l->busy_until > at ? l->busy_until : at);
 	if (kind != SIM_LOAD)
-		sim_line_written(s, l, start);
+		sim_line_written(s, l, at);
 	return l->version;
 }
 

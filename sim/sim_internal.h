@@ -51,6 +51,7 @@ struct sim_thread {
 	sim_thread_fn *fn;
 	void *arg;
 	uint64_t vtime;
+	bool in_flight;            /* a transfer's first half waited (line_in_flight); sim_access charges the rest */
 	unsigned kdepth;           /* kernel-section nesting */
 	bool interruptible;        /* in sim_work: a preemption may cut it short */
 	/* CFS (sched.c) */

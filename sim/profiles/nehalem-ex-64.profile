@@ -50,15 +50,16 @@ sched.cfs-2.6.34.nr_latency = 5  # cited: Linux 2.6.34 kernel/sched_fair.c: stat
 sched.cfs-2.6.34.scaling = log  # cited: Linux 2.6.34 kernel/sched_fair.c: sysctl_sched_tunable_scaling = SCHED_TUNABLESCALING_LOG; kernel/sched.c update_sysctl(): each tunable = (1 + ilog2(cpus)) x normalized
 sched.cfs-2.6.34.scaling_cap = 8  # cited: Linux 2.6.34 kernel/sched.c get_update_sysctl_factor(): cpus = min_t(int, num_online_cpus(), 8)
 
-# the workloads' kernel times, ns: here.profile's (measured 2026-12-07 02:34 UTC on this project's VM) x 0.9247,
+# the workloads' kernel times, ns: here.profile's (measured 2026-12-07 05:08 UTC on this project's VM) x 0.9247,
 # the ratio of the two TSC clocks (2.0960 GHz here / 2.2667 GHz there). Why the clock ratio, not the memory-latency
 # ratio (1.39: 166.7 ns there, 120 ns here): the calibration timed each call alone, one thread, its lines warm in
 # the cache, so its time is the core's work, which scales with the clock. Its known errors go both ways: a 2010
 # core does less per cycle than today's (times too short here), and today's calls pay PTI and a VM (too long).
-workload.creat.hold = 0%:1899 1%:1946 5%:1983 10%:2010 25%:2057 50%:2242 75%:2437 90%:2965 95%:4465 99%:13045 99.9%:236006 100%:11278622  # derived: here.profile workload.creat.hold, every point x 0.9247 (TSC ratio)
-workload.creat.gap = 0%:27.8 1%:27.8 5%:27.8 10%:27.8 25%:37.1 50%:1213 75%:1270 90%:1307 95%:1353 99%:9561 99.9%:30351 100%:7580073  # derived: here.profile workload.creat.gap, every point x 0.9247 (TSC ratio)
-workload.creat.outside_ns = 1482  # derived: here.profile workload.creat.outside_ns 1603 ns x 0.9247 (TSC ratio)
-workload.fpos.hold = 0%:1047 1%:1121 5%:1714 10%:1751 25%:1807 50%:1909 75%:2103 90%:2381 95%:2715 99%:4595 99.9%:262429 100%:19550613  # derived: here.profile workload.fpos.hold, every point x 0.9247 (TSC ratio)
-workload.fpos.gap = 0%:37.1 1%:37.1 5%:37.1 10%:46.3 25%:46.3 50%:46.3 75%:55.6 90%:55.6 95%:55.6 99%:64.8 99.9%:157 100%:1519  # derived: here.profile workload.fpos.gap, every point x 0.9247 (TSC ratio)
-workload.counter.hold = 0%:0.288 1%:0.288 5%:0.297 10%:0.297 25%:0.297 50%:0.297 75%:0.315 90%:0.343 95%:0.352 99%:0.445 99.9%:0.473 100%:0.51  # derived: here.profile workload.counter.hold, every point x 0.9247 (TSC ratio)
-workload.counter.gap = 100%:43.8  # derived: here.profile workload.counter.gap 47.4 ns x 0.9247 (TSC ratio)
+# Written by scripts/profile-workloads.sh sim/profiles/here.profile 0.9247 "TSC ratio".
+workload.creat.hold = 0%:1844 1%:1890 5%:1909 10%:1918 25%:1955 50%:2149 75%:2353 90%:2928 95%:4308 99%:11886 99.9%:23838 100%:181418  # derived: here.profile workload.creat.hold (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
+workload.creat.gap = 0%:37.1 1%:37.1 5%:37.1 10%:37.1 25%:46.3 50%:1176 75%:1223 90%:1260 95%:1288 99%:1455 99.9%:20650 100%:173404  # derived: here.profile workload.creat.gap (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
+workload.creat.outside_ns = 1418  # derived: here.profile workload.creat.outside_ns (measured 2026-12-07 05:08 UTC), 1533 ns x 0.9247 (TSC ratio)
+workload.fpos.hold = 0%:1047 1%:1093 5%:1676 10%:1704 25%:1751 50%:1816 75%:1890 90%:2381 95%:3298 99%:12359 99.9%:24894 100%:64944  # derived: here.profile workload.fpos.hold (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
+workload.fpos.gap = 0%:37.1 1%:46.3 5%:46.3 10%:46.3 25%:46.3 50%:46.3 75%:55.6 90%:55.6 95%:55.6 99%:74.2 99.9%:9070 100%:45025  # derived: here.profile workload.fpos.gap (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
+workload.counter.hold = 0%:0.278 1%:0.278 5%:0.278 10%:0.278 25%:0.278 50%:0.288 75%:0.288 90%:0.288 95%:0.288 99%:0.288 99.9%:0.306 100%:0.352  # derived: here.profile workload.counter.hold (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
+workload.counter.gap = 100%:40.4  # derived: here.profile workload.counter.gap (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/splitmix64.h"
+#include "pr_sim.h"
 
 struct lr_thread {
 	const struct sim_lockrun *r;
@@ -17,6 +18,7 @@ struct lr_thread {
 	void *lock;
 	struct lock_thread *self;
 	unsigned *inside;
+	uint64_t *data;                 /* the protected data's line (sim_lockrun.data_line), or NULL */
 	struct sim_lockrun_result *out;
 	bool measuring;                 /* past measure_from_cycles */
 	struct lock_events base;        /* its events when it began measuring */
@@ -74,6 +76,8 @@ static void lr_body(void *arg)
 		/* Plain: one simulated thread runs at a time; another one
 		 * inside meanwhile means the lock let two in. */
 		lt->out->overlaps += (*lt->inside)++ != 0;
+		if (lt->data)
+			pr_store(lt->data, pr_load(lt->data, PR_RELAXED) + 1, PR_RELAXED);
 		sim_work(lr_time(lt, r->hold_dist, r->hold_cycles));
 		(*lt->inside)--;
 		r->ops->unlock(lt->lock, lt->self);
@@ -149,14 +153,14 @@ static int lr_start(const struct sim_lockrun *r, void *lock, struct lock_params 
 }
 
 static int lr_run(struct sim *s, const struct sim_lockrun *r, struct lr_thread *lt, void *lock, unsigned *inside,
-		  struct sim_lockrun_result *out, char *err, size_t errlen)
+		  uint64_t *data, struct sim_lockrun_result *out, char *err, size_t errlen)
 {
 	int rc;
 
 	for (unsigned i = 0; i < r->threads; i++) {
 		/* each thread's own stream, apart from the engine's */
-		lt[i] = (struct lr_thread){ r, s, r->seed ^ (UINT64_C(0x5851f42d4c957f2d) * (i + 1)), lock, lt[i].self,
-					    inside, out, false, { 0 } };
+		lt[i] = (struct lr_thread){ .r = r, .s = s, .rng = r->seed ^ (UINT64_C(0x5851f42d4c957f2d) * (i + 1)),
+					    .lock = lock, .self = lt[i].self, .inside = inside, .data = data, .out = out };
 		if (sim_spawn(s, lr_body, &lt[i]) < 0)
 			return snprintf(err, errlen, "sim: cannot start simulated thread %u", i), -1;
 	}
@@ -185,6 +189,8 @@ int sim_lockrun(struct sim *s, const struct sim_lockrun *r, struct sim_lockrun_r
 	struct lr_thread *lt = NULL;
 	void *lock = NULL;
 	unsigned inside = 0;
+	/* a line of its own, its neighbours untouched */
+	uint64_t *data = r->data_line ? aligned_alloc(CACHELINE, CACHELINE) : NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -192,17 +198,21 @@ int sim_lockrun(struct sim *s, const struct sim_lockrun *r, struct sim_lockrun_r
 	params.settings = r->settings;
 	if (r->threads == 0 || r->threads > SIM_MAX_THREADS)
 		return snprintf(err, errlen, "sim: %u threads (1 to %d)", r->threads, SIM_MAX_THREADS), -1;
-	if (lr_alloc(r, &lock, &lt) < 0) {
+	if (lr_alloc(r, &lock, &lt) < 0 || (r->data_line && !data)) {
 		lr_free(r, lock, lt);
+		free(data);
 		return snprintf(err, errlen, "sim: out of memory"), -1;
 	}
+	if (data)
+		memset(data, 0, CACHELINE);
 	rc = lr_start(r, lock, &params, out, err, errlen);
 	out->settings = params.settings;
 	if (rc == 0) {
-		rc = lr_run(s, r, lt, lock, &inside, out, err, errlen);
+		rc = lr_run(s, r, lt, lock, &inside, data, out, err, errlen);
 		if (r->ops->destroy)
 			r->ops->destroy(lock);
 	}
 	lr_free(r, lock, lt);
+	free(data);
 	return rc;
 }

@@ -23,6 +23,11 @@ struct sim_lockrun {
 	uint64_t seed;
 	uint64_t duration_cycles;          /* threads stop taking the lock then */
 	bool kernel_section;               /* lock .. unlock inside sim_kernel_enter/exit */
+	/* The data the lock protects: a cache line each acquisition reads and
+	 * writes under the lock (a counter's value, a file's f_pos, a
+	 * directory's inode fields), so that it moves with the lock from CPU
+	 * to CPU as the real one does.  false: none (the hold is all). */
+	bool data_line;
 	/* Optional, in the simulated thread after each unlock: a test's look
 	 * at the thread's events as they grow. */
 	void (*after_unlock)(void *ctx, unsigned thread, const struct lock_events *ev);

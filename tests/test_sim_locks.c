@@ -166,11 +166,12 @@ static const struct lock_ops test_none_ops = {
 	.lock = ops_none_lock, .unlock = ops_none_unlock,
 };
 
-static struct sim_lockrun_result lockrun(const struct lock_ops *ops, enum sim_semantics sem)
+static struct sim_lockrun_result lockrun_data(const struct lock_ops *ops, enum sim_semantics sem, bool data,
+					      uint64_t *transfers)
 {
 	struct sim_profile p = sim_test_profile();
 	struct sim *s = sim_test_new(&p, CPUS, 13, sem);
-	struct sim_lockrun r = { .ops = ops, .threads = THREADS, .kernel_section = true };
+	struct sim_lockrun r = { .ops = ops, .threads = THREADS, .kernel_section = true, .data_line = data };
 	struct sim_lockrun_result out;
 	char err[256];
 
@@ -180,8 +181,35 @@ static struct sim_lockrun_result lockrun(const struct lock_ops *ops, enum sim_se
 	r.duration_cycles = sim_cycles(s, 20e6);
 	if (sim_lockrun(s, &r, &out, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
+	*transfers = sim_stats(s)->transfers;
 	sim_destroy(s);
 	return out;
+}
+
+static struct sim_lockrun_result lockrun(const struct lock_ops *ops, enum sim_semantics sem)
+{
+	uint64_t transfers;
+
+	return lockrun_data(ops, sem, false, &transfers);
+}
+
+/*
+ * The protected data's line (data_line) moves with the lock: a ticket
+ * lock's run with it makes about one more transfer per acquisition that
+ * changed CPU than the same run without it, and still excludes.
+ */
+static void the_data_line_moves_with_the_lock(void **state)
+{
+	uint64_t with, without;
+	struct sim_lockrun_result d = lockrun_data(&test_ticket_ops, SIM_USERSPACE, true, &with);
+	struct sim_lockrun_result n = lockrun_data(&test_ticket_ops, SIM_USERSPACE, false, &without);
+
+	(void)state;
+	assert_int_equal(d.overlaps, 0);
+	assert_true(d.acquisitions > 1000 && n.acquisitions > 1000);
+	/* per acquisition, at least a quarter of a transfer more (the
+	 * acquisitions of a thread after another's on its CPU move none) */
+	assert_true((double)with / (double)d.acquisitions > (double)without / (double)n.acquisitions + 0.25);
 }
 
 /* A lock_ops run by sim_lockrun: acquisitions, contention, exclusion. */
@@ -204,6 +232,7 @@ int main(void)
 		cmocka_unit_test(every_lock_excludes_at_4x_oversubscription),
 		cmocka_unit_test(none_is_caught),
 		cmocka_unit_test(sim_lockrun_runs_a_lock_ops),
+		cmocka_unit_test(the_data_line_moves_with_the_lock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -146,6 +146,11 @@ static int simrun_lock(const struct bench_config *cfg, struct simrun *sr, struct
 		.measure_from_cycles = sim_cycles(sr->sim, cfg->warmup_s * 1e9),
 		.duration_cycles = sim_cycles(sr->sim, (cfg->warmup_s + cfg->duration_s) * 1e9),
 		.kernel_section = bench_sim_semantics(cfg) == BENCH_SIM_KERNEL,
+		/* Every workload writes its data under the lock: counter its
+		 * value, fpos the file's f_pos, creat the directory's inode (more
+		 * than one line there: one is a lower bound).  The measured hold
+		 * times are one thread's, the line always here. */
+		.data_line = true,
 		.on_acquire = on_acquire,
 		.ctx = threads,
 		.thread_ev = ev,

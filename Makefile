@@ -257,6 +257,10 @@ $(BUILD)/tests/libneeds-tsan.so: tests/exec_fake_lib.c $(BUILD)/tests/libfake-ts
 # tests/test_stats.c tests analysis/figures/stats.c, which only lbcompare links otherwise.
 $(BUILD)/tests/test_stats: TEST_EXTRA = analysis/figures/stats.c
 $(BUILD)/tests/test_stats: analysis/figures/stats.c analysis/figures/stats.h
+# tests/test_verdict.c tests judge() and the verdict's printed ratio and interval (analysis/figures/figures.c).
+$(BUILD)/tests/test_verdict: TEST_EXTRA = analysis/figures/figures.c analysis/figures/stats.c analysis/files/resultfile_run.c \
+	analysis/files/resultfile_parse.c
+$(BUILD)/tests/test_verdict: analysis/figures/figures.c analysis/figures/figures.h analysis/figures/stats.c
 
 # sim/profile.c reads a simulated machine's profile; lbcalibrate measures this
 # machine's and writes it (docs/sim.md, "Calibration").  tests/sim-calibrate.t

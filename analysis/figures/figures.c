@@ -5,6 +5,8 @@
  */
 #include "figures.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,6 +201,15 @@ static bool has_phases(const struct variant *v)
 
 /* ---- the verdict: a variant against the baseline, over repetitions ---- */
 
+/*
+ * A verdict tells one story with its ratio and interval: a difference is
+ * shown only where Mann–Whitney's p is under 5%, these sizes could show one
+ * without ties (reach_note says so otherwise: with ties 2 runs against 5
+ * reach p = 1/21 where no tie-free data can go under 2/21), and Moses'
+ * interval, where there is one, lies wholly on the verdict's side of 1 (the
+ * test's normal approximation and the interval's order statistics can part
+ * with ties or at large sizes).
+ */
 void judge(const struct stat3 *s, const struct stat3 *base, struct verdict *vd)
 {
 	*vd = (struct verdict){ .tested = s->n >= 2 && base->n >= 2 };
@@ -208,6 +219,57 @@ void judge(const struct stat3 *s, const struct stat3 *base, struct verdict *vd)
 	}
 	vd->direction = stats_direction(&vd->mwu, s->n, base->n, STATS_LEVEL);
 	vd->ratio_ok = stats_ratio_ci(s->vals, s->n, base->vals, base->n, STATS_LEVEL, &vd->ratio) == 0;
+	if (stats_mwu_p_min(s->n, base->n) > 1 - STATS_LEVEL)
+		vd->direction = 0;
+	if (vd->ratio_ok && (!vd->ratio.reached || (vd->direction > 0 && !(vd->ratio.lo > 1)) ||
+			     (vd->direction < 0 && !(vd->ratio.hi < 1))))
+		vd->direction = 0;
+}
+
+double verdict_ratio(const struct verdict *vd, const struct stat3 *s, const struct stat3 *base)
+{
+	if (vd->ratio_ok && vd->ratio.reached)
+		/* exp of a median of logs against ratios taken directly: the
+		 * last bit may fall outside; the estimate lies in the interval */
+		return fmin(fmax(vd->ratio.estimate, vd->ratio.lo), vd->ratio.hi);
+	if (vd->ratio_ok)
+		return vd->ratio.estimate;
+	return base->median != 0 ? s->median / base->median : 0;
+}
+
+/* Whether `text`, a printed ratio, still reads on the side of 1 that
+ * `side` says (+1 above, -1 below; 0: any). */
+static bool reads_on_side(const char *text, int side)
+{
+	double v = strtod(text, NULL);
+
+	return side == 0 || (side > 0 ? v > 1 : v < 1);
+}
+
+int ratio_decimals(double r, int side)
+{
+	char buf[64];
+	int d = 2;
+
+	while (d < 9 && (snprintf(buf, sizeof(buf), "%.*f", d, r), !reads_on_side(buf, side)))
+		d++;
+	return d;
+}
+
+void interval_text(const struct verdict *vd, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	int digits = 3;
+
+	if (!vd->ratio_ok || !vd->ratio.reached) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	do {
+		snprintf(lo, sizeof(lo), "%.*g", digits, vd->ratio.lo);
+		snprintf(hi, sizeof(hi), "%.*g", digits, vd->ratio.hi);
+	} while (digits++ < 9 && (!reads_on_side(lo, vd->direction > 0) || !reads_on_side(hi, -(vd->direction < 0))));
+	snprintf(buf, len, "[%s..%s]", lo, hi);
 }
 
 /* "faster", "slower", "no difference", ... in the figure's own words; "-"

@@ -114,6 +114,17 @@ bool has_key(const struct variant *v, const char *key);
 enum sense column_sense(const struct column *col);
 /* Variant s against the baseline, repetition by repetition. */
 void judge(const struct stat3 *s, const struct stat3 *base, struct verdict *vd);
+/* The ratio printed beside a verdict: the Hodges–Lehmann estimate, inside
+ * Moses' interval and on the verdict's side of 1; the ratio of the medians
+ * where there is no interval (a figure <= 0); 0 where the baseline's is 0. */
+double verdict_ratio(const struct verdict *vd, const struct stat3 *s, const struct stat3 *base);
+/* The decimals (2 or more) that print r as still above 1 (side +1) or
+ * below it (-1), so that "1.00x" never stands beside "faster"; 2 for side 0. */
+int ratio_decimals(double r, int side);
+/* Moses' interval as "[lo..hi]", 3 significant digits or as many more as
+ * keep the end nearest 1 visibly on the verdict's side of it; "-" where
+ * there is none. */
+void interval_text(const struct verdict *vd, char *buf, size_t len);
 /* "faster", "slower", "no difference", ... ("-": too few repetitions to test). */
 const char *verdict_word(const struct verdict *vd, enum sense sense);
 /* Whether nx repetitions against ny (variant, baseline) cannot show a

@@ -214,8 +214,8 @@ static int csv_stats_row(struct csv *t, FILE *f, const struct group *g, unsigned
 	}
 	judge(&s, &base, &vd);
 	fprintf(f, ",%u,", base.n);
-	if (base.median != 0)
-		fprintf(f, "%.6g", s.median / base.median);
+	if (vd.ratio_ok || base.median != 0)
+		fprintf(f, "%.6g", verdict_ratio(&vd, &s, &base));
 	if (vd.ratio_ok && vd.ratio.reached)
 		fprintf(f, ",%.6g,%.6g", vd.ratio.lo, vd.ratio.hi);
 	else

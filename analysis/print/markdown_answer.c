@@ -26,7 +26,7 @@ int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 
 }
 
 /* Variant V against the group's baseline BASE on throughput: "0.97x
- * [0.80..1.35], no difference" (the ratio of the medians, as the tables
+ * [0.80..1.35], no difference" (Hodges–Lehmann's ratio, as the tables
  * print it, Moses' interval, the verdict). */
 static void print_rate_change(struct md *m, const struct group *g, const struct stat3 *s, const struct stat3 *base)
 {
@@ -34,10 +34,15 @@ static void print_rate_change(struct md *m, const struct group *g, const struct 
 	struct verdict vd;
 
 	ratio_columns(g, cols);
+	char ci[64];
+	double r;
+
 	judge(s, base, &vd);
-	fprintf(m->out, "**%.2fx**", base->median != 0 ? s->median / base->median : 0);
-	if (vd.ratio_ok && vd.ratio.reached)
-		fprintf(m->out, " [%.3g..%.3g]", vd.ratio.lo, vd.ratio.hi);
+	r = verdict_ratio(&vd, s, base);
+	interval_text(&vd, ci, sizeof(ci));
+	fprintf(m->out, "**%.*fx**", ratio_decimals(r, vd.direction), r);
+	if (strcmp(ci, "-") != 0)
+		fprintf(m->out, " %s", ci);
 	if (strcmp(verdict_word(&vd, column_sense(&cols[0])), "-") != 0)
 		fprintf(m->out, ", %s", verdict_word(&vd, column_sense(&cols[0])));
 }

@@ -56,6 +56,7 @@ static bool print_pair(FILE *out, const struct group *g, const struct column *co
 	int spin = variant_index(g, "kmutex-spin"), fix = variant_index(g, "kmutex-fix");
 	struct stat3 before, after;
 	struct verdict vd;
+	char ci[64];
 	char err[ERR_LEN];
 	const char *word;
 
@@ -68,10 +69,14 @@ static bool print_pair(FILE *out, const struct group *g, const struct column *co
 	fprintf(out, col->fmt, before.median);
 	fprintf(out, " → ");
 	fprintf(out, col->fmt, after.median);
-	if (before.median != 0)
-		fprintf(out, ", **%.2fx**", after.median / before.median);
-	if (vd.ratio_ok && vd.ratio.reached)
-		fprintf(out, " [%.3g..%.3g]", vd.ratio.lo, vd.ratio.hi);
+	if (vd.ratio_ok || before.median != 0) {
+		double r = verdict_ratio(&vd, &after, &before);
+
+		fprintf(out, ", **%.*fx**", ratio_decimals(r, vd.direction), r);
+	}
+	interval_text(&vd, ci, sizeof(ci));
+	if (strcmp(ci, "-") != 0)
+		fprintf(out, " %s", ci);
 	word = verdict_word(&vd, column_sense(col));
 	fprintf(out, ", %s", strcmp(word, "-") ? word : "no verdict (fewer than 2 runs a side)");
 	return true;

@@ -256,8 +256,8 @@ static void print_verdict_row(struct md *m, const struct group *g)
 		if (k < 0)
 			continue;
 		len = strlen(list[k]);
-		snprintf(list[k] + len, sizeof(list[k]) - len, "%s`%s` %.3gx", len ? ", " : "", g->v[i].series,
-			 base.median != 0 ? s.median / base.median : 0);
+		snprintf(list[k] + len, sizeof(list[k]) - len, "%s`%s` %.*fx", len ? ", " : "", g->v[i].series,
+			 ratio_decimals(verdict_ratio(&vd, &s, &base), vd.direction), verdict_ratio(&vd, &s, &base));
 	}
 	fprintf(m->out, "| %u | %s | %s | %s | %s |\n", g->threads, g->nv ? g->v[0].series : "-", *list[0] ? list[0] : "-",
 		*list[1] ? list[1] : "-", *list[2] ? list[2] : "-");

@@ -81,8 +81,11 @@ void md_figure_cell(FILE *out, const struct group *g, unsigned int i, const stru
 	}
 	if (i > 0 && base_ok) {
 		judge(&s, &base, &vd);
-		if (base.median != 0)
-			fprintf(out, " %.2fx", s.median / base.median);
+		if (vd.ratio_ok || base.median != 0) {
+			double r = verdict_ratio(&vd, &s, &base);
+
+			fprintf(out, " %.*fx", ratio_decimals(r, vd.direction), r);
+		}
 		if (strcmp(verdict_word(&vd, column_sense(col)), "-") != 0)
 			fprintf(out, " %s", verdict_word(&vd, column_sense(col)));
 	}

@@ -54,14 +54,14 @@ static void print_stat(struct text *t, const struct stat3 *s, const struct stat3
 		print_interval(t, s, col->fmt, na);
 	if (col->no_ratio)
 		return;
-	print_ratio(t, s->median, base ? base->median : 0);
-	if (nreps < 2)
-		return;
-	if (self || !base) {
-		fprintf(t->out, " %-13s", self ? "" : "-");
+	if (self || !base || nreps < 2) {
+		print_ratio(t, s->median, base ? base->median : 0);
+		if (nreps >= 2)
+			fprintf(t->out, " %-13s", self ? "" : "-");
 		return;
 	}
 	judge(s, base, &vd);
+	print_verdict_ratio(t, &vd, s, base);
 	fprintf(t->out, " %-13s", verdict_word(&vd, column_sense(col)));
 }
 
@@ -251,13 +251,12 @@ static int print_difference(struct text *t, const struct group *g, unsigned int 
 	if (figure_pair(g, i, col, &s, &base, &base_ok, t->err, t->errlen))
 		return -1;
 	judge(&s, &base, &vd);
-	if (vd.ratio_ok && vd.ratio.reached)
-		snprintf(ci, sizeof(ci), "[%.3g..%.3g]", vd.ratio.lo, vd.ratio.hi);
+	interval_text(&vd, ci, sizeof(ci));
 	if (vd.tested)
 		p_text(vd.mwu.p, p, sizeof(p));
 	fprintf(t->out, "%-*s  %-23s %3u:%-3u", width, g->v[i].label, difference_title(g, col, title, sizeof(title)), s.n,
 		base.n);
-	print_ratio(t, s.median, base.median);
+	print_verdict_ratio(t, &vd, &s, &base);
 	fprintf(t->out, "  %-22s %6s  %s\n", ci, p, verdict_word(&vd, column_sense(col)));
 	return 0;
 }
@@ -265,9 +264,9 @@ static int print_difference(struct text *t, const struct group *g, unsigned int 
 /*
  * ministat's question for every figure with a ratio: is the variant's
  * different from the baseline's at 95% confidence, and by how much?  The
- * verdict is the Mann–Whitney U test's over the repetitions; the ratio's
- * interval is Moses' (stats.h), which excludes 1.0 exactly when the verdict
- * is a difference.
+ * verdict is the Mann–Whitney U test's over the repetitions; the ratio is
+ * Hodges–Lehmann's and its interval Moses' (stats.h), and a difference is
+ * shown only where that interval excludes 1.0 (judge()).
  */
 static int print_differences(struct text *t, const struct group *g)
 {

@@ -17,6 +17,18 @@ void print_ratio(struct text *t, double value, double base)
 		fprintf(t->out, " %7s", "-");
 }
 
+/* " 1.23x" beside a verdict: verdict_ratio(), with the decimals that keep
+ * it off 1.00 where the verdict is a difference. */
+void print_verdict_ratio(struct text *t, const struct verdict *vd, const struct stat3 *s, const struct stat3 *base)
+{
+	double r = verdict_ratio(vd, s, base);
+
+	if (r == 0 && base->median == 0)
+		fprintf(t->out, " %7s", "-");
+	else
+		fprintf(t->out, " %6.*fx", r >= 999.995 ? 0 : ratio_decimals(r, vd->direction), r);
+}
+
 /* The width of the variants' name column: their longest label, at least 18. */
 int label_width(const struct group *g)
 {

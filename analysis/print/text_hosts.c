@@ -73,7 +73,7 @@ static int print_across_cell(struct text *t, const struct group *g, const char *
 		return -1;
 	judge(&s, &base, &vd);
 	fprintf(t->out, "  %12.0f", s.median);
-	print_ratio(t, s.median, base.median);
+	print_verdict_ratio(t, &vd, &s, &base);
 	fprintf(t->out, " %-13s", v == &g->v[0] ? "(baseline)" : verdict_word(&vd, SENSE_RATE));
 	return 0;
 }

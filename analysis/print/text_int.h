@@ -26,6 +26,7 @@ struct text {
 /* The cells every table shares (text_cells.c): " 1.23x", value / base in
  * the ratio column (" -" where base is 0). */
 void print_ratio(struct text *t, double value, double base);
+void print_verdict_ratio(struct text *t, const struct verdict *vd, const struct stat3 *s, const struct stat3 *base);
 /* The width of the variants' name column. */
 int label_width(const struct group *g);
 /* A p-value in three decimals, "<0.001" below. */

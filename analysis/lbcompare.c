@@ -335,10 +335,12 @@ int main(int argc, char **argv)
 	int i = 1;
 
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] DIR...  (runs, or directories of runs)\n"
-		       "--dir RUNALLDIR (each run-all directory the runs are from, in order): where two share a hostname, each one's runs are a host of their own, HOSTNAME-dirN.\n"
+		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] [--dir RUNALLDIR]... DIR...\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown RUNALLDIR  (run-all's report.md)\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown-hosts OUTDIR RUNALLDIR...\n"
+		       "DIR...: runs, or directories of runs; the first run named is each table's baseline.\n"
+		       "--dir RUNALLDIR: each run-all directory the runs are from, in order: where two share a hostname,\n"
+		       "  each one's runs are a host of their own, HOSTNAME-dirN.\n"
 		       "--within ROOT: DIR, OUTDIR, FILE and RUNALLDIR are below ROOT, no link in them followed.\n"
 		       "--output FILE: what goes to standard output goes into FILE instead, replacing it whole.\n"
 		       "Exit status: 0; 1 a run could not be read or compared; 2 usage; 3 the output could not be written.\n");

@@ -927,7 +927,8 @@ static void program_identity(const struct exec_run *x, struct figures *fg)
 			base[n] : '_';
 	name[n] = '\0';
 	figure_add(fg, "program", "program name", "%s", x->cfg->exec_program ? x->cfg->exec_program : name);
-	figure_add(fg, "program_threads_asked", "threads asked (-t)", "%u", x->cfg->exec_threads_asked);
+	figure_add(fg, "program_threads_asked", x->cfg->exec_threads_asked ? "threads asked (-t)" : "threads asked (-t; 0: none)",
+		   "%u", x->cfg->exec_threads_asked);
 }
 
 static void program_figures(struct exec_run *x, struct bench_result *res)

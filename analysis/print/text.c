@@ -516,11 +516,13 @@ int print_group(struct text *t, const struct group *g)
 	else
 		fprintf(t->out, "== ");
 	if (g->program)
-		fprintf(t->out, "program %s under the interposer (docs/exec.md), %u threads asked%s", g->program,
-			g->threads, g->threads ? "" : " (not a registry run)");
+		fprintf(t->out, "program %s under the interposer (docs/exec.md), %u thread%s asked%s", g->program,
+			g->threads, g->threads == 1 ? "" : "s", g->threads ? "" : " (not a registry run)");
 	else
-		fprintf(t->out, "workload %s, %u threads", g->workload, g->threads);
-	fprintf(t->out, ": %u variant%s, baseline %s; timing %s ==\n\n", g->nv, g->nv == 1 ? "" : "s", g->v[0].label,
+		fprintf(t->out, "workload %s, %u thread%s", g->workload, g->threads, g->threads == 1 ? "" : "s");
+	/* The baseline is whichever run was named first: a glob's order picks it. */
+	fprintf(t->out, ": %u variant%s, baseline %s (the first run named); timing %s ==\n\n", g->nv, g->nv == 1 ? "" : "s",
+		g->v[0].label,
 		t->c->mixed_timing ? "mixed (lock@timing)" : g->v[0].timing);
 	print_stats_note(t, g);
 	print_kernel_row_note(t, g);

@@ -298,8 +298,9 @@ void report_print(const struct bench_result *res, FILE *out)
 	const char *unit = cfg->workload->unit;
 	bool timed = cfg->timing != TIMING_OFF;
 
-	fprintf(out, "lockbench: lock %s, workload %s, %u threads (pin %s), %.2f s measured after %.2f s warm-up\n",
-		cfg->lock->name, cfg->workload->name, cfg->threads, cfg->pin, res->measured_s, cfg->warmup_s);
+	fprintf(out, "lockbench: lock %s, workload %s, %u thread%s (pin %s), %.2f s measured after %.2f s warm-up\n",
+		cfg->lock->name, cfg->workload->name, cfg->threads, cfg->threads == 1 ? "" : "s", cfg->pin, res->measured_s,
+		cfg->warmup_s);
 	fprintf(out, "  %-14s %" PRIu64 " (%.1f %s/s); %" PRIu64 " abandoned at the stop\n", unit,
 		res->ops, res->ops_per_s, unit, res->ops_abandoned);
 	fprintf(out, "  acquisitions    %" PRIu64 ", contentions %" PRIu64 " (%.1f%%)\n", res->acquisitions,

@@ -3,13 +3,15 @@
 # means (issue 42's "Also"): lbcompare --help keeps its usage lines together
 # and says which run is the baseline; a table's header names the baseline as
 # the first run named, so that a glob's order picking it is seen; one thread
-# is "1 thread"; an --exec run's threads asked reads as not given when 0.
+# is "1 thread"; an --exec run's threads asked reads as not given when 0; a
+# table of verdicts says how many it tested and what chance alone makes of
+# them.
 LB=${LOCKBENCH:-bench/lockbench}
 CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..5"
+echo "1..6"
 
 "$CMP" --help >"$tmp/help" 2>&1
 check "lbcompare --help: its three usage lines first, then the baseline's rule" \
@@ -30,3 +32,13 @@ check "named the other way, the baseline is tas" \
 "$LB" -l pthread --exec -o "$tmp/ex" -- /bin/true >"$tmp/ex.out" 2>&1
 check "--exec without -t: threads asked reads as not given" \
 	'grep -q "threads asked (-t; 0: none) 0" "$tmp/ex.out"'
+
+for r in 1 2; do
+	for l in tas ticket; do
+		"$LB" -l "$l" -w counter -t 1 -d 0.02 --warmup 0 --quiet -o "$tmp/$l-r$r" >/dev/null 2>&1
+	done
+done
+"$CMP" "$tmp/tas-r1" "$tmp/tas-r2" "$tmp/ticket-r1" "$tmp/ticket-r2" >"$tmp/reps" 2>&1
+rows=$(sed -n '/^variant  *figure  *runs/,/verdicts tested here/p' "$tmp/reps" | grep -c '^ticket ')
+check "the differences table's note counts its $rows verdicts" \
+	'[ "$rows" -gt 0 ] && grep -q "^$rows verdicts tested here, [0-9]* of them a difference; were no variant different, chance alone would make about" "$tmp/reps"'

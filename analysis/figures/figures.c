@@ -488,3 +488,35 @@ const struct column *kernel_columns(unsigned int *n)
 	*n = sizeof(cols) / sizeof(cols[0]);
 	return cols;
 }
+
+void table_verdicts(const struct group *g, const struct column *cols, unsigned int ncols, unsigned int *tested,
+		    unsigned int *shown)
+{
+	char err[256];
+
+	*tested = *shown = 0;
+	for (unsigned int i = 1; i < g->nv; i++)
+		for (unsigned int c = 0; c < ncols; c++) {
+			struct stat3 s, base;
+			struct verdict vd;
+			bool base_ok;
+
+			if (cols[c].no_ratio || figure_missing(&g->v[i], &cols[c]) != FIGURE_OK ||
+			    figure_missing(&g->v[0], &cols[c]) != FIGURE_OK ||
+			    figure_pair(g, i, &cols[c], &s, &base, &base_ok, err, sizeof(err)) != 0 || !base_ok)
+				continue;
+			judge(&s, &base, &vd);
+			*tested += vd.tested;
+			*shown += vd.direction != 0;
+		}
+}
+
+bool chance_note(unsigned int tested, unsigned int shown, char *buf, size_t len)
+{
+	if (tested < 2)
+		return false;
+	snprintf(buf, len, "%u verdicts tested here, %u of them a difference; were no variant different, chance alone "
+		 "would make about %.1f of them one (1 in 20, at 95%%: no correction for many comparisons is made).",
+		 tested, shown, tested * (1 - STATS_LEVEL));
+	return true;
+}

@@ -136,6 +136,14 @@ bool reach_note(unsigned int nx, unsigned int ny, char *buf, size_t len);
 /* reach_note for the group's variant against the baseline whose sizes allow
  * the largest smallest p (every pair the tables give a verdict). */
 bool group_reach_note(const struct group *g, char *buf, size_t len);
+/* The verdicts a table of these columns tests (every variant past the
+ * baseline, every column with a ratio, two runs a side or more), and how
+ * many of them are a difference. */
+void table_verdicts(const struct group *g, const struct column *cols, unsigned int ncols, unsigned int *tested,
+		    unsigned int *shown);
+/* What chance alone makes of a table's `tested` verdicts, as a sentence
+ * into buf; false (buf untouched) under 2 tested. */
+bool chance_note(unsigned int tested, unsigned int shown, char *buf, size_t len);
 /* Why variant v's cell of `col` has no figure, or FIGURE_OK. */
 enum missing figure_missing(const struct variant *v, const struct column *col);
 /* Variant i's figure and the baseline's (*base_ok false when it lacks it); 0, or -1 with err set. */

@@ -101,6 +101,8 @@ void md_figure_cell(FILE *out, const struct group *g, unsigned int i, const stru
 /* Group G's figures COLS as a markdown table, a row per variant (its first
  * column titled HEAD), each cell md_figure_cell's. */
 void md_figure_table(FILE *out, const struct group *g, const char *head, const struct column *cols, unsigned int ncols);
+/* Under a table: how many verdicts it tested and what chance alone makes of them (chance_note). */
+void md_chance_note(FILE *out, const struct group *g, const struct column *cols, unsigned int ncols);
 /* How many of ratio_columns() the headline tables give. */
 #define MD_HEADLINE_COLUMNS 4
 /* Group G's headline figures as a markdown table, a row per variant (the

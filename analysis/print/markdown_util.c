@@ -108,6 +108,17 @@ void md_figure_table(FILE *out, const struct group *g, const char *head, const s
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\n");
+	md_chance_note(out, g, cols, ncols);
+}
+
+void md_chance_note(FILE *out, const struct group *g, const struct column *cols, unsigned int ncols)
+{
+	unsigned int tested, shown;
+	char note[256];
+
+	table_verdicts(g, cols, ncols, &tested, &shown);
+	if (chance_note(tested, shown, note, sizeof(note)))
+		fprintf(out, "%s\n\n", note);
 }
 
 /* The headline figures of group G (ratio_columns' first four: throughput,

@@ -273,18 +273,24 @@ static int print_differences(struct text *t, const struct group *g)
 	struct column cols[RATIO_COLUMNS_MAX];
 	unsigned int ncols = ratio_columns(g, cols);
 	int width = label_width(g);
+	unsigned int tested, shown;
+	char note[256];
 
 	if (g->nv < 2 || group_max_reps(g) < 2)
 		return 0;
-	fprintf(t->out, "Differences from %s at 95%% confidence, repetition by repetition (ratio: of the medians;\n"
-	       "its CI: Moses', the ratios variant/baseline between which the test does not reject; p: Mann-Whitney U,\n"
-	       "two-sided; runs: the variant's:the baseline's):\n", g->v[0].label);
+	fprintf(t->out, "Differences from %s at 95%% confidence, repetition by repetition (ratio: Hodges-Lehmann's,\n"
+	       "the median of the runs' pairwise ratios; its CI: Moses', the ratios variant/baseline between which the\n"
+	       "test does not reject; p: Mann-Whitney U, two-sided; runs: the variant's:the baseline's; a difference\n"
+	       "is shown only where the CI excludes 1 too):\n", g->v[0].label);
 	fprintf(t->out, "%-*s  %-23s %7s %7s  %-22s %6s  %s\n", width, "variant", "figure", "runs", "ratio", "95% CI of ratio", "p",
 	       "verdict");
 	for (unsigned int i = 1; i < g->nv; i++)
 		for (unsigned int c = 0; c < ncols; c++)
 			if (print_difference(t, g, i, &cols[c], width))
 				return -1;
+	table_verdicts(g, cols, ncols, &tested, &shown);
+	if (chance_note(tested, shown, note, sizeof(note)))
+		fprintf(t->out, "%s\n", note);
 	fprintf(t->out, "\n");
 	return 0;
 }

@@ -581,6 +581,14 @@ enum machine_busy machine_noise_busy(const struct machine_noise *n, char *why, s
 
 /* ---- the summary ---- */
 
+bool machine_skew_loose(const struct machine_info *m)
+{
+	return m->skew.pairs && (double)m->skew.bound > m->tsc_hz * MACHINE_SKEW_LOOSE_S;
+}
+
+/* After the skew line's verdict: what a bound too wide to order anything means. */
+#define SKEW_LOOSE_WORDS "; the bound is too wide to order anything timed across CPUs (a busy machine delayed the check)"
+
 void machine_print_summary(const struct machine_info *m, FILE *out)
 {
 	fprintf(out, "  clock           TSC %.4f GHz calibrated", m->tsc_hz / 1e9);
@@ -592,9 +600,9 @@ void machine_print_summary(const struct machine_info *m, FILE *out)
 	fprintf(out, "; invariant %s\n", !m->cpuid_ok ? "unknown" : m->tsc_invariant ? "yes" : "NO");
 	if (m->skew.pairs)
 		fprintf(out, "  TSC skew        %u CPU(s) vs CPU %d: |offset| < %llu cycles, worst estimate %+lld "
-			"on CPU %d; %s\n", m->skew.cpus, m->skew.ref_cpu, (unsigned long long)m->skew.bound,
+			"on CPU %d; %s%s\n", m->skew.cpus, m->skew.ref_cpu, (unsigned long long)m->skew.bound,
 			(long long)m->skew.worst_offset, m->skew.worst_cpu,
-			m->skew.backwards ? "NOT ordered" : "ordered");
+			m->skew.backwards ? "NOT ordered" : "ordered", machine_skew_loose(m) ? SKEW_LOOSE_WORDS : "");
 	else
 		fprintf(out, "  TSC skew        not checked (%u CPU)\n", m->skew.cpus);
 	for (unsigned int i = 0; i < m->nwarn; i++)

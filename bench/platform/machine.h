@@ -18,6 +18,10 @@
 #define MACHINE_WARN_MAX 8
 #define MACHINE_TEXT 128
 #define MACHINE_TSC_TOLERANCE 0.01   /* calibrated vs libcpuid: warn beyond 1% */
+/* A TSC skew bound wider than this (seconds) orders nothing the runs time
+ * across CPUs (a wake-up, a kernel wait: microseconds): a busy machine
+ * delayed the check's answers, not a skew. */
+#define MACHINE_SKEW_LOOSE_S 100e-6
 #define MACHINE_CALIBRATION_S 0.02   /* TSC against CLOCK_MONOTONIC_RAW */
 #define MACHINE_SKEW_BUDGET_S 0.04   /* cross-CPU ping-pong, all pairs */
 
@@ -108,6 +112,9 @@ void machine_identify(struct machine_info *m, const int *cpus, unsigned int n);
 void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned int nthreads);
 /* m->commit alone: the build's, not the host's (a simulated run's meta.csv). */
 void machine_build_commit(struct machine_info *m);
+
+/* Whether the skew check's bound is too wide to say anything (MACHINE_SKEW_LOOSE_S). */
+bool machine_skew_loose(const struct machine_info *m);
 
 /* The calibrated TSC rate is within MACHINE_TSC_TOLERANCE of libcpuid's
  * (meaningful when tsc_hz_cpuid > 0): the probe's warning and the

@@ -165,12 +165,12 @@ for r in 1 2 3 4; do
 	done
 done
 "$CMP" --markdown "$d" >"$tmp/report.md" 2>"$tmp/err"
-check "report.md: a Real programs section, pthread the baseline, each metric's verdict" \
+check "report.md: a Real programs section, pthread the baseline, each metric's verdict, a lower-is-better one said so" \
 	'[ $? -eq 0 ] && grep -q "^## Real programs" "$tmp/report.md" &&
 	 grep -q "^### .sysbench-threads., 4 threads asked" "$tmp/report.md" &&
 	 grep -q "^| pthread (baseline) |" "$tmp/report.md" &&
 	 grep "^| kmutex-fix |" "$tmp/report.md" | grep -q "x better |.*x better |" &&
-	 grep -q "^The patch.s pair, .kmutex-spin. → .kmutex-fix.: events .*, better; latency_ms .*, better; wall s" "$tmp/report.md"'
+	 grep -q "^The patch.s pair, .kmutex-spin. → .kmutex-fix.: events [^;]*\], better; latency_ms [^;]* (lower is better), better; wall s" "$tmp/report.md"'
 check "report.md: the answer has the program's line, kmutex-spin -> kmutex-fix with its interval and verdict" \
 	'sed -n "/^## The answer/,/^## /p" "$tmp/report.md" |
 	 grep -q "^- \*\*Real program .sysbench-threads., 4 threads asked:\*\* .kmutex-spin. → .kmutex-fix. on events: 502.5 → 2002.5, \*\*[0-9.]*x\*\* \[[0-9.]*\.\.[0-9.]*\], better\.$"'

@@ -272,6 +272,11 @@ void interval_text(const struct verdict *vd, char *buf, size_t len)
 	snprintf(buf, len, "[%s..%s]", lo, hi);
 }
 
+bool lower_is_better(enum sense sense)
+{
+	return sense == SENSE_TIME || sense == SENSE_COST || sense == SENSE_LOWER;
+}
+
 /* "faster", "slower", "no difference", ... in the figure's own words; "-"
  * when there are too few repetitions to test. */
 const char *verdict_word(const struct verdict *vd, enum sense sense)

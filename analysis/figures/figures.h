@@ -125,6 +125,8 @@ int ratio_decimals(double r, int side);
  * keep the end nearest 1 visibly on the verdict's side of it; "-" where
  * there is none. */
 void interval_text(const struct verdict *vd, char *buf, size_t len);
+/* Whether a smaller figure is the better one (times, costs, a program's lower-is-better metric). */
+bool lower_is_better(enum sense sense);
 /* "faster", "slower", "no difference", ... ("-": too few repetitions to test). */
 const char *verdict_word(const struct verdict *vd, enum sense sense);
 /* Whether nx repetitions against ny (variant, baseline) cannot show a

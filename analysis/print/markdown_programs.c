@@ -78,6 +78,9 @@ static bool print_pair(FILE *out, const struct group *g, const struct column *co
 	if (strcmp(ci, "-") != 0)
 		fprintf(out, " %s", ci);
 	word = verdict_word(&vd, column_sense(col));
+	/* A time that grew by 1.12x must not read like a gain. */
+	if (lower_is_better(column_sense(col)))
+		fprintf(out, " (lower is better)");
 	fprintf(out, ", %s", strcmp(word, "-") ? word : "no verdict (fewer than 2 runs a side)");
 	return true;
 }
@@ -86,7 +89,7 @@ static void print_heading(FILE *out, const struct group *g, const char *lead)
 {
 	fprintf(out, "%s`%s`, ", lead, g->program);
 	if (g->threads)
-		fprintf(out, "%u threads asked", g->threads);
+		fprintf(out, "%u thread%s asked", g->threads, g->threads == 1 ? "" : "s");
 	else
 		fprintf(out, "its own threads");
 }

@@ -525,3 +525,28 @@ bool chance_note(unsigned int tested, unsigned int shown, char *buf, size_t len)
 		 tested, shown, tested * (1 - STATS_LEVEL));
 	return true;
 }
+
+unsigned int group_min_reps(const struct group *g)
+{
+	unsigned int least = g->nv ? g->v[0].nreps : 0;
+
+	for (unsigned int i = 1; i < g->nv; i++)
+		least = g->v[i].nreps < least ? g->v[i].nreps : least;
+	return least;
+}
+
+bool coverage_note(const struct group *g, char *buf, size_t len)
+{
+	unsigned int least = group_min_reps(g);
+	double one[STATS_MAX_REPS] = { 0 };  /* stand-in values: only the interval's coverage at `least` is wanted */
+	struct stats_interval ci;
+
+	if (least < 2 || least > STATS_MAX_REPS)
+		return false;
+	stats_median_ci(one, least, STATS_LEVEL, &ci);
+	if (ci.reached)
+		return false;
+	snprintf(buf, len, "With %u repetitions the interval is [min..max], which holds the median with %.1f%% confidence, "
+		 "not 95%%: 6 or more reach it.", least, 100 * ci.coverage);
+	return true;
+}

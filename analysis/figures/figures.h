@@ -143,6 +143,12 @@ bool group_reach_note(const struct group *g, char *buf, size_t len);
  * many of them are a difference. */
 void table_verdicts(const struct group *g, const struct column *cols, unsigned int ncols, unsigned int *tested,
 		    unsigned int *shown);
+/* The fewest repetitions of the group's variants. */
+unsigned int group_min_reps(const struct group *g);
+/* Where the fewest repetitions (2 to 5) cannot reach a 95% interval of the
+ * median: a sentence into buf saying the [min..max] interval's own
+ * confidence; false (buf untouched) otherwise. */
+bool coverage_note(const struct group *g, char *buf, size_t len);
 /* What chance alone makes of a table's `tested` verdicts, as a sentence
  * into buf; false (buf untouched) under 2 tested. */
 bool chance_note(unsigned int tested, unsigned int shown, char *buf, size_t len);

@@ -116,6 +116,8 @@ void md_chance_note(FILE *out, const struct group *g, const struct column *cols,
 	unsigned int tested, shown;
 	char note[256];
 
+	if (coverage_note(g, note, sizeof(note)))
+		fprintf(out, "%s\n\n", note);
 	table_verdicts(g, cols, ncols, &tested, &shown);
 	if (chance_note(tested, shown, note, sizeof(note)))
 		fprintf(out, "%s\n\n", note);

@@ -141,26 +141,20 @@ static void print_legend(struct text *t, const struct unavailable *na)
  * with what the fewest repetitions of a variant can say. */
 static void print_stats_note(struct text *t, const struct group *g)
 {
-	unsigned int least = g->v[0].nreps, most = group_max_reps(g);
-	struct stats_interval ci;
-	double one[64] = { 0 };  /* stand-in values: only the interval's coverage at `least` is wanted */
+	unsigned int least = group_min_reps(g), most = group_max_reps(g);
 	char note[256];
 
-	for (unsigned int i = 1; i < g->nv; i++)
-		least = g->v[i].nreps < least ? g->v[i].nreps : least;
 	if (most < 2) {
 		fprintf(t->out, "One run per variant: no intervals and no verdicts (run-all --reps, or more runs, give them).\n\n");
 		return;
 	}
-	stats_median_ci(one, least, STATS_LEVEL, &ci);
 	fprintf(t->out, "Figures: the median of %u", least);
 	if (most > least)
 		fprintf(t->out, " to %u", most);
 	fprintf(t->out, " repetitions, [its 95%% CI] (order statistics); verdict: the variant's repetitions against\n"
 	       "%s's (Mann-Whitney U, 95%%; \"no difference\": none shown).\n", g->v[0].label);
-	if (!ci.reached && least >= 2)
-		fprintf(t->out, "With %u repetitions the interval is [min..max], which holds the median with %.1f%% confidence,\n"
-		       "not 95%%: 6 or more reach it.\n", least, 100 * ci.coverage);
+	if (coverage_note(g, note, sizeof(note)))
+		fprintf(t->out, "%s\n", note);
 	if (group_reach_note(g, note, sizeof(note)))
 		fprintf(t->out, "%s\n", note);
 	fprintf(t->out, "\n");

@@ -42,7 +42,7 @@ PROG=sim-scaling.sh
 # shellcheck disable=SC2086 # the CPU counts, split on purpose
 sweep_args "$REPS" "$SIM_D" "$SIM_WARMUP" $CPUS
 [ "$REAL_D" = 0 ] || sweep_seconds "$REAL_D" || sweep_die "REAL_D '$REAL_D' is not a number of seconds >= 0"
-: >"$OUT.dat" 2>/dev/null || sweep_die "cannot write $OUT.dat"
+(: >"$OUT.dat") 2>/dev/null || sweep_die "cannot write $OUT.dat"
 DIR=${SIM_SCALING_DIR:-/dev/shm}
 [ -d "$DIR" ] && [ -w "$DIR" ] || DIR=${TMPDIR:-/tmp}
 tmp=$(mktemp -d) || exit 2

@@ -20,7 +20,7 @@ struct lr_thread {
 	struct sim_lockrun_result *out;
 	bool measuring;                 /* past measure_from_cycles */
 	struct lock_events base;        /* its events when it began measuring */
-	struct sim_cpu_time cpu;        /* measured: sys so far, user at the end */
+	struct sim_cpu_time cpu;        /* in the CPU window: sys so far, user at the end */
 };
 
 /* A duration in cycles: `fixed`, or a draw from `d` (ns). */
@@ -80,10 +80,10 @@ static void lr_body(void *arg)
 		sim_work(lr_time(lt, r->hold_dist, r->hold_cycles));
 		(*lt->inside)--;
 		r->ops->unlock(lt->lock, lt->self);
-		if (r->kernel_section)
+		if (r->kernel_section) {
 			sim_kernel_exit();
-		if (r->kernel_section)
 			lt->cpu.sys += sim_exec_self() - k0;
+		}
 		if (r->after_unlock)
 			r->after_unlock(r->ctx, lt->self->id, &lt->self->ev);
 		sim_work(lr_time(lt, r->gap_dist, r->gap_cycles));

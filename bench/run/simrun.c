@@ -132,7 +132,6 @@ static int simrun_create(const struct bench_config *cfg, struct simrun *sr, char
 	return EXIT_OK;
 }
 
-/* The lock's run on the simulator; each thread's events into its lock_thread. */
 /* A simulated thread's measured time on a CPU as its CPU time: virtual
  * seconds of the profile's clock, the kernel sections' as sys. */
 static void sim_usage(struct bench_thread *t, const struct sim_cpu_time *c, double tsc_hz)
@@ -141,6 +140,8 @@ static void sim_usage(struct bench_thread *t, const struct sim_cpu_time *c, doub
 	t->usage.sys_s = (double)c->sys / tsc_hz;
 }
 
+/* The lock's run on the simulator; each thread's events into its
+ * lock_thread, its time on a CPU into its usage. */
 static int simrun_lock(const struct bench_config *cfg, struct simrun *sr, struct bench_result *res,
 		       struct bench_thread **threads, char *err, size_t errlen)
 {

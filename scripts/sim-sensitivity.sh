@@ -14,7 +14,9 @@
 # variant is a copy in a temporary directory whose changed line says, as
 # every profile constant must say its source, "derived: x0.5 of ... for the
 # sensitivity table".  A whole-number key (HZ, nr_latency, scaling_cap) is
-# rounded to a whole number; the table gives the value each run used.
+# rounded to a whole number; the table gives the value each run used.  A
+# ratio reads nan where kmutex-spin made no acquisition in a run (too short a
+# run), 0 where kmutex-fix made none; either sorts first.
 #
 #   scripts/sim-sensitivity.sh [REPS [SIM_D]]   (default 3 0.05; run make first)
 #   SIM_D: simulated seconds measured, after SIM_WARMUP (0.02) of warm-up;
@@ -37,7 +39,7 @@ case $PROFILE in
 */* | *.profile) SRC=$PROFILE ;;
 *) SRC=$top/sim/profiles/$PROFILE.profile ;;
 esac
-[ -f "$SRC" ] && [ -r "$SRC" ] || sweep_die "no profile $SRC"
+if [ ! -f "$SRC" ] || [ ! -r "$SRC" ]; then sweep_die "no profile $SRC"; fi
 tmp=$(mktemp -d) || exit 2
 trap '[ -n "${SIM_SENS_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 t0=$(date +%s)
@@ -102,7 +104,7 @@ for k in $keys; do
 		variant "$k" "$f" "$tmp/v.profile"
 		cmp -s "$SRC" "$tmp/v.profile" && sweep_die "$k: the variant x$f changed nothing"
 		ratio "k$i-$f" "$tmp/v.profile"
-		echo "$(value_of "$k" "$tmp/v.profile")" >"$tmp/k$i-$f.value"
+		value_of "$k" "$tmp/v.profile" >"$tmp/k$i-$f.value"
 	done
 	echo "$k $(value_of "$k" "$SRC")" >"$tmp/k$i.key"
 done

@@ -179,6 +179,7 @@ struct sim *sim_create(const struct sim_config *cfg, char *err, size_t errlen)
 		s->cfg.stack_bytes = 256 * 1024;
 	s->topo = topology(&s->prof, ncpus);
 	s->rng = cfg->seed;
+	s->window[1] = UINT64_MAX;
 	set_costs(s);
 	sched_init(s);
 	/* Current from now: a lock's init, before the run, asks it its
@@ -315,6 +316,22 @@ void sim_thread_info(const struct sim *s, int id, struct sim_thread_info *out)
 uint64_t sim_now(void)
 {
 	return sim_cur_thread->vtime;
+}
+
+void sim_cpu_window(struct sim *s, uint64_t from, uint64_t to)
+{
+	s->window[0] = from;
+	s->window[1] = to;
+}
+
+uint64_t sim_exec_self(void)
+{
+	const struct sim_thread *t = sim_cur_thread;
+
+	/* window_exec is brought up to date at ticks and switches (sched.c's
+	 * update_curr); a tick while the thread was parked may have moved
+	 * exec_start past its clock, until it resumes there. */
+	return t->window_exec + sim_window_part(sim_cur, t->exec_start, t->vtime);
 }
 
 int sim_self(void)

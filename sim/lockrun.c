@@ -22,6 +22,7 @@ struct lr_thread {
 	struct sim_lockrun_result *out;
 	bool measuring;                 /* past measure_from_cycles */
 	struct lock_events base;        /* its events when it began measuring */
+	struct sim_cpu_time cpu;        /* in the CPU window: sys so far, user at the end */
 };
 
 /* A duration in cycles: `fixed`, or a draw from `d` (ns). */
@@ -70,6 +71,8 @@ static void lr_body(void *arg)
 	if (r->ops->thread_init)
 		r->ops->thread_init(lt->lock, lt->self);
 	while (sim_now() < end) {
+		uint64_t k0 = sim_exec_self();
+
 		if (r->kernel_section)
 			sim_kernel_enter();
 		lr_lock(lt);
@@ -81,12 +84,15 @@ static void lr_body(void *arg)
 		sim_work(lr_time(lt, r->hold_dist, r->hold_cycles));
 		(*lt->inside)--;
 		r->ops->unlock(lt->lock, lt->self);
-		if (r->kernel_section)
+		if (r->kernel_section) {
 			sim_kernel_exit();
+			lt->cpu.sys += sim_exec_self() - k0;
+		}
 		if (r->after_unlock)
 			r->after_unlock(r->ctx, lt->self->id, &lt->self->ev);
 		sim_work(lr_time(lt, r->gap_dist, r->gap_cycles));
 	}
+	lt->cpu.user = sim_exec_self() - lt->cpu.sys;
 }
 
 /* to += e - base, field by field. */
@@ -157,6 +163,10 @@ static int lr_run(struct sim *s, const struct sim_lockrun *r, struct lr_thread *
 {
 	int rc;
 
+	/* Each thread's CPU time over the measured interval, as a real run's
+	 * getrusage() before and after it: its time on a CPU in that span of
+	 * virtual time, whatever its acquisitions were doing. */
+	sim_cpu_window(s, r->measure_from_cycles, r->duration_cycles);
 	for (unsigned i = 0; i < r->threads; i++) {
 		/* each thread's own stream, apart from the engine's */
 		lt[i] = (struct lr_thread){ .r = r, .s = s, .rng = r->seed ^ (UINT64_C(0x5851f42d4c957f2d) * (i + 1)),
@@ -177,6 +187,8 @@ static int lr_run(struct sim *s, const struct sim_lockrun *r, struct lr_thread *
 		sum_events(&out->ev, &ev, &(struct lock_events){ 0 });
 		if (r->thread_ev)
 			r->thread_ev[i] = ev;
+		if (r->thread_cpu)
+			r->thread_cpu[i] = lt[i].cpu;
 	}
 	out->ev.preempt_seen = out->ev.preempt_seen != 0;
 	return 0;

@@ -42,6 +42,15 @@ struct sim_lockrun {
 	void (*on_acquire)(void *ctx, unsigned thread, uint64_t cycles, bool contended);
 	/* Optional, `threads` of them: each thread's measured events. */
 	struct lock_events *thread_ev;
+	/* Optional, `threads` of them: each thread's virtual cycles on a CPU
+	 * from measure_from_cycles to duration_cycles (sim_exec_self), split
+	 * as a real thread's CPU time is: `sys` inside its kernel sections
+	 * (lock to unlock, when kernel_section), `user` the rest. */
+	struct sim_cpu_time *thread_cpu;
+};
+
+struct sim_cpu_time {
+	uint64_t user, sys;
 };
 
 struct sim_lockrun_result {

@@ -117,6 +117,7 @@ static void update_curr(struct sim *s, struct sim_cpu *c, uint64_t at)
 	if (at > t->exec_start) {
 		t->vruntime += at - t->exec_start;
 		t->sum_exec += at - t->exec_start;
+		t->window_exec += sim_window_part(s, t->exec_start, at);
 		t->exec_start = at;
 	}
 	update_min_vruntime(s, c);

@@ -72,6 +72,9 @@ int sim_spawn(struct sim *s, sim_thread_fn *fn, void *arg);
  */
 int sim_run(struct sim *s, uint64_t limit);
 const struct sim_stats *sim_stats(const struct sim *s);
+/* Before sim_run: sim_exec_self counts only the cycles from `from` to `to`
+ * (lockbench's measured interval; default: all). */
+void sim_cpu_window(struct sim *s, uint64_t from, uint64_t to);
 unsigned sim_ncpus(const struct sim *s);
 /* Cycles of the profile's nanoseconds, rounded. */
 uint64_t sim_cycles(const struct sim *s, double ns);
@@ -88,6 +91,10 @@ void sim_thread_info(const struct sim *s, int id, struct sim_thread_info *out);
 
 /* In a simulated thread. */
 uint64_t sim_now(void);                    /* its virtual time */
+/* Its virtual cycles on a CPU so far inside the CPU window (sim_cpu_window;
+ * all of them without one): spinning and stalls on lines count, sleeping
+ * and waiting in a run queue do not, a context switch is no thread's. */
+uint64_t sim_exec_self(void);
 int sim_self(void);                        /* its id */
 void sim_work(uint64_t cycles);            /* computes for `cycles`, preemptible as its mode allows */
 void sim_kernel_enter(void);               /* nests */

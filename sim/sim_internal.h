@@ -56,6 +56,7 @@ struct sim_thread {
 	bool interruptible;        /* in sim_work: a preemption may cut it short */
 	/* CFS (sched.c) */
 	uint64_t vruntime, exec_start, sum_exec, prev_sum_exec;
+	uint64_t window_exec;      /* of sum_exec, the part inside sim.window (sim_cpu_window) */
 	/* futex */
 	const void *futex_addr;
 	uint64_t futex_seq;
@@ -96,6 +97,7 @@ struct sim {
 	int *parked;
 	unsigned nparked;
 	uint64_t futex_seq;
+	uint64_t window[2];        /* sim_cpu_window: [from, to) of virtual time */
 	struct sim_stats st;
 };
 
@@ -117,6 +119,15 @@ void sim_park(struct sim *s, struct sim_thread *t, uint64_t pass, uint64_t resum
 void sim_spin_reset(struct sim_thread *t);
 void sim_line_wait(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind);
 uint64_t sim_access(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind);
+
+/* The part of [from, to) inside the CPU window (sim_cpu_window): what a
+ * thread's time on a CPU over that span adds to its window_exec. */
+static inline uint64_t sim_window_part(const struct sim *s, uint64_t from, uint64_t to)
+{
+	uint64_t a = from > s->window[0] ? from : s->window[0], b = to < s->window[1] ? to : s->window[1];
+
+	return b > a ? b - a : 0;
+}
 
 /* sched.c */
 /* Before a shared access at t->vtime: waits until no earlier event is

@@ -2,7 +2,8 @@
  * simrun.c — a simulated run (simrun.h).  sim/ runs the threads
  * (sim_lockrun); here, above it, each measured acquisition's virtual cycles
  * go into the threads' histograms as bench_lock() records a real one, each
- * thread's measured lock events into its lock_thread, and the run's result
+ * thread's measured lock events into its lock_thread and its time on a
+ * simulated CPU into its CPU time (virtual seconds), and the run's result
  * is merged and checked by the real run's code (merge.c, checks.c).
  *
  * Nothing of the host goes in: no machine probe (meta.csv's host keys stay
@@ -131,11 +132,21 @@ static int simrun_create(const struct bench_config *cfg, struct simrun *sr, char
 	return EXIT_OK;
 }
 
-/* The lock's run on the simulator; each thread's events into its lock_thread. */
+/* A simulated thread's measured time on a CPU as its CPU time: virtual
+ * seconds of the profile's clock, the kernel sections' as sys. */
+static void sim_usage(struct bench_thread *t, const struct sim_cpu_time *c, double tsc_hz)
+{
+	t->usage.user_s = (double)c->user / tsc_hz;
+	t->usage.sys_s = (double)c->sys / tsc_hz;
+}
+
+/* The lock's run on the simulator; each thread's events into its
+ * lock_thread, its time on a CPU into its usage. */
 static int simrun_lock(const struct bench_config *cfg, struct simrun *sr, struct bench_result *res,
 		       struct bench_thread **threads, char *err, size_t errlen)
 {
 	struct lock_events *ev = calloc(cfg->threads, sizeof(*ev));
+	struct sim_cpu_time *cpu = calloc(cfg->threads, sizeof(*cpu));
 	struct sim_lockrun r = {
 		.ops = sr->ops,
 		.settings = cfg->lock_params.settings,
@@ -154,22 +165,28 @@ static int simrun_lock(const struct bench_config *cfg, struct simrun *sr, struct
 		.on_acquire = on_acquire,
 		.ctx = threads,
 		.thread_ev = ev,
+		.thread_cpu = cpu,
 	};
 	struct sim_lockrun_result out;
 
-	if (!ev) {
+	if (!ev || !cpu) {
+		free(ev);
+		free(cpu);
 		snprintf(err, errlen, "out of memory for %u threads", cfg->threads);
 		return EXIT_RUNTIME;
 	}
 	if (sim_lockrun(sr->sim, &r, &out, err, errlen) != 0) {
 		free(ev);
+		free(cpu);
 		return EXIT_RUNTIME;
 	}
 	for (unsigned i = 0; i < cfg->threads; i++) {
 		threads[i]->lt->ev = ev[i];
 		threads[i]->ops_all = threads[i]->ops;
+		sim_usage(threads[i], &cpu[i], sr->profile.tsc_ghz * 1e9);
 	}
 	free(ev);
+	free(cpu);
 	res->lock_params.settings = out.settings;
 	res->ran_ops = sr->ops;
 	res->lock_params.threads = cfg->threads;

@@ -23,6 +23,15 @@ struct sim_lockrun {
 	uint64_t seed;
 	uint64_t duration_cycles;          /* threads stop taking the lock then */
 	bool kernel_section;               /* lock .. unlock inside sim_kernel_enter/exit */
+	/* With kernel_section only: the part of each drawn hold that lies
+	 * outside the kernel's lock (a profile's workload.NAME.outside_ns, in
+	 * cycles; 0: none).  The hold becomes the drawn time less this, never
+	 * below 0 (the lock's own code is then the whole critical section), and
+	 * what was taken off runs after the unlock, still in the kernel section
+	 * (the call's work outside its lock, and its exit), so each call keeps
+	 * its drawn length.  Without kernel_section (userspace semantics: a
+	 * userspace lock around the whole call) it is ignored. */
+	uint64_t outside_cycles;
 	/* Optional, in the simulated thread after each unlock: a test's look
 	 * at the thread's events as they grow. */
 	void (*after_unlock)(void *ctx, unsigned thread, const struct lock_events *ev);

@@ -56,6 +56,19 @@ static void on_acquire(void *ctx, unsigned thread, uint64_t cycles, bool contend
 	t->ops++;
 }
 
+/* on_acquire() counted each acquisition as an op; where an op is PER_OP of
+ * them (the profile's workload.NAME.acq_per_op: fserver's job), the thread's
+ * whole ones, counted from its first measured acquisition, and the one left
+ * unfinished abandoned at the stop, as a real run's job is. */
+static void ops_of_acquisitions(struct bench_thread *t, unsigned per_op)
+{
+	if (per_op > 1) {
+		t->ops_abandoned = t->ops % per_op != 0;
+		t->ops /= per_op;
+	}
+	t->ops_all = t->ops;
+}
+
 /* The threads' records, as worker.c's are allocated (thread_free() frees them). */
 static int threads_alloc(const struct bench_config *cfg, struct bench_thread **threads, unsigned ncpus)
 {
@@ -146,6 +159,8 @@ static int simrun_lock(const struct bench_config *cfg, struct simrun *sr, struct
 		.measure_from_cycles = sim_cycles(sr->sim, cfg->warmup_s * 1e9),
 		.duration_cycles = sim_cycles(sr->sim, (cfg->warmup_s + cfg->duration_s) * 1e9),
 		.kernel_section = bench_sim_semantics(cfg) == BENCH_SIM_KERNEL,
+		/* kernel semantics only: the lock covers the call less this */
+		.outside_cycles = sim_profile_has(sr->times->outside_ns) ? sim_cycles(sr->sim, sr->times->outside_ns) : 0,
 		.on_acquire = on_acquire,
 		.ctx = threads,
 		.thread_ev = ev,
@@ -162,7 +177,7 @@ static int simrun_lock(const struct bench_config *cfg, struct simrun *sr, struct
 	}
 	for (unsigned i = 0; i < cfg->threads; i++) {
 		threads[i]->lt->ev = ev[i];
-		threads[i]->ops_all = threads[i]->ops;
+		ops_of_acquisitions(threads[i], sr->times->acq_per_op);
 	}
 	free(ev);
 	res->lock_params.settings = out.settings;

@@ -50,7 +50,7 @@ sched.cfs-2.6.34.nr_latency = 5  # cited: Linux 2.6.34 kernel/sched_fair.c: stat
 sched.cfs-2.6.34.scaling = log  # cited: Linux 2.6.34 kernel/sched_fair.c: sysctl_sched_tunable_scaling = SCHED_TUNABLESCALING_LOG; kernel/sched.c update_sysctl(): each tunable = (1 + ilog2(cpus)) x normalized
 sched.cfs-2.6.34.scaling_cap = 8  # cited: Linux 2.6.34 kernel/sched.c get_update_sysctl_factor(): cpus = min_t(int, num_online_cpus(), 8)
 
-# the workloads' kernel times, ns: here.profile's (measured 2026-12-07 02:34 UTC on this project's VM) x 0.9247,
+# the workloads' kernel times, ns: here.profile's (measured 2026-12-07 02:34 UTC on this project's VM; fpos.outside_ns and fserver's 05:27) x 0.9247,
 # the ratio of the two TSC clocks (2.0960 GHz here / 2.2667 GHz there). Why the clock ratio, not the memory-latency
 # ratio (1.39: 166.7 ns there, 120 ns here): the calibration timed each call alone, one thread, its lines warm in
 # the cache, so its time is the core's work, which scales with the clock. Its known errors go both ways: a 2010

@@ -50,7 +50,7 @@ sched.cfs-2.6.34.nr_latency = 5  # cited: Linux 2.6.34 kernel/sched_fair.c: stat
 sched.cfs-2.6.34.scaling = log  # cited: Linux 2.6.34 kernel/sched_fair.c: sysctl_sched_tunable_scaling = SCHED_TUNABLESCALING_LOG; kernel/sched.c update_sysctl(): each tunable = (1 + ilog2(cpus)) x normalized
 sched.cfs-2.6.34.scaling_cap = 8  # cited: Linux 2.6.34 kernel/sched.c get_update_sysctl_factor(): cpus = min_t(int, num_online_cpus(), 8)
 
-# the workloads' kernel times, ns: here.profile's (measured 2026-12-07 02:34 UTC on this project's VM; fpos.outside_ns and fserver's 05:27) x 0.9247,
+# the workloads' kernel times, ns: here.profile's (measured 2026-12-07 02:34 UTC on this project's VM; fpos.outside_ns and fserver's 05:43) x 0.9247,
 # the ratio of the two TSC clocks (2.0960 GHz here / 2.2667 GHz there). Why the clock ratio, not the memory-latency
 # ratio (1.39: 166.7 ns there, 120 ns here): the calibration timed each call alone, one thread, its lines warm in
 # the cache, so its time is the core's work, which scales with the clock. Its known errors go both ways: a 2010
@@ -60,9 +60,9 @@ workload.creat.gap = 0%:27.8 1%:27.8 5%:27.8 10%:27.8 25%:37.1 50%:1213 75%:1270
 workload.creat.outside_ns = 1482  # derived: here.profile workload.creat.outside_ns 1603 ns x 0.9247 (TSC ratio)
 workload.fpos.hold = 0%:1047 1%:1121 5%:1714 10%:1751 25%:1807 50%:1909 75%:2103 90%:2381 95%:2715 99%:4595 99.9%:262429 100%:19550613  # derived: here.profile workload.fpos.hold, every point x 0.9247 (TSC ratio)
 workload.fpos.gap = 0%:37.1 1%:37.1 5%:37.1 10%:46.3 25%:46.3 50%:46.3 75%:55.6 90%:55.6 95%:55.6 99%:64.8 99.9%:157 100%:1519  # derived: here.profile workload.fpos.gap, every point x 0.9247 (TSC ratio)
-workload.fpos.outside_ns = 927  # derived: here.profile workload.fpos.outside_ns 1002 ns x 0.9247 (TSC ratio)
+workload.fpos.outside_ns = 973  # derived: here.profile workload.fpos.outside_ns 1052 ns x 0.9247 (TSC ratio)
 workload.counter.hold = 0%:0.288 1%:0.288 5%:0.297 10%:0.297 25%:0.297 50%:0.297 75%:0.315 90%:0.343 95%:0.352 99%:0.445 99.9%:0.473 100%:0.51  # derived: here.profile workload.counter.hold, every point x 0.9247 (TSC ratio)
 workload.counter.gap = 100%:43.8  # derived: here.profile workload.counter.gap 47.4 ns x 0.9247 (TSC ratio)
-workload.fserver.hold = 0%:1010 1%:1130 5%:1148 10%:1167 25%:1260 50%:1399 75%:1640 90%:2168 95%:2585 99%:5142 99.9%:23310 100%:14248056  # derived: here.profile workload.fserver.hold, every point x 0.9247 (TSC ratio)
-workload.fserver.gap = 0%:27.8 1%:27.8 5%:27.8 10%:27.8 25%:46.3 50%:55.6 75%:83.4 90%:1964 95%:14045 99%:42080 99.9%:98974 100%:8969328  # derived: here.profile workload.fserver.gap, every point x 0.9247 (TSC ratio)
+workload.fserver.hold = 0%:1065 1%:1204 5%:1223 10%:1242 25%:1334 50%:1519 75%:1835 90%:2706 95%:4993 99%:12896 99.9%:37633 100%:6964284  # derived: here.profile workload.fserver.hold, every point x 0.9247 (TSC ratio)
+workload.fserver.gap = 0%:27.8 1%:27.8 5%:27.8 10%:37.1 25%:46.3 50%:55.6 75%:92.5 90%:2307 95%:15259 99%:55671 99.9%:160593 100%:5630737  # derived: here.profile workload.fserver.gap, every point x 0.9247 (TSC ratio)
 workload.fserver.acq_per_op = 1475  # derived: here.profile workload.fserver.acq_per_op, the same mix's locked calls a job (a count, not scaled)

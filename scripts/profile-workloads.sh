@@ -24,6 +24,12 @@ awk -v f="$factor" -v why="$why" -v name="$name" '
 	function num(v) { v *= f; return v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : sprintf("%.3g", v) }
 	# The source comment of the line: "... ; DATE on HOST (...)" at its end.
 	function when(line) { return match(line, /[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9] UTC/) ? substr(line, RSTART, RLENGTH) : "undated" }
+	# A count (acq_per_op: locked calls a job) belongs to the workload, not the machine: copied.
+	/^workload\.[a-z_]+\.acq_per_op = / {
+		split($0, kv, " = "); split(kv[2], val, "  #")
+		printf "%s = %s  # derived: %s %s (measured %s), the same: a count, not scaled\n", $1, val[1], name, $1, when($0)
+		next
+	}
 	/^workload\.[a-z_]+\.[a-z_]+ = / {
 		key = $1; split($0, kv, " = "); split(kv[2], val, "  #"); v = val[1]; out = ""
 		n = split(v, pts, " ")

@@ -3,7 +3,7 @@
  * for the simulator (sim/profile.h; docs/sim.md, "Calibration").
  *
  *   build/sim/lbcalibrate [-o FILE] [--trials N] [--name NAME] [--dir DIR]
- *   (--dir: where creat's and fpos's files are made: default /dev/shm when it
+ *   (--dir: where creat's, fpos's and fserver's files are made: default /dev/shm when it
  *   is a writable tmpfs, as run-all's file workloads, else $TMPDIR or /tmp)
  *   build/sim/lbcalibrate --check FILE|NAME    (loads a profile, prints it)
  *   build/sim/lbcalibrate --pairs              (the CPUs it would measure between)
@@ -763,6 +763,39 @@ static int fpos_file(struct wdir *d, char *buf)
 	return -1;
 }
 
+/* A read() of the fpos file through a write-only descriptor: the call's
+ * entry and exit and the descriptor's lookup (ksys_read's fdget_pos, which
+ * takes f_pos_lock only when the file is shared), then vfs_read()'s first
+ * check refuses it (-EBADF: not FMODE_READ) before any of the read's work.
+ * Its median estimates the part of fpos's calls outside f_pos_lock. */
+static int read_refused(const struct calib *c, const struct wdir *d, uint64_t *buf, struct wl_times *w)
+{
+	double *v = calloc(c->trials, sizeof(double));
+	int fd = openat(d->fd, "fpos-data", O_WRONLY | O_NOFOLLOW | O_CLOEXEC), rc = -1;
+
+	for (unsigned t = 0; v && fd >= 0 && t < c->trials; t++) {
+		uint64_t t0 = tsc_begin();
+		ssize_t n = read(fd, buf, FPOS_READ);
+
+		v[t] = (double)(tsc_end() - t0) / c->ghz;
+		if (n != -1 || errno != EBADF) {
+			fprintf(stderr, PROG ": fpos: a read() of a write-only descriptor was not refused (EBADF)\n");
+			goto out;
+		}
+	}
+	if (v && fd >= 0) {
+		w->outside = estimate(v, c->trials);
+		rc = 0;
+	} else {
+		fprintf(stderr, PROG ": fpos: %s/fpos-data: %s\n", d->path, strerror(errno));
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(v);
+	return rc;
+}
+
 /*
  * fpos as the kernel sees it, one thread, no lock: read() of 16 KiB blocks
  * from one file in turn, rewound by lseek() at its end, as fpos.c does.
@@ -770,7 +803,7 @@ static int fpos_file(struct wdir *d, char *buf)
  * f_pos_lock when threads share it; one thread alone does not take it, so
  * the uncontended lock and unlock are not in these); gap: from one call's
  * return to the next one's start (the check of a block's first and last
- * words, and the loop).
+ * words, and the loop); outside: read_refused().
  */
 static int measure_fpos(const struct calib *c, const char *dir, struct wl_times *w)
 {
@@ -808,7 +841,7 @@ static int measure_fpos(const struct calib *c, const char *dir, struct wl_times 
 	}
 	__asm__ volatile("" : : "r"(sum));
 	if (w->nh >= want)
-		rc = 0;
+		rc = read_refused(c, &d, buf, w);
 	else
 		fprintf(stderr, PROG ": fpos: %zu of %zu calls kept: this thread was switched out in nearly every "
 			"batch of %d\n", w->nh, w->calls, WL_BATCH);
@@ -818,6 +851,160 @@ out:
 	wdir_remove(&d);
 out_buf:
 	free(buf);
+	return rc;
+}
+
+/*
+ * fserver as the kernel sees it: the workload itself, run in-process
+ * (bench_run, one thread, pinned) under a pseudo-lock that excludes nothing
+ * and records the TSC at each lock()'s return and each unlock()'s start:
+ * every locked call of the mix (LOCKED() in fserver.h: one system call
+ * between the two), in the order and proportions its jobs make them, with
+ * the unlocked tests, the close()s and the next job's shuffle between them.
+ * Running the workload, rather than calling its tests, keeps one copy of
+ * the mix (fserver_mix.c's table is private to the workload).  --timing off:
+ * no TSC pair and histogram record of the harness's inside the hold.
+ */
+struct fs_record {
+	uint64_t *locked, *unlocked;   /* TSC after lock(), before unlock() */
+	long *switches;                /* the thread's context switches before each WL_BATCH calls' first */
+	size_t n, cap;                 /* recorded; room, sized before the run */
+	uint64_t calls;                /* lock() calls, recorded or not */
+};
+/* One thread writes it (the run's worker); read after bench_run() joins it. */
+static struct fs_record fs_rec;
+
+static int rec_init(void *lock, const struct lock_params *params)
+{
+	(void)lock;
+	(void)params;
+	return 0;
+}
+
+static void rec_destroy(void *lock)
+{
+	(void)lock;
+}
+
+static bool rec_lock(void *lock, struct lock_thread *self)
+{
+	(void)lock;
+	(void)self;
+	if (fs_rec.n < fs_rec.cap) {
+		/* in the gap before a batch's first call: that gap is not kept */
+		if (fs_rec.n % WL_BATCH == 0)
+			fs_rec.switches[fs_rec.n / WL_BATCH] = thread_switches();
+		fs_rec.locked[fs_rec.n] = tsc_begin();
+	}
+	fs_rec.calls++;
+	return false;
+}
+
+static void rec_unlock(void *lock, struct lock_thread *self)
+{
+	(void)lock;
+	(void)self;
+	if (fs_rec.n < fs_rec.cap)
+		fs_rec.unlocked[fs_rec.n++] = tsc_end();
+}
+
+static const struct lock_ops rec_ops = {
+	.name = "lbcalibrate-record", .description = "records each locked call's TSC, one thread",
+	.size = CACHELINE, .init = rec_init, .destroy = rec_destroy, .lock = rec_lock, .unlock = rec_unlock,
+};
+
+/* JOBS fserver jobs on one thread, in DIR; the recorder holds CAP calls. */
+static int fserver_jobs(const struct calib *c, const char *dir, uint64_t jobs, size_t cap)
+{
+	static struct bench_config cfg;
+	struct bench_result res;
+	char err[512], pin[32];
+	int status;
+
+	fs_rec = (struct fs_record){ .locked = calloc(cap ? cap : 1, sizeof(uint64_t)),
+				     .unlocked = calloc(cap ? cap : 1, sizeof(uint64_t)),
+				     .switches = calloc(cap / WL_BATCH + 1, sizeof(long)), .cap = cap };
+	if (!fs_rec.locked || !fs_rec.unlocked || !fs_rec.switches) {
+		fprintf(stderr, PROG ": fserver: out of memory\n");
+		return -1;
+	}
+	snprintf(pin, sizeof(pin), "list:%d", c->cpu_a);
+	/* the run ends after its jobs (max_ops); the duration only bounds it */
+	cfg = (struct bench_config){ .lock = &rec_ops, .workload = workload_find("fserver"), .threads = 1,
+		.duration_s = 600, .pin = pin, .lock_node = -1, .seed = 1, .max_ops = jobs, .dir = dir,
+		.timing = TIMING_OFF, .quiet = true };
+	status = bench_run(&cfg, &res, err, sizeof(err));
+	if (status == EXIT_OK && res.ops_all != jobs) {
+		snprintf(err, sizeof(err), "%llu jobs done of %llu", (unsigned long long)res.ops_all,
+			 (unsigned long long)jobs);
+		status = EXIT_RUNTIME;
+	}
+	bench_result_free(&res);
+	if (status != EXIT_OK)
+		fprintf(stderr, PROG ": fserver: %s\n", err);
+	return status == EXIT_OK ? 0 : -1;
+}
+
+static void fs_record_free(void)
+{
+	free(fs_rec.locked);
+	free(fs_rec.unlocked);
+	free(fs_rec.switches);
+	fs_rec = (struct fs_record){ 0 };
+}
+
+/*
+ * fserver's times: a first job, not recorded, counts a job's locked calls
+ * (and warms the code and the file system's caches); then as many jobs as
+ * give creat's number of calls (2 x 20 x trials), whole jobs, all recorded.
+ * hold: each call, from lock()'s return to unlock(); gap: from one call's
+ * unlock to the next one's lock, every pair in a row (the one between two
+ * jobs too: one in a job's worth).
+ */
+static int measure_fserver(const struct calib *c, const char *dir, struct wl_times *w, uint64_t *per_job)
+{
+	uint64_t jobs;
+	int rc = -1;
+
+	if (fserver_jobs(c, dir, 1, 0) != 0)
+		goto out;
+	if ((*per_job = fs_rec.calls) == 0) {
+		fprintf(stderr, PROG ": fserver: a job made no locked call\n");
+		goto out;
+	}
+	jobs = ((uint64_t)c->trials * 40 + *per_job - 1) / *per_job;
+	jobs = jobs < 2 ? 2 : jobs;
+	fs_record_free();
+	if (fserver_jobs(c, dir, jobs, (size_t)(jobs * *per_job)) != 0)
+		goto out;
+	/* acq_per_op holds only if every job makes the same calls */
+	if (fs_rec.calls != jobs * *per_job) {
+		fprintf(stderr, PROG ": fserver: %llu jobs made %llu locked calls, not %llu each\n",
+			(unsigned long long)jobs, (unsigned long long)fs_rec.calls, (unsigned long long)*per_job);
+		goto out;
+	}
+	if (wl_alloc(w, fs_rec.n)) {
+		fprintf(stderr, PROG ": fserver: out of memory\n");
+		goto out;
+	}
+	/* Batch by batch, as creat's and fpos's (wl_batch_begin): a batch the
+	 * thread was switched out in is dropped, and the last one, whose end
+	 * no reading follows, with it. */
+	for (size_t b = 0; (b + 1) * WL_BATCH < fs_rec.n; b++) {
+		bool switched = fs_rec.switches[b] < 0 || fs_rec.switches[b + 1] != fs_rec.switches[b];
+
+		w->last_end = 0;
+		w->calls += WL_BATCH;
+		if (switched) {
+			w->dropped += WL_BATCH;
+			continue;
+		}
+		for (size_t i = b * WL_BATCH; i < (b + 1) * WL_BATCH; i++)
+			wl_note(w, fs_rec.locked[i], fs_rec.unlocked[i], c->ghz);
+	}
+	rc = 0;
+out:
+	fs_record_free();
 	return rc;
 }
 
@@ -1149,6 +1336,40 @@ static void write_times(FILE *f, const struct calib *c, const char *name, struct
 		c->when, c->host, c->what);
 }
 
+static void write_fpos_outside(FILE *f, const struct calib *c, const struct wl_times *w)
+{
+	fprintf(f, "workload.fpos.outside_ns = %.0f", w->outside.med);
+	source(f, c, "read() of the same file through a write-only descriptor: the call's entry and exit and the "
+	       "descriptor's lookup (ksys_read's fdget_pos), then vfs_read refuses it (EBADF, not FMODE_READ) "
+	       "before any of the read's work, none of it under f_pos_lock (Linux 6.x fs/read_write.c); an "
+	       "estimate of the part of fpos's calls outside the lock", &w->outside, "ns");
+}
+
+/* fserver's two lines (measure_fserver); no outside_ns: docs/sim.md says why. */
+static int write_fserver(FILE *f, const struct calib *c, const char *dir, const struct fs_info *fs)
+{
+	struct wl_times w = { 0 };
+	uint64_t per_job = 0;
+	char how[1024];
+
+	if (measure_fserver(c, dir, &w, &per_job) != 0) {
+		wl_free(&w);
+		return -1;
+	}
+	snprintf(how, sizeof(how), "fserver's locked calls (creat, unlink, mkdir, rmdir, getdents, link, fstatat, "
+		 "open, pread, pwrite, fdatasync: %llu a job) in %.200s (%s), the workload itself run in-process "
+		 "(bench_run, -t 1, --timing off) under a pseudo-lock that records the TSC at each lock()'s return "
+		 "and unlock()'s start, a first job not recorded: each call; the kernel's own locks are held inside "
+		 "for less", (unsigned long long)per_job, dir, fs->type);
+	write_times(f, c, "fserver", &w, how, "from one locked call's unlock to the next one's lock (the mix's "
+		    "unlocked tests, the close()s, the harness's loop; between two jobs, the next one's shuffle)");
+	fprintf(f, "workload.fserver.acq_per_op = %llu  # measured: the locked calls of one job (a simulated run "
+		"counts a job per that many acquisitions), counted by the pseudo-lock over a first job; %s on %s (%s)\n",
+		(unsigned long long)per_job, c->when, c->host, c->what);
+	wl_free(&w);
+	return 0;
+}
+
 static int write_workloads(FILE *f, const struct calib *c, const char *dir)
 {
 	struct wl_times w = { 0 };
@@ -1181,10 +1402,13 @@ static int write_workloads(FILE *f, const struct calib *c, const char *dir)
 				 "take it)", dir, fs->type);
 			write_times(f, c, "fpos", &w, how, "from one of those calls' return to the next one's start "
 				    "(the block's first and last words read; the loop)");
+			write_fpos_outside(f, c, &w);
 			rc = write_counter(f, c);
 		}
 	}
 	wl_free(&w);
+	if (rc == 0)
+		rc = write_fserver(f, c, dir, fs);
 	free(fs);
 	return rc;
 }
@@ -1284,6 +1508,8 @@ static int check(const char *what)
 		print_dist("gap", &p->workloads[i].gap);
 		if (sim_profile_has(p->workloads[i].outside_ns))
 			printf("  outside the lock %.0f ns a hold\n", p->workloads[i].outside_ns);
+		if (p->workloads[i].acq_per_op)
+			printf("  %u acquisitions an operation\n", p->workloads[i].acq_per_op);
 	}
 	free(p);
 	return sf_close_stdout(PROG, false) ? 1 : 0;

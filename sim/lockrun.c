@@ -66,7 +66,7 @@ static void lr_body(void *arg)
 {
 	struct lr_thread *lt = arg;
 	const struct sim_lockrun *r = lt->r;
-	uint64_t end = r->duration_cycles;
+	uint64_t end = r->duration_cycles, hold, outside;
 
 	if (r->ops->thread_init)
 		r->ops->thread_init(lt->lock, lt->self);
@@ -81,9 +81,13 @@ static void lr_body(void *arg)
 		lt->out->overlaps += (*lt->inside)++ != 0;
 		if (lt->data)
 			pr_store(lt->data, pr_load(lt->data, PR_RELAXED) + 1, PR_RELAXED);
-		sim_work(lr_time(lt, r->hold_dist, r->hold_cycles));
+		hold = lr_time(lt, r->hold_dist, r->hold_cycles);
+		outside = r->kernel_section ? (hold < r->outside_cycles ? hold : r->outside_cycles) : 0;
+		sim_work(hold - outside);
 		(*lt->inside)--;
 		r->ops->unlock(lt->lock, lt->self);
+		if (outside)
+			sim_work(outside);  /* the call's part outside its lock (lockrun.h) */
 		if (r->kernel_section) {
 			sim_kernel_exit();
 			lt->cpu.sys += sim_exec_self() - k0;

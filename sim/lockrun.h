@@ -28,6 +28,15 @@ struct sim_lockrun {
 	 * directory's inode fields), so that it moves with the lock from CPU
 	 * to CPU as the real one does.  false: none (the hold is all). */
 	bool data_line;
+	/* With kernel_section only: the part of each drawn hold that lies
+	 * outside the kernel's lock (a profile's workload.NAME.outside_ns, in
+	 * cycles; 0: none).  The hold becomes the drawn time less this, never
+	 * below 0 (the lock's own code is then the whole critical section), and
+	 * what was taken off runs after the unlock, still in the kernel section
+	 * (the call's work outside its lock, and its exit), so each call keeps
+	 * its drawn length.  Without kernel_section (userspace semantics: a
+	 * userspace lock around the whole call) it is ignored. */
+	uint64_t outside_cycles;
 	/* Optional, in the simulated thread after each unlock: a test's look
 	 * at the thread's events as they grow. */
 	void (*after_unlock)(void *ctx, unsigned thread, const struct lock_events *ev);

@@ -348,18 +348,18 @@ static int workload_slot(struct parser *ps, struct sim_profile *p, const char *k
 	return (int)i;
 }
 
-/* workload.NAME.hold, .gap (distributions) or .outside_ns (optional). */
+/* workload.NAME.hold, .gap (distributions), .outside_ns or .acq_per_op (optional). */
 static int set_workload(struct parser *ps, struct sim_profile *p, const char *key, char *v)
 {
-	static const char *const fields[] = { ".hold", ".gap", ".outside_ns" };
+	static const char *const fields[] = { ".hold", ".gap", ".outside_ns", ".acq_per_op" };
 	const char *name = key + strlen("workload."), *dot = strrchr(key, '.');
 	size_t len = (size_t)(dot - name), f = 0;
 	struct sim_workload_times *w;
 	int i;
 
-	while (f < 3 && dot >= name && strcmp(dot, fields[f]) != 0)
+	while (f < 4 && dot >= name && strcmp(dot, fields[f]) != 0)
 		f++;
-	if (dot < name || len == 0 || len >= sizeof(w->name) || f == 3)
+	if (dot < name || len == 0 || len >= sizeof(w->name) || f == 4)
 		return perr(ps, key, "unknown key");
 	if ((i = workload_slot(ps, p, key, name, len)) < 0)
 		return -1;
@@ -367,6 +367,8 @@ static int set_workload(struct parser *ps, struct sim_profile *p, const char *ke
 	ps->wl_set[i] |= 1u << f;
 	if (f == 2)
 		return parse_double(ps, key, v, 0, 1e10, false, &w->outside_ns);
+	if (f == 3)
+		return parse_uint(ps, key, v, 1, 1e9, &w->acq_per_op);
 	return parse_dist(ps, key, v, f ? &w->gap : &w->hold);
 }
 

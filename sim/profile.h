@@ -47,6 +47,10 @@ struct sim_workload_times {
 	 * where a hold is a whole system call (an estimate, ns); NAN when the
 	 * profile does not give it */
 	double outside_ns;
+	/* added: the acquisitions one operation of the workload makes where
+	 * an operation is more than one (fserver: a job's locked calls); 0
+	 * when the profile does not give it: one */
+	unsigned acq_per_op;
 };
 
 /* Scaling of a scheduler's tunables with the CPU count, as the kernel's

@@ -10,7 +10,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..15"
+echo "1..16"
 
 "$CAL" --trials 10 --dir "$tmp" -o "$tmp/p.profile" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -21,8 +21,16 @@ check "the profile it wrote loads (--check)" '[ $? -eq 0 ] && [ ! -s "$tmp/err" 
 # every KEY = VALUE line but name and sched.model carries a source
 check "every constant has a measured: or cited: source" \
 	'! grep -v "^#" "$tmp/p.profile" | grep "=" | grep -v "^name = \|^sched.model = " | grep -v "  # \(measured\|cited\): ."'
-check "creat, fpos and counter each have a hold and a gap" \
-	'[ "$(grep -c "^workload\.\(creat\|fpos\|counter\)\.\(hold\|gap\) = [0-9.]*%:[0-9]" "$tmp/p.profile")" -eq 6 ]'
+check "creat, fpos, counter and fserver each have a hold and a gap" \
+	'[ "$(grep -c "^workload\.\(creat\|fpos\|counter\|fserver\)\.\(hold\|gap\) = [0-9.]*%:[0-9]" "$tmp/p.profile")" -eq 8 ]'
+# the parts of creat's and fpos's calls outside the kernel's lock (docs/sim.md,
+# "The kernel section"), and fserver's locked calls a job, which --check reads
+check "creat and fpos have outside_ns, fserver its calls a job (acq_per_op), and --check shows them" \
+	'grep -q "^workload\.creat\.outside_ns = [0-9]* .*measured: open()" "$tmp/p.profile" &&
+	 grep -q "^workload\.fpos\.outside_ns = [0-9]* .*measured: read() .*write-only" "$tmp/p.profile" &&
+	 grep -q "^workload\.fserver\.acq_per_op = [1-9][0-9]* .*measured: " "$tmp/p.profile" &&
+	 [ "$(grep -c "outside the lock [0-9]* ns a hold" "$tmp/check")" -eq 2 ] &&
+	 grep -q "acquisitions an operation" "$tmp/check"'
 check "what it measured says when and on what host" \
 	'grep "^kernel.wake_latency_ns = [0-9]" "$tmp/p.profile" | grep -q "measured: .*median of 10 trials.* UTC on $(uname -n) "'
 check "the workload directory is left empty" '[ -z "$(ls -A "$tmp" | grep -v "^p.profile\|^out\|^err\|^check")" ]'

@@ -2,7 +2,9 @@
  * test_sim_locks.c — mutual exclusion of locks run on the simulator at 4x
  * oversubscription (16 threads on 4 simulated CPUs), in both semantics;
  * `none` must be caught.  The locks are tests/sim_test.h's, written against
- * the pr_* API as locks/ is.
+ * the pr_* API as locks/ is.  Then a struct lock_ops through sim_lockrun,
+ * and a workload's outside_ns: kernel semantics hold the lock for the call
+ * less it, userspace semantics for the whole call.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -226,6 +228,97 @@ static void sim_lockrun_runs_a_lock_ops(void **state)
 	}
 }
 
+/* ---- a workload's outside_ns: the part of a call outside the kernel's lock ---- */
+
+/* The virtual cycles the lock was held, summed by the lock itself: from
+ * lock()'s return to unlock()'s start (one simulation at a time). */
+static uint64_t held_cycles, held_since;
+
+static bool held_lock(void *lock, struct lock_thread *self)
+{
+	bool waited = ops_ticket_lock(lock, self);
+
+	held_since = sim_now();
+	return waited;
+}
+
+static void held_unlock(void *lock, struct lock_thread *self)
+{
+	held_cycles += sim_now() - held_since;
+	ops_ticket_unlock(lock, self);
+}
+
+static const struct lock_ops test_held_ops = {
+	.name = "test-held", .size = sizeof(struct tlock_ticket), .init = ops_init,
+	.lock = held_lock, .unlock = held_unlock,
+};
+
+struct held_run {
+	struct sim_lockrun_result out;
+	uint64_t held, duration;
+};
+
+/* THREADS_ threads on as many CPUs: calls of 2 us (hold), 1 us between
+ * them (gap), OUTSIDE_NS of each call outside the lock, 5 simulated ms. */
+static struct held_run held_run(unsigned threads_, enum sim_semantics sem, bool kernel_section, double outside_ns)
+{
+	struct sim_profile p = sim_test_profile();
+	struct sim *s = sim_test_new(&p, threads_, 29, sem);
+	struct sim_lockrun r = { .ops = &test_held_ops, .threads = threads_, .kernel_section = kernel_section };
+	struct held_run h;
+	char err[256];
+
+	assert_non_null(s);
+	r.hold_cycles = sim_cycles(s, 2000);
+	r.gap_cycles = sim_cycles(s, 1000);
+	r.outside_cycles = sim_cycles(s, outside_ns);
+	r.duration_cycles = h.duration = sim_cycles(s, 5e6);
+	held_cycles = 0;
+	if (sim_lockrun(s, &r, &h.out, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	h.held = held_cycles;
+	sim_destroy(s);
+	return h;
+}
+
+/* Kernel semantics: the lock covers the call less outside_ns, and the
+ * thread spends the rest outside it; one thread keeps its pace (the call
+ * keeps its length), two contend less. */
+static void kernel_section_leaves_outside_ns_out_of_the_hold(void **state)
+{
+	struct held_run whole = held_run(1, SIM_KERNEL, true, 0), part = held_run(1, SIM_KERNEL, true, 1500);
+	struct held_run whole2 = held_run(2, SIM_KERNEL, true, 0), part2 = held_run(2, SIM_KERNEL, true, 1500);
+	double f_whole = (double)whole.held / (double)whole.duration, f_part = (double)part.held / (double)part.duration;
+
+	(void)state;
+	/* one thread: the same acquisitions within one, each 3 us apart */
+	assert_true(whole.out.acquisitions > 1000);
+	assert_true(part.out.acquisitions + 1 >= whole.out.acquisitions &&
+		    part.out.acquisitions <= whole.out.acquisitions + 1);
+	/* held 2 of every 3 us, then 0.5 of 3: a quarter of it, and more than none */
+	assert_true(f_whole > 0.6 && f_whole < 0.7);
+	assert_true(f_part > 0.15 && f_part < 0.2);
+	/* two threads: the shorter hold is found taken less often */
+	assert_true(whole2.out.contended > 0);
+	assert_true(part2.out.contended * 2 < whole2.out.contended);
+	assert_true(part2.out.acquisitions > whole2.out.acquisitions);
+}
+
+/* Userspace semantics (a userspace lock around the whole call) ignore it:
+ * the same run, event for event. */
+static void userspace_semantics_ignore_outside_ns(void **state)
+{
+	for (unsigned n = 1; n <= 2; n++) {
+		struct held_run whole = held_run(n, SIM_USERSPACE, false, 0),
+				part = held_run(n, SIM_USERSPACE, false, 1500);
+
+		(void)state;
+		assert_int_equal(part.out.acquisitions, whole.out.acquisitions);
+		assert_int_equal(part.out.contended, whole.out.contended);
+		assert_int_equal(part.held, whole.held);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +326,8 @@ int main(void)
 		cmocka_unit_test(none_is_caught),
 		cmocka_unit_test(sim_lockrun_runs_a_lock_ops),
 		cmocka_unit_test(the_data_line_moves_with_the_lock),
+		cmocka_unit_test(kernel_section_leaves_outside_ns_out_of_the_hold),
+		cmocka_unit_test(userspace_semantics_ignore_outside_ns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

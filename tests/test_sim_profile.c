@@ -68,6 +68,7 @@ static const char *const good[] = {
 	"workload.creat.outside_ns = 1500  # measured: test",
 	"workload.fpos.hold = 100%:2000  # measured: test",
 	"workload.fpos.gap = 100%:40  # measured: test",
+	"workload.fpos.acq_per_op = 3  # measured: test",
 };
 #define N_GOOD (sizeof(good) / sizeof(good[0]))
 
@@ -151,6 +152,8 @@ static void a_good_profile_loads(void **state)
 	assert_true(p.workloads[0].outside_ns == 1500);
 	assert_string_equal(p.workloads[1].name, "fpos");
 	assert_true(isnan(p.workloads[1].outside_ns));   /* not given */
+	assert_int_equal(p.workloads[1].acq_per_op, 3);
+	assert_int_equal(p.workloads[0].acq_per_op, 0);  /* not given: one */
 	assert_int_equal(p.workloads[0].hold.n, 4);
 	assert_true(p.workloads[0].hold.p[1] == 0.5 && p.workloads[0].hold.ns[3] == 10000);
 	assert_true(p.workloads[0].gap.n == 1 && p.workloads[0].gap.p[0] == 1 && p.workloads[0].gap.ns[0] == 50);
@@ -246,6 +249,12 @@ static const struct bad bads[] = {
 	{ "workload.creat.outside_ns", "workload.creat.outside_ns = 5", NULL, -1, "workload.creat.outside_ns",
 	  "no source" },
 	{ NULL, NULL, "workload.creat.outside_ns = 5  # cited: x", -2, "workload.creat.outside_ns", "given twice" },
+	{ "workload.fpos.acq_per_op", "workload.fpos.acq_per_op = 0  # cited: x", NULL, -1, "workload.fpos.acq_per_op",
+	  "out of range" },
+	{ "workload.fpos.acq_per_op", "workload.fpos.acq_per_op = 2.5  # cited: x", NULL, -1,
+	  "workload.fpos.acq_per_op", "not a whole number" },
+	{ "workload.fpos.acq_per_op", "workload.fpos.acq_per_op = 3", NULL, -1, "workload.fpos.acq_per_op",
+	  "no source" },
 	{ "sched.model", "sched.model = o1-2.6.22", NULL, 0, "sched.model", "'o1-2.6.22' is not in the profile" },
 	{ "workload.creat.hold", "workload.creat.hold = 50%:100 40%:200 100%:300  # cited: x", NULL, -1,
 	  "workload.creat.hold", "does not follow" },

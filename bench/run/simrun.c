@@ -57,6 +57,19 @@ static void on_acquire(void *ctx, unsigned thread, uint64_t cycles, bool contend
 	t->ops++;
 }
 
+/* on_acquire() counted each acquisition as an op; where an op is PER_OP of
+ * them (the profile's workload.NAME.acq_per_op: fserver's job), the thread's
+ * whole ones, counted from its first measured acquisition, and the one left
+ * unfinished abandoned at the stop, as a real run's job is. */
+static void ops_of_acquisitions(struct bench_thread *t, unsigned per_op)
+{
+	if (per_op > 1) {
+		t->ops_abandoned = t->ops % per_op != 0;
+		t->ops /= per_op;
+	}
+	t->ops_all = t->ops;
+}
+
 /* The threads' records, as worker.c's are allocated (thread_free() frees them). */
 static int threads_alloc(const struct bench_config *cfg, struct bench_thread **threads, unsigned ncpus)
 {
@@ -162,6 +175,8 @@ static int simrun_lock(const struct bench_config *cfg, struct simrun *sr, struct
 		 * than one line there: one is a lower bound).  The measured hold
 		 * times are one thread's, the line always here. */
 		.data_line = true,
+		/* kernel semantics only: the lock covers the call less this */
+		.outside_cycles = sim_profile_has(sr->times->outside_ns) ? sim_cycles(sr->sim, sr->times->outside_ns) : 0,
 		.on_acquire = on_acquire,
 		.ctx = threads,
 		.thread_ev = ev,
@@ -182,7 +197,7 @@ static int simrun_lock(const struct bench_config *cfg, struct simrun *sr, struct
 	}
 	for (unsigned i = 0; i < cfg->threads; i++) {
 		threads[i]->lt->ev = ev[i];
-		threads[i]->ops_all = threads[i]->ops;
+		ops_of_acquisitions(threads[i], sr->times->acq_per_op);
 		sim_usage(threads[i], &cpu[i], sr->profile.tsc_ghz * 1e9);
 	}
 	free(ev);

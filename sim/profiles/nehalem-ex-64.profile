@@ -50,7 +50,7 @@ sched.cfs-2.6.34.nr_latency = 5  # cited: Linux 2.6.34 kernel/sched_fair.c: stat
 sched.cfs-2.6.34.scaling = log  # cited: Linux 2.6.34 kernel/sched_fair.c: sysctl_sched_tunable_scaling = SCHED_TUNABLESCALING_LOG; kernel/sched.c update_sysctl(): each tunable = (1 + ilog2(cpus)) x normalized
 sched.cfs-2.6.34.scaling_cap = 8  # cited: Linux 2.6.34 kernel/sched.c get_update_sysctl_factor(): cpus = min_t(int, num_online_cpus(), 8)
 
-# the workloads' kernel times, ns: here.profile's (measured 2026-12-07 05:08 UTC on this project's VM) x 0.9247,
+# the workloads' kernel times, ns: here.profile's (measured 2026-12-07 05:08 UTC on this project's VM; fpos.outside_ns and fserver's 05:57) x 0.9247,
 # the ratio of the two TSC clocks (2.0960 GHz here / 2.2667 GHz there). Why the clock ratio, not the memory-latency
 # ratio (1.39: 166.7 ns there, 120 ns here): the calibration timed each call alone, one thread, its lines warm in
 # the cache, so its time is the core's work, which scales with the clock. Its known errors go both ways: a 2010
@@ -61,5 +61,9 @@ workload.creat.gap = 0%:37.1 1%:37.1 5%:37.1 10%:37.1 25%:46.3 50%:1176 75%:1223
 workload.creat.outside_ns = 1418  # derived: here.profile workload.creat.outside_ns (measured 2026-12-07 05:08 UTC), 1533 ns x 0.9247 (TSC ratio)
 workload.fpos.hold = 0%:1047 1%:1093 5%:1676 10%:1704 25%:1751 50%:1816 75%:1890 90%:2381 95%:3298 99%:12359 99.9%:24894 100%:64944  # derived: here.profile workload.fpos.hold (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
 workload.fpos.gap = 0%:37.1 1%:46.3 5%:46.3 10%:46.3 25%:46.3 50%:46.3 75%:55.6 90%:55.6 95%:55.6 99%:74.2 99.9%:9070 100%:45025  # derived: here.profile workload.fpos.gap (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
+workload.fpos.outside_ns = 945  # derived: here.profile workload.fpos.outside_ns (measured 2026-12-07 05:57 UTC), 1022 ns x 0.9247 (TSC ratio)
 workload.counter.hold = 0%:0.278 1%:0.278 5%:0.278 10%:0.278 25%:0.278 50%:0.288 75%:0.288 90%:0.288 95%:0.288 99%:0.288 99.9%:0.306 100%:0.352  # derived: here.profile workload.counter.hold (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
 workload.counter.gap = 100%:40.4  # derived: here.profile workload.counter.gap (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
+workload.fserver.hold = 0%:1121 1%:1307 5%:1390 10%:1455 25%:1612 50%:1955 75%:2446 90%:3419 95%:4373 99%:12377 99.9%:27377 100%:39541  # derived: here.profile workload.fserver.hold (measured 2026-12-07 05:57 UTC), every point x 0.9247 (TSC ratio)
+workload.fserver.gap = 0%:18.5 1%:27.8 5%:27.8 10%:27.8 25%:46.3 50%:64.8 75%:185 90%:2715 95%:17723 99%:56949 99.9%:117335 100%:186671  # derived: here.profile workload.fserver.gap (measured 2026-12-07 05:57 UTC), every point x 0.9247 (TSC ratio)
+workload.fserver.acq_per_op = 1475  # derived: here.profile workload.fserver.acq_per_op (measured 2026-12-07 05:57 UTC), the same: a count, not scaled

@@ -913,8 +913,11 @@ static const struct lock_ops rec_ops = {
 	.size = CACHELINE, .init = rec_init, .destroy = rec_destroy, .lock = rec_lock, .unlock = rec_unlock,
 };
 
-/* JOBS fserver jobs on one thread, in DIR; the recorder holds CAP calls. */
-static int fserver_jobs(const struct calib *c, const char *dir, uint64_t jobs, size_t cap)
+/* creat's operations run to count its locked calls an operation. */
+#define CREAT_COUNTED_OPS 100
+
+/* JOBS ops of workload NAME on one thread, in DIR; the recorder holds CAP calls. */
+static int workload_ops(const struct calib *c, const char *dir, const char *name, uint64_t jobs, size_t cap)
 {
 	static struct bench_config cfg;
 	struct bench_result res;
@@ -925,12 +928,12 @@ static int fserver_jobs(const struct calib *c, const char *dir, uint64_t jobs, s
 				     .unlocked = calloc(cap ? cap : 1, sizeof(uint64_t)),
 				     .switches = calloc(cap / WL_BATCH + 1, sizeof(long)), .cap = cap };
 	if (!fs_rec.locked || !fs_rec.unlocked || !fs_rec.switches) {
-		fprintf(stderr, PROG ": fserver: out of memory\n");
+		fprintf(stderr, PROG ": %s: out of memory\n", name);
 		return -1;
 	}
 	snprintf(pin, sizeof(pin), "list:%d", c->cpu_a);
 	/* the run ends after its jobs (max_ops); the duration only bounds it */
-	cfg = (struct bench_config){ .lock = &rec_ops, .workload = workload_find("fserver"), .threads = 1,
+	cfg = (struct bench_config){ .lock = &rec_ops, .workload = workload_find(name), .threads = 1,
 		.duration_s = 600, .pin = pin, .lock_node = -1, .seed = 1, .max_ops = jobs, .dir = dir,
 		.timing = TIMING_OFF, .quiet = true };
 	status = bench_run(&cfg, &res, err, sizeof(err));
@@ -941,7 +944,7 @@ static int fserver_jobs(const struct calib *c, const char *dir, uint64_t jobs, s
 	}
 	bench_result_free(&res);
 	if (status != EXIT_OK)
-		fprintf(stderr, PROG ": fserver: %s\n", err);
+		fprintf(stderr, PROG ": %s: %s\n", name, err);
 	return status == EXIT_OK ? 0 : -1;
 }
 
@@ -966,7 +969,7 @@ static int measure_fserver(const struct calib *c, const char *dir, struct wl_tim
 	uint64_t jobs;
 	int rc = -1;
 
-	if (fserver_jobs(c, dir, 1, 0) != 0)
+	if (workload_ops(c, dir, "fserver", 1, 0) != 0)
 		goto out;
 	if ((*per_job = fs_rec.calls) == 0) {
 		fprintf(stderr, PROG ": fserver: a job made no locked call\n");
@@ -975,7 +978,7 @@ static int measure_fserver(const struct calib *c, const char *dir, struct wl_tim
 	jobs = ((uint64_t)c->trials * 40 + *per_job - 1) / *per_job;
 	jobs = jobs < 2 ? 2 : jobs;
 	fs_record_free();
-	if (fserver_jobs(c, dir, jobs, (size_t)(jobs * *per_job)) != 0)
+	if (workload_ops(c, dir, "fserver", jobs, (size_t)(jobs * *per_job)) != 0)
 		goto out;
 	/* acq_per_op holds only if every job makes the same calls */
 	if (fs_rec.calls != jobs * *per_job) {
@@ -1394,6 +1397,21 @@ static int write_workloads(FILE *f, const struct calib *c, const char *dir)
 		source(f, c, "open() O_RDONLY of a file that is there, in the same directory: the call's entry and exit, "
 		       "the walk to a cached dentry and the open, none of it under the directory's i_rwsem; an "
 		       "estimate of the part of a creating call outside the lock", &w.outside, "ns");
+		/* A real creat op is more than one acquisition: a simulated op must
+		 * be as many, or its ops/s is not the real run's (nor test-mutex V's). */
+		if (workload_ops(c, dir, "creat", CREAT_COUNTED_OPS, 0) != 0 || fs_rec.calls % CREAT_COUNTED_OPS ||
+		    !fs_rec.calls) {
+			fs_record_free();
+			fprintf(stderr, PROG ": creat: its locked calls are no whole number an operation\n");
+			wl_free(&w);
+			free(fs);
+			return -1;
+		}
+		fprintf(f, "workload.creat.acq_per_op = %llu  # measured: the locked calls of %d operations of the creat "
+			"workload (bench_run, one thread) under lbcalibrate's recording pseudo-lock, over the operations "
+			"(its create and its unlink; the close between takes none); %s on %s (%s)\n",
+			(unsigned long long)(fs_rec.calls / CREAT_COUNTED_OPS), CREAT_COUNTED_OPS, c->when, c->host, c->what);
+		fs_record_free();
 		wl_free(&w);
 		if (measure_fpos(c, dir, &w) == 0) {
 			snprintf(how, sizeof(how), "fpos's calls alone: read() of 16 KiB blocks of a 1 MiB file in "

@@ -25,12 +25,13 @@ check "creat, fpos, counter and fserver each have a hold and a gap" \
 	'[ "$(grep -c "^workload\.\(creat\|fpos\|counter\|fserver\)\.\(hold\|gap\) = [0-9.]*%:[0-9]" "$tmp/p.profile")" -eq 8 ]'
 # the parts of creat's and fpos's calls outside the kernel's lock (docs/sim.md,
 # "The kernel section"), and fserver's locked calls a job, which --check reads
-check "creat and fpos have outside_ns, fserver its calls a job (acq_per_op), and --check shows them" \
+check "creat and fpos have outside_ns, creat its calls an op (2) and fserver a job (acq_per_op), --check shows them" \
 	'grep -q "^workload\.creat\.outside_ns = [0-9]* .*measured: open()" "$tmp/p.profile" &&
+	 grep -q "^workload\.creat\.acq_per_op = 2 .*measured: " "$tmp/p.profile" &&
 	 grep -q "^workload\.fpos\.outside_ns = [0-9]* .*measured: read() .*write-only" "$tmp/p.profile" &&
 	 grep -q "^workload\.fserver\.acq_per_op = [1-9][0-9]* .*measured: " "$tmp/p.profile" &&
 	 [ "$(grep -c "outside the lock [0-9]* ns a hold" "$tmp/check")" -eq 2 ] &&
-	 grep -q "acquisitions an operation" "$tmp/check"'
+	 [ "$(grep -c "acquisitions an operation" "$tmp/check")" -eq 2 ]'
 check "what it measured says when and on what host" \
 	'grep "^kernel.wake_latency_ns = [0-9]" "$tmp/p.profile" | grep -q "measured: .*median of 10 trials.* UTC on $(uname -n) "'
 check "the workload directory is left empty" '[ -z "$(ls -A "$tmp" | grep -v "^p.profile\|^out\|^err\|^check")" ]'

@@ -13,7 +13,7 @@ LB=$(cd "$(dirname "$LB")" && pwd)/$(basename "$LB")
 LBC=$(cd "$(dirname "$LBC")" && pwd)/$(basename "$LBC")
 meta() { awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1/meta.csv"; }
 check_val() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/$3"; }
-echo "1..22"
+echo "1..23"
 
 # The issue's command, small: 16 threads on 16 simulated CPUs, 50 simulated ms.
 # Each run in its own folder, -o r: the same command line, so cmdline.txt and
@@ -87,6 +87,11 @@ jobs=$(awk -F, -v n="$per_job" 'NR > 1 { if ($3 != int($4 / n)) bad = 1; s += $3
 check "fserver: each thread's jobs are its acquisitions / $per_job, whole ($jobs jobs), the run's ops" \
 	'[ "$per_job" -gt 1 ] && [ "$jobs" -gt 0 ] && [ "$(val "$tmp/g2/r" ops)" -eq "$jobs" ] &&
 	 [ "$(val "$tmp/g2/r" acquisitions)" -ge $((jobs * per_job)) ]'
+# a creat op is a create and an unlink: two acquisitions, as a real run counts it
+run_in g3 "-l kmutex-fix -w creat -t 2 --sim here --sim-cpus 2 -d 0.02 --quiet -o r"
+check "creat: an op is two acquisitions (acq_per_op 2), as a real creat run's" \
+	'[ "$(val "$tmp/g3/r" ops)" -gt 100 ] && [ "$(val "$tmp/g3/r" acquisitions)" -ge $((2 * $(val "$tmp/g3/r" ops))) ] &&
+	 [ "$(val "$tmp/g3/r" acquisitions)" -le $((2 * $(val "$tmp/g3/r" ops) + 2)) ]'
 grep -v "^workload\.fserver\." sim/profiles/here.profile >"$tmp/nofserver.profile"
 "$LB" -l tas -w fserver -t 1 -d 0.01 --sim "$tmp/nofserver.profile" --quiet -o "$tmp/nofs" >"$tmp/out" 2>"$tmp/err"
 rc=$?

@@ -59,6 +59,7 @@ sched.cfs-2.6.34.scaling_cap = 8  # cited: Linux 2.6.34 kernel/sched.c get_updat
 workload.creat.hold = 0%:1844 1%:1890 5%:1909 10%:1918 25%:1955 50%:2149 75%:2353 90%:2928 95%:4308 99%:11886 99.9%:23838 100%:181418  # derived: here.profile workload.creat.hold (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
 workload.creat.gap = 0%:37.1 1%:37.1 5%:37.1 10%:37.1 25%:46.3 50%:1176 75%:1223 90%:1260 95%:1288 99%:1455 99.9%:20650 100%:173404  # derived: here.profile workload.creat.gap (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
 workload.creat.outside_ns = 1418  # derived: here.profile workload.creat.outside_ns (measured 2026-12-07 05:08 UTC), 1533 ns x 0.9247 (TSC ratio)
+workload.creat.acq_per_op = 2  # derived: here.profile workload.creat.acq_per_op (measured 2026-12-07 06:04 UTC), the same: a count, not scaled
 workload.fpos.hold = 0%:1047 1%:1093 5%:1676 10%:1704 25%:1751 50%:1816 75%:1890 90%:2381 95%:3298 99%:12359 99.9%:24894 100%:64944  # derived: here.profile workload.fpos.hold (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
 workload.fpos.gap = 0%:37.1 1%:46.3 5%:46.3 10%:46.3 25%:46.3 50%:46.3 75%:55.6 90%:55.6 95%:55.6 99%:74.2 99.9%:9070 100%:45025  # derived: here.profile workload.fpos.gap (measured 2026-12-07 05:08 UTC), every point x 0.9247 (TSC ratio)
 workload.fpos.outside_ns = 945  # derived: here.profile workload.fpos.outside_ns (measured 2026-12-07 05:57 UTC), 1022 ns x 0.9247 (TSC ratio)

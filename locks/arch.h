@@ -64,4 +64,15 @@ static inline uint64_t tsc_end(void)
 	return __builtin_ia32_rdtscp(&aux);
 }
 
+/*
+ * `out` = the initial-exec thread-local pointer `var` (declared with
+ * tls_model("initial-exec")), read afresh from its TLS slot: the slot's
+ * offset from the GOT, then %fs-relative.  volatile, so the compiler never
+ * merges it with an earlier read of var nor keeps one in a register saved
+ * across a call instead (bench/exec/preload.c: a push before a lock's
+ * atomic, which drains the store buffer).  PIC or not.
+ */
+#define TLS_IE_READ(var, out) \
+	__asm__ __volatile__("movq " #var "@gottpoff(%%rip), %0\n\tmovq %%fs:(%0), %0" : "=r"(out))
+
 #endif

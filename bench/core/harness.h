@@ -88,12 +88,9 @@ void bench_timing_init(struct bench_thread *t, const struct bench_config *cfg);
 
 /* An acquisition --timing leaves untimed: the same lock() and the same exact
  * counts, without the TSC reads and the histogram.  Of `lock` with node
- * `lt`, t's own or not: the preload's fast path (bench/exec/preload.c) has
- * both in registers, where reading them back from t just after storing them
- * would put a store-to-load forwarding on the way to the lock's atomic.
- * Returns lock()'s answer, whether it was contended: the preload counts it
- * to the mutex from the register (mcs 33.8 -> 32.7 cycles a lock+unlock
- * through it, against re-reading two counters after the call). */
+ * `lt`; returns lock()'s answer, whether it was contended.  (--exec's
+ * interposer has its own, which stores nothing before the lock's call:
+ * bench/exec/preload.c, px_lock_untimed.) */
 static inline bool bench_lock_untimed_on(struct bench_thread *t, void *lock, struct lock_thread *lt)
 {
 	bool contended;

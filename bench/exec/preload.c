@@ -4,11 +4,13 @@
  *
  * A normal/default mutex (kind 0, PTHREAD_MUTEX_INITIALIZER included) runs
  * the registry lock named by LOCKBENCH_EXEC_LOCK; every other kind goes to
- * glibc, counted.  The path from a pthread_mutex_t to its lock is three
- * loads of the mutex's own line (kind, the header pointer, its check word)
- * and the thread's record through initial-exec TLS: no table, no lock.
- * lock() is bench_lock() on the thread's struct bench_thread, as in a
- * benchmark: the same --timing countdown, histograms and exact counts.
+ * glibc, counted.  The path from a pthread_mutex_t to its lock is two
+ * loads of the mutex's own line (the header pointer, its check word, which
+ * also tells other kinds apart: px_fast) and the thread's record through
+ * initial-exec TLS: no table, no lock.  A timed lock() is bench_lock() on
+ * the thread's struct bench_thread, as in a benchmark; an untimed one
+ * (px_lock_untimed) keeps the same --timing countdown and exact counts with
+ * nothing before the lock's own call but loads.
  *
  * The environment (set by the launcher, bench/run/exec_run.c):
  *   LOCKBENCH_EXEC_LOCK       the registry lock; unset: every call to glibc
@@ -58,99 +60,51 @@ static struct px_node * __attribute__((noinline)) px_node_more(struct px_thread 
 	return px_node_ready(t, n);
 }
 
-/* The node a lock() of this thread would use: a spare (LOCK_F_HOLDS_THREAD,
- * whose holder keeps its node until unlock), else the thread's own; and
- * px_node_claim() takes a spare off the thread's list. */
-static inline struct px_node *px_node_chosen(const struct px_thread *t)
+/* The node for this lock(), where it is ready (px_thread's `spare`: a
+ * free node under LOCK_F_HOLDS_THREAD, whose holder keeps its node until
+ * unlock, else the thread's own); NULL where that would call out (no free
+ * node left, or the node's first use), and the caller takes
+ * px_node_get()'s way instead.  One load: alone, it is the fast path's,
+ * where nothing must live across a call before the lock's own.  A free
+ * node stays first on the list until the lock is taken (px_held): only
+ * this thread takes from or gives to its list, so the fast path keeps no
+ * register for it across the lock's call. */
+static inline struct px_node *px_node_ready_one(const struct px_thread *t)
 {
-	return px_cfg.holds_thread ? t->spare : t->node;
+	return t->spare;
 }
 
-static inline void px_node_claim(struct px_thread *t, const struct px_node *n)
+/* px_node_ready_one()'s NULL: a new free node (LOCK_F_HOLDS_THREAD with
+ * none left; nodes on the list are ready: new ones are made so, and the
+ * others were used), or the thread's own node made ready for its first use
+ * (a record's own node is made with it, px_self_slow()). */
+static struct px_node * __attribute__((noinline)) px_node_first(struct px_thread *t)
 {
-	if (px_cfg.holds_thread)
-		t->spare = n->next;
-}
+	struct px_node *n;
 
-/* The node this lock() uses, for the lock in t->bt.lock, where it is ready;
- * NULL where that would call out (no spare node left, or the node's first
- * use), and the caller takes px_node_take()'s way instead.  Alone, it is
- * the fast path's: nothing the fast path holds must live across a call
- * before the lock's own, and it saves no registers for one. */
-static inline struct px_node *px_node_ready_one(struct px_thread *t)
-{
-	struct px_node *n = px_node_chosen(t);
-
-	if (__builtin_expect(n == NULL || !n->inited, 0))
-		return NULL;
-	px_node_claim(t, n);
+	if (!px_cfg.holds_thread) {
+		t->spare = px_node_ready(t, t->node);
+		return t->spare;
+	}
+	n = px_node_more(t);
+	n->next = t->spare;
+	t->spare = n;
 	return n;
 }
 
-/* px_node_ready_one()'s NULL: a new node (LOCK_F_HOLDS_THREAD with no
- * spare left; a record's own node is made with it, px_self_slow()), or the
- * chosen one made ready for its first use. */
-static struct px_node * __attribute__((noinline)) px_node_first(struct px_thread *t)
-{
-	struct px_node *n = px_node_chosen(t);
-
-	if (!n)
-		return px_node_more(t);
-	px_node_claim(t, n);
-	return px_node_ready(t, n);
-}
-
-/* The node this lock() uses, whatever it takes. */
-static inline struct px_node *px_node_take(struct px_thread *t)
+/* The node for this lock(), whatever it takes. */
+static inline struct px_node *px_node_get(struct px_thread *t)
 {
 	struct px_node *n = px_node_ready_one(t);
 
 	return __builtin_expect(n != NULL, 1) ? n : px_node_first(t);
 }
 
-static struct px_mutex *px_header(void *lock)
-{
-	return (struct px_mutex *)((char *)lock - sizeof(struct px_mutex));
-}
-
-/* bench_lock()'s timed acquisition, out of line: its TSC reads and
- * histogram need registers that the untimed one (--timing off, most of
- * sample:N) would otherwise save and restore on every call too.  True when
- * it was contended (hist_record() counts those in acq.contended). */
-static bool __attribute__((noinline)) px_lock_timed(struct bench_thread *bt)
-{
-	uint64_t contended_before = bt->acq.contended;
-
-	bench_lock(bt);
-	return bt->acq.contended != contended_before;
-}
-
-/*
- * lock() of x by t through the harness (bench_lock()'s two paths: untimed
- * inline, timed out of line).  True when it was contended, as the lock's
- * call said: the caller then calls px_contended(), and px_acquired().
- * Both read the header back from the record (only this thread writes
- * bt->lock) rather than keep it in a register across the lock call: the
- * fast path keeps only the record.
- */
-static inline bool px_acquire(struct px_thread *t, struct px_mutex *x, struct px_node *n)
-{
-	struct bench_thread *bt = &t->bt;
-
-	bt->lock = PX_LOCK(x);
-	bt->lt = &n->lt;
-	if (bt->timing_skip)
-		return bench_lock_untimed_on(bt, PX_LOCK(x), &n->lt);
-	return px_lock_timed(bt);
-}
-
-/* Figures of t's contended acquisition to its mutex, written holding it:
+/* Figures of t's contended acquisition of x, written holding it:
  * acq_contended changes only on contended timed acquisitions, so what it
- * gained since the last one is this one's.  Out of line (see px_acquire). */
-static void __attribute__((noinline)) px_contended(struct px_thread *t, const void *site)
+ * gained since the last one is this one's (nothing, for an untimed one). */
+static void px_contended(struct px_thread *t, struct px_mutex *x, const void *site)
 {
-	struct px_mutex *x = px_header(t->bt.lock);
-
 	x->contentions++;
 	x->contended_timed += t->bt.acq_contended.count - t->seen_ccount;
 	x->contended_cycles += t->bt.acq_contended.sum - t->seen_csum;
@@ -160,27 +114,109 @@ static void __attribute__((noinline)) px_contended(struct px_thread *t, const vo
 }
 
 /*
- * t now holds x, taken with node lt: the mark of a held mutex (owner_lt,
- * preload.h), and its count.  A LOCK_F_HOLDS_THREAD lock's holder counts
- * on the header's second line beside the mark (plain: only the holder
- * writes it); every other lock's, in its own tally.  The record's copy of
- * the flag, not px_cfg's: called after the lock call, it keeps only the
- * record's address.
+ * t now holds x, taken with the node px_node_get() chose: the mark of a
+ * held mutex (owner_lt, preload.h), and its count.  A LOCK_F_HOLDS_THREAD
+ * lock's holder takes its node off the spares, names it in the mark, and
+ * counts on the header's second line beside it (plain: only the holder
+ * writes it); every other lock's holder names its own node and counts in
+ * its own tally.  The record's copy of the flag, not px_cfg's: called after
+ * the lock call, it keeps only the record and the header.
  */
-static inline void px_held(struct px_thread *t, struct px_mutex *x, struct lock_thread *lt)
+static inline void px_held(struct px_thread *t, struct px_mutex *x)
 {
-	x->owner_lt = lt;
-	if (t->holds_thread)
+	if (t->holds_thread) {
+		struct px_node *n = t->spare;
+
+		t->spare = n->next;
+		x->owner_lt = &n->lt;
 		x->acquisitions++;
-	else
+	} else {
+		x->owner_lt = &t->node->lt;
 		px_tally_one(t, x);
+	}
 }
 
-/* px_held() of the acquisition px_acquire() just made: after px_contended(),
- * so that nothing lives across px_tally_one's out-of-line call. */
-static inline void px_acquired(struct px_thread *t)
+/* A timed acquisition (--timing all, sample:N's sampled ones): bench_lock()
+ * on the record, as in a benchmark, out of line, where its TSC reads and
+ * histograms keep their registers to themselves. */
+static void __attribute__((noinline)) px_lock_timed(struct px_thread *t, struct px_mutex *x, struct px_node *n,
+						    const void *site)
 {
-	px_held(t, px_header(t->bt.lock), t->bt.lt);
+	struct bench_thread *bt = &t->bt;
+	uint64_t contended_before = bt->acq.contended;
+
+	bt->lock = PX_LOCK(x);
+	bt->lt = &n->lt;
+	bench_lock(bt);
+	if (bt->acq.contended != contended_before)
+		px_contended(t, x, site);
+	px_held(t, x);
+}
+
+/* An untimed acquisition that was contended: its count and figures, out of
+ * line (the fast path keeps no register for them). */
+static void __attribute__((noinline)) px_contended_untimed(struct px_thread *t, struct px_mutex *x,
+							   const void *site)
+{
+	t->bt.untimed_contended++;
+	px_contended(t, x, site);
+}
+
+/* This thread's record again, after a call: the same px_me, read where
+ * it is needed rather than kept in a register saved across the lock's call
+ * (arch.h, TLS_IE_READ). */
+static inline struct px_thread *px_me_again(void)
+{
+	struct px_thread *t;
+
+	TLS_IE_READ(px_me, t);
+	return t;
+}
+
+/*
+ * An untimed acquisition (--timing off, sample:N between its timed ones):
+ * the lock's call, then the countdown and the count, the mark and the
+ * tally: bench_lock_untimed_on()'s exact counts with none of its other
+ * stores, and none before the lock's atomic, which waits for every earlier
+ * store to drain (a locked instruction); the record is found again after
+ * the call (px_me_again), so only the header is kept across it.  The
+ * harness's watchdog words (waiting_since) are left alone: nothing watches
+ * a program.  `untimed` is not counted: an acquisition is timed
+ * (acq.count) or not, so the report takes it as acquired - acq.count
+ * (preload_out.c).
+ */
+static inline bool px_lock_untimed(struct px_mutex *x, struct px_node *n)
+{
+	return px_cfg.ops->lock(PX_LOCK(x), &n->lt);
+}
+
+/* After px_lock_untimed(): the countdown, the count, the mark, the tally. */
+static inline void px_untimed_held(struct px_mutex *x)
+{
+	struct px_thread *t = px_me_again();
+
+	t->bt.timing_skip--;
+	__atomic_store_n(&t->bt.acquired, t->bt.acquired + 1, __ATOMIC_RELAXED);
+	px_held(t, x);
+}
+
+/* The interposed call's caller, read where it is needed: the compiler
+ * barrier keeps the read from being hoisted above the lock's call into a
+ * register saved across it (GCC's code hoisting does, for the two paths
+ * that need it), on the fast path that needs none. */
+#define PX_SITE() __extension__({ __asm__ __volatile__("" ::: "memory"); __builtin_return_address(0); })
+
+/* lock() of x by t with node n, timed or not as --timing's countdown says;
+ * site: the caller's, for a contended one. */
+static inline void px_lock_on(struct px_thread *t, struct px_mutex *x, struct px_node *n, const void *site)
+{
+	if (__builtin_expect(t->bt.timing_skip == 0, 0)) {
+		px_lock_timed(t, x, n, site);
+		return;
+	}
+	if (__builtin_expect(px_lock_untimed(x, n), 0))
+		px_contended_untimed(px_me_again(), x, site);
+	px_untimed_held(x);
 }
 
 /* unlock() of x by t.  A free mutex (no mark: one unlock too many, or a
@@ -222,16 +258,10 @@ static int px_try(struct px_thread *t, struct px_mutex *x, const void *site)
 	struct px_node *n;
 
 	t->bt.lock = PX_LOCK(x);
-	n = px_node_take(t);
-
-	if (!px_cfg.ops->trylock(PX_LOCK(x), &n->lt)) {
-		if (px_cfg.holds_thread) {
-			n->next = t->spare;
-			t->spare = n;
-		}
+	n = px_node_get(t);
+	if (!px_cfg.ops->trylock(PX_LOCK(x), &n->lt))
 		return EBUSY;
-	}
-	px_held(t, x, &n->lt);
+	px_held(t, x);
 	if (!x->site)
 		x->site = site;
 	return 0;
@@ -308,9 +338,7 @@ static int __attribute__((noinline)) px_lock_ours(pthread_mutex_t *m, const void
 	if (!x || !t)
 		return ENOMEM;
 	t->bt.lock = PX_LOCK(x);
-	if (px_acquire(t, x, px_node_take(t)))
-		px_contended(t, site);
-	px_acquired(t);
+	px_lock_on(t, x, px_node_get(t), site);
 	return 0;
 }
 
@@ -327,30 +355,51 @@ int px_lock_any(pthread_mutex_t *m, const void *site)
 /*
  * The fast path: the thread has a record (made only once a lock is named,
  * so the library is not inert) and the mutex is a started one of ours.
- * Anything else, px_lock_any().
+ * Anything else, px_lock_any(), which passes other kinds to glibc.  The
+ * kind is not read here: the check word answers for it (preload.h,
+ * px_mutex_of).  A mutex of another kind was last written whole by
+ * glibc's init or an initializer (its word 3 glibc's robust-list link, 0
+ * unless robust), and its word 0 is glibc's lock word and count; for it to
+ * pass, that word would have to equal its address ^ this process's random
+ * key: the same 2^-64 chance on which a copy of a started mutex's bytes is
+ * told from the mutex, for one load and branch fewer on every call.
  */
 static inline struct px_mutex *px_fast(struct px_thread *t, pthread_mutex_t *m)
 {
-	if (__builtin_expect(t == NULL || px_passthrough(m), 0))
+	if (__builtin_expect(t == NULL, 0))
 		return NULL;
 	return px_mutex_of(m);
 }
 
+/* The library inert (no lock named; the thread then has no record): the
+ * real call, reached as the floor library reaches it (a load, a test, a
+ * jump through the pointer).  NULL before the constructor has found it. */
+#define PX_INERT_CALL(fn, ...) do {                                                     \
+		if (__builtin_expect(px_inert() && px_real.fn != NULL, 0))                     \
+			return px_real.fn(__VA_ARGS__);                                         \
+	} while (0)
+
 PX_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	struct px_thread *t = px_me;
-	struct px_mutex *x = px_fast(t, m);
+	struct px_mutex *x;
 	struct px_node *n;
 
+	if (__builtin_expect(t == NULL, 0))
+		PX_INERT_CALL(lock, m);
+	x = px_fast(t, m);
 	if (__builtin_expect(x == NULL, 0))
 		return px_lock_any(m, __builtin_return_address(0));
 	n = px_node_ready_one(t);
 	if (__builtin_expect(n == NULL, 0))
 		return px_lock_ours(m, __builtin_return_address(0));
-	/* The call site read only when contended (not kept across the lock). */
-	if (px_acquire(t, x, n))
-		px_contended(t, __builtin_return_address(0));
-	px_acquired(t);
+	if (__builtin_expect(t->bt.timing_skip == 0, 0)) {
+		px_lock_timed(t, x, n, PX_SITE());
+		return 0;
+	}
+	if (__builtin_expect(px_lock_untimed(x, n), 0))
+		px_contended_untimed(px_me_again(), x, PX_SITE());
+	px_untimed_held(x);
 	return 0;
 }
 
@@ -387,8 +436,11 @@ int px_unlock_any(pthread_mutex_t *m)
 PX_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	struct px_thread *t = px_me;
-	struct px_mutex *x = px_fast(t, m);
+	struct px_mutex *x;
 
+	if (__builtin_expect(t == NULL, 0))
+		PX_INERT_CALL(unlock, m);
+	x = px_fast(t, m);
 	if (__builtin_expect(x == NULL, 0))
 		return px_unlock_any(m);
 	px_release(t, x);

@@ -98,7 +98,11 @@ struct px_counts {
 struct px_thread {
 	struct bench_thread bt;      /* histograms, untimed counts, --timing countdown */
 	struct px_node *node;        /* its own node (every lock without LOCK_F_HOLDS_THREAD) */
-	struct px_node *spare;       /* LOCK_F_HOLDS_THREAD: free nodes */
+	struct px_node *spare;       /* the node the next lock() takes, ready for use: under
+	                              * LOCK_F_HOLDS_THREAD the first of the thread's free nodes
+	                              * (next links them), else `node` once its first use made it
+	                              * ready; NULL: px_node_first()'s way.  One load for the fast
+	                              * path (preload.c) whatever the lock */
 	bool holds_thread;           /* px_cfg.holds_thread, read beside the record's other fields */
 	uint64_t seen_ccount, seen_csum; /* bt.acq_contended's count and sum then */
 	struct px_counts c;
@@ -106,6 +110,12 @@ struct px_thread {
 	pid_t tid;
 	struct px_tally tally;       /* its acquisitions of each mutex (px_tally_one) */
 } cacheline_aligned;
+
+/* t's free nodes (LOCK_F_HOLDS_THREAD; else none: `spare` is then `node`). */
+static inline struct px_node *px_spares(const struct px_thread *t)
+{
+	return t->holds_thread ? t->spare : NULL;
+}
 
 static inline struct px_node *px_node_of(struct lock_thread *lt)
 {

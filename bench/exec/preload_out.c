@@ -104,6 +104,9 @@ static void px_write_main(FILE *f)
 	hist_reset(&all.acq);
 	hist_reset(&all.acq_contended);
 	px_threads_merge(&all, &ev, &c);
+	/* The fast path counts no `untimed` (preload.c, px_lock_untimed): an
+	 * acquisition is timed, in acq.count, or not. */
+	all.untimed = all.acquired - all.acq.count;
 	fprintf(f, "key,value\n" EXEC_KEY_FORMAT ",%d\npid,%d\nlock,%s\n", EXEC_FORMAT, (int)getpid(),
 		px_cfg.ops->name);
 	fprintf(f, "acquisitions,%" PRIu64 "\ncontentions,%" PRIu64 "\n", all.acquired,

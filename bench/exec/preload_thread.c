@@ -220,7 +220,6 @@ static void px_bench_add(struct bench_thread *into, const struct bench_thread *t
 	hist_merge(&into->acq, &t->acq);
 	hist_merge(&into->acq_contended, &t->acq_contended);
 	into->acquired += t->acquired;
-	into->untimed += t->untimed;
 	into->untimed_contended += t->untimed_contended;
 }
 
@@ -238,7 +237,7 @@ static void px_thread_events(const struct px_thread *t, struct lock_events *ev)
 {
 	if (t->node)
 		px_events_add(ev, &t->node->lt.ev);
-	for (const struct px_node *n = t->spare; n; n = n->next)
+	for (const struct px_node *n = px_spares(t); n; n = n->next)
 		px_events_add(ev, &n->lt.ev);
 }
 
@@ -282,7 +281,7 @@ static void px_thread_retire(struct px_thread *t)
 	px_live_unlink(t);
 	if (t->node)
 		px_node_pool(t->node);
-	for (n = t->spare; n; n = next) {
+	for (n = px_spares(t); n; n = next) {
 		next = n->next;
 		px_node_pool(n);
 	}
@@ -398,13 +397,13 @@ void px_thread_fork_child(void)
 
 		hist_reset(&bt->acq);
 		hist_reset(&bt->acq_contended);
-		bt->acquired = bt->untimed = bt->untimed_contended = 0;
+		bt->acquired = bt->untimed_contended = 0;
 		self->seen_ccount = self->seen_csum = 0;
 		memset(&self->c, 0, sizeof(self->c));
 		px_tally_zero(&self->tally);
 		if (self->node)
 			memset(&self->node->lt.ev, 0, sizeof(self->node->lt.ev));
-		for (struct px_node *n = self->spare; n; n = n->next)
+		for (struct px_node *n = px_spares(self); n; n = n->next)
 			memset(&n->lt.ev, 0, sizeof(n->lt.ev));
 	}
 	px_spin_unlock(&px_global_lock);

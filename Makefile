@@ -284,6 +284,7 @@ $(BUILD)/scripts/exec_cost: scripts/exec_cost.c scripts/trials.h $(LIB)
 EXEC_FLOOR_SO := $(BUILD)/scripts/libexec-floor.so
 $(EXEC_FLOOR_SO): $(patsubst %.c,$(BUILD)/pic/%.o,$(LOCK_SRC) $(COMMON_SRC) bench/exec/preload_glibc.c \
 		scripts/exec_floor.c)
+	@mkdir -p $(dir $@)
 	$(CC) -shared $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS) -ldl
 
 $(BENCH_BIN): scripts/uncontended.c scripts/trials.h $(LIB)

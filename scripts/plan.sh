@@ -1,7 +1,7 @@
 # plan.sh — sourced by run-all: the order of a plan's runs and what it costs.
 
 # The plan: REPS rounds, round r running every variant once as NAME-rR with
-# --seed R, in an order shuffled anew for each round, so that slow drift of
+# --seed R (a simulated one, --sim: --sim-seed R, its repetitions), in an order shuffled anew for each round, so that slow drift of
 # the machine (other tenants, heat, a neighbour's job) lands on every variant
 # alike instead of on whichever ran last.  Fisher-Yates driven by the
 # Park-Miller generator (16807 x mod 2^31-1, exact in any awk's doubles), from
@@ -22,7 +22,8 @@ make_plan() { # VARIANTS-FILE
 					t = order[i]; order[i] = order[j]; order[j] = t
 				}
 				for (i = 1; i <= NR; i++)
-					print name[order[i]] "-r" r " " args[order[i]] " --seed " r
+					print name[order[i]] "-r" r " " args[order[i]] \
+						(index(" " args[order[i]] " ", " --sim ") ? " --sim-seed " : " --seed ") r
 			}
 		}' "$1"
 }
@@ -30,9 +31,24 @@ make_plan() { # VARIANTS-FILE
 # What a plan costs: each run's warm-up and duration, and RUN_OVERHEAD
 # seconds of its own (start, machine probe, result files: 400 quick runs took
 # 5:08 on a 2-core VM where their -d and --warmup add up to 3:16; estimated 5:16).
+# A simulated run (--sim) costs SIM_CPU_S_PER_S_THREAD CPU seconds per
+# simulated second and thread (the six kmutex models' mean on nehalem-ex-64
+# at 256 threads, measured: 30 quick runs, 480 thread-seconds, took 30 CPU
+# seconds; kmutex-spin alone costs about 0.17: docs/sim.md), its runs
+# SIM_LANES at a time (run-all: one a CPU).
 RUN_OVERHEAD=0.3
+SIM_CPU_S_PER_S_THREAD=0.05
 plan_seconds() { # FILE [TIMES]: FILE's runs, each TIMES over (default once)
-	times=${2:-1} o=$RUN_OVERHEAD awk '
-		{ for (i = 2; i < NF; i++) if ($i == "-d" || $i == "--warmup") s += $(i + 1); s += ENVIRON["o"] }
-		END { printf "%d\n", s * ENVIRON["times"] + 0.5 }' "$1"
+	times=${2:-1} o=$RUN_OVERHEAD k=$SIM_CPU_S_PER_S_THREAD lanes=${SIM_LANES:-1} awk '
+		{
+			d = 0; t = 1; sim = 0
+			for (i = 2; i < NF; i++) {
+				if ($i == "-d" || $i == "--warmup") d += $(i + 1)
+				if ($i == "-t") t = $(i + 1)
+				if ($i == "--sim") sim = 1
+			}
+			if (sim) ss += (d * t * ENVIRON["k"] + ENVIRON["o"]) / ENVIRON["lanes"]
+			else s += d + ENVIRON["o"]
+		}
+		END { printf "%d\n", (s + ss) * ENVIRON["times"] + 0.5 }' "$1"
 }

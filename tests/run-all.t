@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 is_png() { [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
 is_svg() { [ -s "$1" ] && grep -q "<svg" "$1"; }
 
-echo "1..39"
+echo "1..40"
 
 # --- the whole quick suite ---
 # One repetition (quick mode's default is 5: five times as long): the
@@ -46,6 +46,12 @@ done
 check "every plot in the report is a non-empty PNG and SVG ($pngs plots)" '[ $pngs -ge 2 ] && [ -z "$bad" ]'
 check "progress shows run counts and ETA" 'grep -q "^\[1/[0-9]*\] .*ETA" "$tmp/q.out"'
 check "no run failed" 'grep -q "^None: all" "$tmp/q/report.md"'
+# On 16 CPUs or fewer a plain run adds the patch experiment simulated on the
+# seed's machine (docs/sim.md): after the real runs, its own section.
+check "a small machine's plain run has the simulated section, on nehalem-ex-64 at 256 threads" \
+	'[ "$(getconf _NPROCESSORS_ONLN)" -gt 16 ] ||
+	 { grep -q "^sim-creat-t256-kmutex-spin-r1 .* --sim nehalem-ex-64 --sim-cpus 128 --sim-seed 1\$" "$tmp/q/plan.txt" &&
+	   grep -qx "## Simulated: the seed.s machine" "$tmp/q/report.md" && grep -q "^run-all: [0-9]* simulated run(s)" "$tmp/q.out"; }'
 check "the report states the timing mode" 'grep -q "^Acquisition timing: \`--timing all\` ([0-9]* run(s))" "$tmp/q/report.md"'
 check "the counter sweep includes Concurrency Kit's locks" \
 	'head -n 1 "$tmp/q/data/sweep-counter-ops_per_s.csv" | grep -q ",ck-mcs,.*ck-ticket,"'

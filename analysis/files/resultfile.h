@@ -50,6 +50,12 @@ struct result_host {
 	char kernel[64];                    /* kernel_release */
 	char cpu[128];                      /* cpu_brand, trailing blanks dropped */
 	unsigned int packages, numa_nodes, cores, pus;  /* topology_*: pus = topology_pus_usable */
+	/* meta.csv's `simulated` (runs written before it: real) and, for a
+	 * simulated run, its machine: `sim_profile` and `sim_cpus` as
+	 * "PROFILE CPUS".  A simulated run is a machine of its own, never
+	 * pooled with a real one nor with another profile's or CPU count's. */
+	bool simulated;
+	char sim[96];
 };
 
 /* What decides the kernel mutex's behaviour, from meta.csv where it has

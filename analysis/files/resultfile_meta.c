@@ -91,6 +91,32 @@ static int meta_kernel_env(struct result_kernel_env *k, const char *key, size_t 
 	return 0;
 }
 
+static bool key_is(const char *key, size_t klen, const char *name)
+{
+	return klen == strlen(name) && memcmp(key, name, klen) == 0;
+}
+
+/* meta.csv's optional `simulated` (1 for a simulated run, --sim; 0 for a
+ * real one), and `sim_profile`, `sim_cpus` appended to h->sim: 0 for
+ * another key, -1 for a bad value. */
+static int meta_simulated(struct result_host *h, const char *key, size_t klen, const char *value, size_t vlen)
+{
+	size_t used = strlen(h->sim);
+
+	if (key_is(key, klen, "sim_profile") || key_is(key, klen, "sim_cpus")) {
+		if (used + 1 + vlen >= sizeof(h->sim))
+			return -1;
+		snprintf(h->sim + used, sizeof(h->sim) - used, "%s%.*s", used ? " " : "", (int)vlen, value);
+		return 1;
+	}
+	if (!key_is(key, klen, "simulated"))
+		return 0;
+	if (vlen != 1 || (value[0] != '0' && value[0] != '1'))
+		return -1;
+	h->simulated = value[0] == '1';
+	return 1;
+}
+
 /* Every line a 'key,value' line, no key twice; the host's keys present and
  * well formed.  The other keys' values are only kept, as written (a long
  * --pin order or command line may exceed RESULT_VALUE_LEN). */
@@ -124,6 +150,10 @@ int result_parse_meta(struct result_run *run, const char *buf, size_t len, const
 		keys[nkeys++][klen] = '\0';
 		if (meta_kernel_env(&run->kernel_env, line, klen, value, vlen) < 0) {
 			snprintf(err, errlen, "%s: line %zu: bad %.*s (a word)", what, lineno, (int)klen, line);
+			return -1;
+		}
+		if (meta_simulated(&run->host, line, klen, value, vlen) < 0) {
+			snprintf(err, errlen, "%s: line %zu: bad %.*s", what, lineno, (int)klen, line);
 			return -1;
 		}
 		field = meta_field_of(line, klen);

@@ -124,7 +124,7 @@ static int read_assignments(struct kv_file *f, const struct rundir *d, const cha
 
 static const char *const settings_keys[] = {
 	"QUICK", "REPS", "ORDER_SEED", "LOCKS", "WORKLOADS", "THREADS", "DEFAULT_OUT", "STARTED", "BUDGET", "DIR",
-	"DIR_WHY", "DURATION", NULL
+	"DIR_WHY", "DURATION", "SIM", "SIM_ONLY", "SIM_WHY", NULL
 };
 static const char *const env_keys[] = {
 	"NCPU", "NUMA_NODES", "ALL_LOCKS", "ALL_WORKLOADS", "KL", "KL_WHY", "KERNEL_WORKLOADS", NULL

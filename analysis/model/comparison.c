@@ -35,7 +35,20 @@ static bool same_host(const struct result_host *a, const struct result_host *b)
 		return a == b;
 	return strcmp(a->name, b->name) == 0 && strcmp(a->kernel, b->kernel) == 0 && strcmp(a->cpu, b->cpu) == 0 &&
 	       a->packages == b->packages && a->numa_nodes == b->numa_nodes && a->cores == b->cores &&
-	       a->pus == b->pus;
+	       a->pus == b->pus && a->simulated == b->simulated && strcmp(a->sim, b->sim) == 0;
+}
+
+/* A simulated host's label: simulated, simulated#2, ... */
+static void sim_label(const struct comparison *c, char *label, size_t len)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < c->nhosts; i++)
+		n += c->hosts[i].id && c->hosts[i].id->simulated;
+	if (n)
+		snprintf(label, len, "simulated#%u", n + 1);
+	else
+		snprintf(label, len, "simulated");
 }
 
 /* The index of a run's host, a new one the first time it is met; -1 with
@@ -58,6 +71,8 @@ static int host_of(struct builder *b, const struct result_run *run)
 	h->id = id;
 	if (!id)
 		snprintf(h->label, sizeof(h->label), "unknown");
+	else if (id->simulated)  /* no host of its own: the simulation's, one label a profile and CPU count */
+		sim_label(c, h->label, sizeof(h->label));
 	else if (same_name)  /* one name, another machine (or kernel): vm, vm#2 */
 		snprintf(h->label, sizeof(h->label), "%.40s#%u", id->name, same_name + 1);
 	else

@@ -25,10 +25,14 @@ static void print_machine_line(struct md *m)
 
 	while (cpulen > 0 && cpu[cpulen - 1] == ' ')  /* cpu_brand's padding */
 		cpulen--;
-	fprintf(m->out, "Machine: %s%s%.*s, %s CPUs. Started %s; %s mode, %u repetition(s) per run",
-		host ? host : "an unrecorded host", cpulen ? ", " : "", cpulen, cpu ? cpu : "",
-		rundir_env(m->d, "NCPU"), rundir_setting(m->d, "STARTED"), m->d->quick ? "quick" : "full",
-		m->d->reps);
+	if (m->d->ndone && !first)  /* every run simulated: no machine of its own was measured */
+		fprintf(m->out, "Machine: none measured, every run here is simulated (its machine: [Simulated: the seed's machine](#simulated-the-seeds-machine)); run-all ran on %s CPUs",
+			rundir_env(m->d, "NCPU"));
+	else
+		fprintf(m->out, "Machine: %s%s%.*s, %s CPUs", host ? host : "an unrecorded host", cpulen ? ", " : "",
+			cpulen, cpu ? cpu : "", rundir_env(m->d, "NCPU"));
+	fprintf(m->out, ". Started %s; %s mode, %u repetition(s) per run", rundir_setting(m->d, "STARTED"),
+		m->d->quick ? "quick" : "full", m->d->reps);
 	if (m->d->has_variants)
 		fprintf(m->out, ", run in %u round(s), each round every variant once in an order shuffled from seed %s (`plan.txt`).\n\n",
 			m->d->reps, rundir_setting(m->d, "ORDER_SEED"));
@@ -276,6 +280,8 @@ static void print_produced(struct md *m)
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		if (*rundir_setting(m->d, opts[i][0]))
 			fprintf(m->out, " %s %s", opts[i][1], rundir_setting(m->d, opts[i][0]));
+	if (strcmp(rundir_setting(m->d, "SIM_ONLY"), "1") == 0)
+		fprintf(m->out, " --sim %s", rundir_setting(m->d, "SIM"));
 	if (strcmp(rundir_setting(m->d, "DIR_WHY"), "--dir") == 0)
 		fprintf(m->out, " --dir %s", rundir_setting(m->d, "DIR"));
 	fprintf(m->out, "` — %zu runs, listed with their exact arguments in `plan.txt`; each run's result files are in `runs/<name>/`, its stderr in `logs/`.\n",
@@ -300,6 +306,7 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 	m.top.fd = d.dir.fd;
 	print_header(&m);
 	print_patch(&m);
+	md_sim_section(&m);
 	md_kernel_section(&m);
 	print_sweeps(&m);
 	md_programs_section(&m);

@@ -3,7 +3,7 @@
  * line per experiment that ran, the small-machine caveat, then every chart,
  * so the answer is on the first screen and the tables follow.  Each figure
  * is the one the tables print: the group's throughput column
- * (md_rate_figure, the sweep's table too), its verdict from judge(), the
+ * (md_rate_figure, markdown_util.c: the sweep's table too), its verdict from judge(), the
  * histograms' distance from compare_hists() as the kernel table gives it.
  */
 #include <stdlib.h>
@@ -15,37 +15,6 @@
 
 /* Under this many CPUs the patch's pile-up of spinners cannot form. */
 #define FEW_CPUS 8
-
-int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 *s)
-{
-	struct column cols[RATIO_COLUMNS_MAX];
-	char err[ERR_LEN];
-
-	ratio_columns(g, cols);
-	return figure(v, cols[0].key, cols[0].scale, s, err, sizeof(err));
-}
-
-/* Variant V against the group's baseline BASE on throughput: "0.97x
- * [0.80..1.35], no difference" (Hodges–Lehmann's ratio, as the tables
- * print it, Moses' interval, the verdict). */
-static void print_rate_change(struct md *m, const struct group *g, const struct stat3 *s, const struct stat3 *base)
-{
-	struct column cols[RATIO_COLUMNS_MAX];
-	struct verdict vd;
-
-	ratio_columns(g, cols);
-	char ci[64];
-	double r;
-
-	judge(s, base, &vd);
-	r = verdict_ratio(&vd, s, base);
-	interval_text(&vd, ci, sizeof(ci));
-	fprintf(m->out, "**%.*fx**", ratio_decimals(r, vd.direction), r);
-	if (strcmp(ci, "-") != 0)
-		fprintf(m->out, " %s", ci);
-	if (strcmp(verdict_word(&vd, column_sense(&cols[0])), "-") != 0)
-		fprintf(m->out, ", %s", verdict_word(&vd, column_sense(&cols[0])));
-}
 
 /* The patch experiment's group: its baseline -> kmutex-fix, and the kernel's row. */
 static void print_patch_answer(struct md *m, const struct group *g)
@@ -61,13 +30,13 @@ static void print_patch_answer(struct md *m, const struct group *g)
 		return;
 	}
 	fprintf(m->out, "`%s` → `kmutex-fix` %.0f → %.0f %s, ", g->v[0].label, base.median, s.median, g->rate.words);
-	print_rate_change(m, g, &s, &base);
+	md_rate_change(m->out, g, &s, &base);
 	if (seed_rate_ratio(g->workload, &seed))
 		fprintf(m->out, " (the seed's 64 cores: %.2fx)", seed);
 	for (unsigned int i = 1; i < g->nv; i++)
 		if (g->v[i].kernel_row && md_rate_figure(g, &g->v[i], &s) == 0) {
 			fprintf(m->out, "; the kernel's own row (`%s`) %.0f, ", g->v[i].label, s.median);
-			print_rate_change(m, g, &s, &base);
+			md_rate_change(m->out, g, &s, &base);
 		}
 	fprintf(m->out, ".\n");
 }
@@ -118,7 +87,7 @@ static void print_sweep_answer(struct md *m, const struct group *g, bool first)
 	fprintf(m->out, "`%s` %.0f", g->v[best[0]].label, top[0].median);
 	if (best[1] >= 0) {
 		fprintf(m->out, ", then `%s` ", g->v[best[1]].label);
-		print_rate_change(m, g, &top[1], &top[0]);
+		md_rate_change(m->out, g, &top[1], &top[0]);
 	}
 }
 
@@ -164,6 +133,7 @@ void md_answer_section(struct md *m)
 		for (size_t i = 0; i < n; i++)
 			print_patch_answer(m, g[i]);
 	}
+	md_sim_answer(m);
 	for (const char *p = rundir_env(m->d, "KERNEL_WORKLOADS"); md_next_word(&p, w, sizeof(w));)
 		print_experiment(m, "kernel", w, "The model nearest the kernel's mutex (contended histograms)",
 				 kernel_baseline, print_kernel_answer);

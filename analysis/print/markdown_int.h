@@ -74,8 +74,12 @@ bool md_run_of(const char *name, const char *kind, const char *w);
  * across-hosts tables, text_print_hosts), or in p->failed the line saying
  * why there is none; 0, or -1 out of memory (said in err). */
 int md_part_compare(struct md_part *p, bool hosts_only, char *err, size_t errlen);
-/* The first finished run, whose meta.csv tells the machine (NULL: none). */
+/* The first finished real run, whose meta.csv tells the machine (NULL: none). */
 const struct result_run *md_first_run(const struct md *m);
+/* Whether RUN is simulated (meta.csv's `simulated`: lockbench --sim). */
+bool md_simulated(const struct result_run *run);
+/* How many finished runs are real. */
+size_t md_real_runs(const struct md *m);
 
 /* ---- shared helpers (markdown_util.c) ---- */
 
@@ -109,11 +113,13 @@ void md_chance_note(FILE *out, const struct group *g, const struct column *cols,
  * full text, every figure: data/KIND-W.txt). */
 void md_headline_table(FILE *out, const struct group *g);
 
-/* ---- the sections ---- */
-
 /* The throughput figure of variant V of group G over its repetitions, as
  * the tables' first column gives it (ratio_columns); 0, or -1. */
 int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 *s);
+/* S against BASE on G's throughput, bold ratio, its interval and verdict. */
+void md_rate_change(FILE *out, const struct group *g, const struct stat3 *s, const struct stat3 *base);
+
+/* ---- the sections ---- */
 /* One verdict line per experiment, the small-machine caveat (markdown_answer.c). */
 void md_answer_section(struct md *m);
 /* Every chart, before the tables. */
@@ -124,6 +130,11 @@ void md_programs_answer(struct md *m);
 void md_programs_section(struct md *m);
 
 void md_kernel_section(struct md *m);
+/* "Simulated: the seed's machine" (markdown_sim.c): run-all's simulated
+ * runs (the "sim" part, meta.csv's simulated), the seed's figures beside;
+ * and its one line of the answer. */
+void md_sim_section(struct md *m);
+void md_sim_answer(struct md *m);
 void md_noise_section(struct md *m);
 void md_sweep_verdicts(struct md *m, const struct comparison *c, const char *workload);
 void md_machine_section(struct md *m);

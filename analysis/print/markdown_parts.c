@@ -15,7 +15,9 @@
 #include "print.h"
 #include "../../common/text.h"
 
-static const char *const kinds[] = { "patch", "kernel", "sweep" };
+/* run-all's experiments; "sim" is its simulated runs (run-all --sim), the
+ * only part that takes a simulated run and that takes nothing else. */
+static const char *const kinds[] = { "patch", "kernel", "sweep", "sim" };
 
 bool md_run_of(const char *name, const char *kind, const char *w)
 {
@@ -63,26 +65,49 @@ static int load_runs(struct md *m, char *err, size_t errlen)
 	return 0;
 }
 
-const struct result_run *md_first_run(const struct md *m)
+bool md_simulated(const struct result_run *run)
 {
-	return m->d->ndone ? m->run[0] : NULL;
+	return run->has_meta && run->host.simulated;
 }
 
-/* The part's runs: the finished ones named KIND-W-. */
+/* The first real run: a simulated one's meta.csv tells no machine. */
+const struct result_run *md_first_run(const struct md *m)
+{
+	for (size_t i = 0; i < m->d->ndone; i++)
+		if (!md_simulated(m->run[i]))
+			return m->run[i];
+	return NULL;
+}
+
+size_t md_real_runs(const struct md *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->d->ndone; i++)
+		n += !md_simulated(m->run[i]);
+	return n;
+}
+
+/* The part's runs: the finished ones named KIND-W-, simulated (meta.csv)
+ * for the "sim" part and real for every other: whatever a run is named,
+ * a simulated one never enters a real table, nor a real one the
+ * simulated section. */
 static bool part_runs(struct md *m, struct md_part *p)
 {
+	bool sim = strcmp(p->kind, "sim") == 0;
+
 	if (!(p->runs = calloc(m->d->ndone + 1, sizeof(*p->runs))))
 		return false;
 	for (size_t i = 0; i < m->d->ndone; i++)
-		if (md_run_of(m->d->plan[m->d->done[i]].name, p->kind, p->workload))
+		if (md_run_of(m->d->plan[m->d->done[i]].name, p->kind, p->workload) && md_simulated(m->run[i]) == sim)
 			p->runs[p->nruns++] = m->run[i];
 	return true;
 }
 
-/* Whether finished run I is an --exec run (lockbench --exec: workload exec). */
+/* Whether finished run I is a real --exec run (lockbench --exec: workload exec). */
 static bool exec_run(const struct md *m, size_t i)
 {
-	return result_program(m->run[i]) != NULL;
+	return result_program(m->run[i]) != NULL && !md_simulated(m->run[i]);
 }
 
 /* The --exec runs, whatever run-all named them: one part, kind and workload

@@ -81,7 +81,8 @@ static size_t noise_rows(const struct md *m, struct noise_row *rows)
 		const struct result_run *run = m->run[i];
 		const char *busy = result_meta_get(run, "noise_busy");
 
-		if (!busy)
+		/* A simulated run measured nothing of the host. */
+		if (!busy || md_simulated(run))
 			continue;
 		rows[n] = (struct noise_row){ .run = run_name(m, i),
 					      .other = number_or_nan(result_meta_get(run, "noise_other_cpu_pct")),
@@ -105,10 +106,10 @@ static size_t noise_rows(const struct md *m, struct noise_row *rows)
  * interval of lockbench's), nor did a lockbench before the noise_* keys. */
 static void print_unrecorded(const struct md *m, size_t n)
 {
-	if (n < m->d->ndone)
+	if (n < md_real_runs(m))
 		fprintf(m->out, "%zu run(s) recorded no noise figures (`--exec` runs of a program record none, nor did runs "
 			"written before meta.csv had `noise_*` keys): whether the machine was busy during them is unknown.\n",
-			m->d->ndone - n);
+			md_real_runs(m) - n);
 }
 
 static void print_busy(const struct md *m, const struct noise_row *rows, size_t n)
@@ -118,7 +119,7 @@ static void print_busy(const struct md *m, const struct noise_row *rows, size_t 
 	for (size_t i = 0; i < n; i++)
 		busy += strncmp(rows[i].busy, "yes", 3) == 0;
 	if (busy == 0) {
-		if (n == m->d->ndone)
+		if (n == md_real_runs(m))
 			fprintf(m->out, "No run was taken on a busy machine (" BUSY_RULE ").\n");
 		else
 			fprintf(m->out, "No run of the %zu that recorded noise figures was taken on a busy machine (" BUSY_RULE
@@ -199,6 +200,11 @@ void md_noise_section(struct md *m)
 	size_t n, nother = 0;
 
 	fprintf(m->out, "### Noise during the runs\n\n");
+	if (rows && m->d->ndone && md_real_runs(m) == 0) {
+		fprintf(m->out, "Only simulated runs here: they measure nothing of the host, so its noise does not touch their figures.\n\n");
+		free(rows);
+		return;
+	}
 	if (!rows || (n = noise_rows(m, rows)) == 0) {
 		fprintf(m->out, "These runs recorded no noise figures (`--exec` runs of a program record none, nor did runs written "
 			"before meta.csv had `noise_*` keys): whether the machine was busy is unknown.\n\n");
@@ -287,6 +293,10 @@ void md_machine_section(struct md *m)
 	const struct result_lines *meta = first ? &first->meta : NULL;
 
 	fprintf(m->out, "## Machine\n\n");
+	if (!first && m->d->ndone) {
+		fprintf(m->out, "Every run here is simulated: their meta.csv describes no machine (the simulated one: [Simulated: the seed's machine](#simulated-the-seeds-machine)).\n\n");
+		return;
+	}
 	if (!meta || meta->n == 0) {
 		fprintf(m->out, "This build writes no machine metadata (meta.csv) with its results.\n\n");
 		return;

@@ -195,3 +195,33 @@ void md_print_failed_comparison(FILE *out, const char *rel, const char *line)
 	fprintf(out, "**The comparison of these runs failed** (`%s`), so this section has no tables:\n\n```text\n%s\n```\n\n",
 		rel, line);
 }
+
+int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 *s)
+{
+	struct column cols[RATIO_COLUMNS_MAX];
+	char err[ERR_LEN];
+
+	ratio_columns(g, cols);
+	return figure(v, cols[0].key, cols[0].scale, s, err, sizeof(err));
+}
+
+/* Variant S against the baseline BASE on throughput: "0.97x [0.80..1.35],
+ * no difference" (Hodges–Lehmann's ratio, as the tables print it, Moses'
+ * interval, the verdict). */
+void md_rate_change(FILE *out, const struct group *g, const struct stat3 *s, const struct stat3 *base)
+{
+	struct column cols[RATIO_COLUMNS_MAX];
+	struct verdict vd;
+	char ci[64];
+	double r;
+
+	ratio_columns(g, cols);
+	judge(s, base, &vd);
+	r = verdict_ratio(&vd, s, base);
+	interval_text(&vd, ci, sizeof(ci));
+	fprintf(out, "**%.*fx**", ratio_decimals(r, vd.direction), r);
+	if (strcmp(ci, "-") != 0)
+		fprintf(out, " %s", ci);
+	if (strcmp(verdict_word(&vd, column_sense(&cols[0])), "-") != 0)
+		fprintf(out, ", %s", verdict_word(&vd, column_sense(&cols[0])));
+}

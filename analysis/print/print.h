@@ -33,4 +33,21 @@ int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, s
  * for a workload it did not measure. */
 bool seed_rate_ratio(const char *workload, double *ratio);
 
+/* The seed patch's own published figures on W, 2.6.34 ([0]) and the fix
+ * ([1]), cited from its text (text_seed.c): its throughput (creat: ops/sec
+ * of mutex-test V; fserver: AIM7 jobs/min) and, for fserver alone, its
+ * #contentions, mean cycles to acquire and the contended histogram in % of
+ * bins first_bin .. first_bin + nbins - 1 (NULL, 0 where it gave none).
+ * False for a workload it did not measure. */
+struct seed_figures {
+	const double *rate, *contentions, *acq_cycles;
+	const double *pct[2];
+	int first_bin, nbins;
+	const char *what;        /* the seed's benchmark */
+};
+bool seed_figures_of(const char *workload, struct seed_figures *f);
+/* [*first, *last] widened to every bin where A's or B's contended histogram
+ * counted something: the rows of a table beside the seed's. */
+void seed_hist_bins(const struct variant *a, const struct variant *b, int *first, int *last);
+
 #endif

@@ -47,6 +47,37 @@ static const struct {
 	},
 };
 
+bool seed_figures_of(const char *workload, struct seed_figures *f)
+{
+	bool creat = strcmp(workload, "creat") == 0, fserver = strcmp(workload, "fserver") == 0;
+
+	if (!creat && !fserver)
+		return false;
+	*f = (struct seed_figures){ .rate = creat ? seed.creat_ops : seed.fserver_jobs,
+				    .what = creat ? "mutex-test V 256 10" : "AIM7 fserver" };
+	if (fserver) {
+		f->contentions = seed.contentions;
+		f->acq_cycles = seed.acq_cycles;
+		f->pct[0] = seed.pct[0];
+		f->pct[1] = seed.pct[1];
+		f->first_bin = SEED_FIRST_BIN;
+		f->nbins = SEED_BINS;
+	}
+	return true;
+}
+
+void seed_hist_bins(const struct variant *a, const struct variant *b, int *first, int *last)
+{
+	const struct variant *v[2] = { a, b };
+
+	for (int k = 0; k < 2; k++)
+		for (int bin = 0; bin < RESULT_BINS; bin++)
+			if (v[k]->hist_contended[bin]) {
+				*first = bin < *first ? bin : *first;
+				*last = bin > *last ? bin : *last;
+			}
+}
+
 bool seed_rate_ratio(const char *workload, double *ratio)
 {
 	const double *fig = strcmp(workload, "creat") == 0     ? seed.creat_ops
@@ -99,12 +130,7 @@ static void seed_hist(struct text *t, const struct variant *spin, const struct v
 		fprintf(t->out, "Histogram: n/a here (runs without hist_contended.csv).\n\n");
 		return;
 	}
-	for (int k = 0; k < 2; k++)
-		for (int b = 0; b < RESULT_BINS; b++)
-			if (v[k]->hist_contended[b]) {
-				first = b < first ? b : first;
-				last = b > last ? b : last;
-			}
+	seed_hist_bins(spin, fix, &first, &last);
 	fprintf(t->out, "%% of contended acquisitions (acq time = 2^bin cycles; -: not in the patch's table):\n");
 	fprintf(t->out, "%-6s %13s %13s %13s %13s\n", "bin", "seed 2.6.34", "seed fix", spin->lock, fix->lock);
 	for (int b = first; b <= last; b++) {
@@ -130,12 +156,16 @@ int print_seed(struct text *t, const struct group *g)
 {
 	const struct variant *spin = find_variant(g, "kmutex-spin"), *fix = find_variant(g, "kmutex-fix");
 	bool creat = strcmp(g->workload, "creat") == 0, fserver = strcmp(g->workload, "fserver") == 0;
+	/* A group never mixes real and simulated runs (comparison.h's hosts). */
+	bool sim = spin && spin->nreps && spin->reps[0]->has_meta && spin->reps[0]->host.simulated;
+	const char *here = sim ? "simulated" : "this machine";
 
 	if (!spin || !fix || !(creat || fserver))
 		return 0;
-	fprintf(t->out, "The seed beside this machine: Tim Chen's patch measured 2.6.34 -> 2.6.36 (the fix) on 64 cores%s;\n"
-	       "here kmutex-spin -> kmutex-fix, %u threads (medians):\n", creat ? ", 256 threads" : "", g->threads);
-	fprintf(t->out, "%-27s %-36s %s\n", "", creat ? "seed (mutex-test V 256 10)" : "seed (AIM7 fserver)", "this machine");
+	fprintf(t->out, "The seed beside %s: Tim Chen's patch measured 2.6.34 -> 2.6.36 (the fix) on 64 cores%s;\n"
+	       "here kmutex-spin -> kmutex-fix, %u threads%s (medians):\n", sim ? "the simulation" : "this machine",
+	       creat ? ", 256 threads" : "", g->threads, sim ? ", simulated (lockbench --sim), not measured" : "");
+	fprintf(t->out, "%-27s %-36s %s\n", "", creat ? "seed (mutex-test V 256 10)" : "seed (AIM7 fserver)", here);
 	if (creat) {
 		if (seed_row(t, "Ops/sec", seed.creat_ops, spin, fix, "ops_per_s", 1, false))
 			return -1;

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 unset LOCKBENCH_EXEC_SO
 
-echo "1..19"
+echo "1..22"
 
 # Profiles: nehalem-ex-64's, with fserver's times (creat's, renamed: this
 # test checks the plumbing, not a figure) and without any.
@@ -138,3 +138,24 @@ check "--sim with an unknown profile: one line, exit 2, nothing made (rc=$rc)" \
 rc=$?
 check "--sim with no lock of the patch table's simulated ones: one line, exit 2 (rc=$rc)" \
 	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/x.err")" -eq 1 ] && grep -q "^run-all: --sim: nothing to run: none of --locks has a simulated build" "$tmp/x.err"'
+
+# --- a plain run's section: added on a small machine, dropped first by --budget, left out by --no-sim ---
+# --budget 1 fits no plain plan here: it is refused before anything runs,
+# after saying what it trimmed first.
+if [ "$(getconf _NPROCESSORS_ONLN)" -le 16 ]; then
+	"$top/run-all" --quick --budget 1 --out "$tmp/b" >"$tmp/b.out" 2>"$tmp/b.err"
+	rc=$?
+	check "a plain run's simulated section is the first thing --budget drops (rc=$rc)" \
+		'[ $rc -eq 2 ] && grep -qx "run-all: --budget 1: the simulated section is left out" "$tmp/b.out" && [ ! -e "$tmp/b" ]'
+	"$top/run-all" --quick --no-sim --budget 1 --out "$tmp/b" >"$tmp/b.out" 2>"$tmp/b.err"
+	rc=$?
+	check "--no-sim: no simulated section to drop (rc=$rc)" \
+		'[ $rc -eq 2 ] && ! grep -q "simulated" "$tmp/b.out" && [ ! -e "$tmp/b" ]'
+else
+	ok "# skip more than 16 CPUs: a plain run adds no simulated section"
+	ok "# skip more than 16 CPUs: a plain run adds no simulated section"
+fi
+"$top/run-all" --sim nehalem-ex-64 --no-sim --out "$tmp/x" >"$tmp/x.out" 2>"$tmp/x.err"
+rc=$?
+check "--sim and --no-sim together: one line, exit 2 (rc=$rc)" \
+	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/x.err")" -eq 1 ] && grep -q "^run-all: --no-sim: only for a new plain run" "$tmp/x.err"'

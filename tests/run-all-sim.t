@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 unset LOCKBENCH_EXEC_SO
 
-echo "1..22"
+echo "1..23"
 
 # Profiles: nehalem-ex-64's, with fserver's times (creat's, renamed: this
 # test checks the plumbing, not a figure) and without any.
@@ -75,6 +75,15 @@ nofs='[ $rc -eq 0 ] && ! grep -q "^sim-fserver" "$tmp/n/plan.txt" && grep -q "^s
 check "a profile without fserver's times: creat only, the report says why fserver is missing (rc=$rc)" "$nofs"
 # When it fails: what run-all said, and the report's lines about it.
 eval "$nofs" || { grep -v "^\[simulated" "$tmp/n.out"; grep -e fserver -e "Simulated, not" "$tmp/n/report.md"; } | sed 's/^/# /'
+
+# --- a job of more acquisitions than a thread makes: no rate, said so ---
+{ cat "$tmp/fs.profile"; echo "workload.fserver.acq_per_op = 1000000  # derived: run-all-sim.t, more than a thread makes in 0.01 simulated s"; } >"$tmp/job.profile"
+"$top/run-all" --sim "$tmp/job.profile" --quick --reps 2 --locks kmutex-spin,kmutex-fix --workloads fserver \
+	--threads 8 --duration 0.01 --out "$tmp/j" >"$tmp/j.out" 2>&1
+rc=$?
+check "no job finished: the answer and the seed table say so, no 0 -> 0 ratio (rc=$rc)" \
+	'[ $rc -eq 0 ] && grep -q "\`fserver\` n/a: \`kmutex-spin\` 0, \`kmutex-fix\` 0 jobs/min (no jobs finished in the simulated seconds: run longer)" "$tmp/j/report.md" &&
+	 grep -q "^(No jobs finished in these simulated seconds: the Jobs/min row is no figure" "$tmp/j/report.md"'
 
 # --- simulated runs stay out of the real tables, whatever their name ---
 # The simulated runs of s renamed as the patch experiment's real ones: the

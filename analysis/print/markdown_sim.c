@@ -50,10 +50,10 @@ static const struct column *column_of(const struct column *cols, unsigned int n,
 	return NULL;
 }
 
-/* The real patch table's headline figures less the CPU time, which a
- * simulated run does not measure (0): throughput, #contentions, mean
- * contended cycles, a row per simulated model, each with its CI, ratio to
- * kmutex-spin and verdict. */
+/* The real patch table's headline figures less the CPU time (a simulated
+ * run's is its threads' virtual time: in data/sim-W.txt, not set beside a
+ * machine's): throughput, #contentions, mean contended cycles, a row per
+ * simulated model, each with its CI, ratio to kmutex-spin and verdict. */
 static void print_headline(FILE *out, const struct group *g)
 {
 	static const char *const keys[] = { "contentions", "contended_acq_cycles_mean" };
@@ -121,6 +121,15 @@ static void seed_hist(FILE *out, const struct group *g, unsigned int fix, const 
 	fprintf(out, "\n");
 }
 
+/* Whether V's median rate is 0: fserver's op is a job of acq_per_op
+ * acquisitions a thread, and a short simulation may finish none. */
+static bool no_rate(const struct group *g, const struct variant *v)
+{
+	struct stat3 r;
+
+	return md_rate_figure(g, v, &r) == 0 && r.median <= 0;
+}
+
 /* The seed's figures beside the simulated kmutex-spin -> kmutex-fix of G. */
 static void print_seed(FILE *out, const struct group *g)
 {
@@ -144,6 +153,9 @@ static void print_seed(FILE *out, const struct group *g)
 	seed_row(out, g, (unsigned int)(fix - g->v), "mean acq cycles, contended", s.acq_cycles, true,
 		 column_of(cols, n, "contended_acq_cycles_mean"));
 	fprintf(out, "\n");
+	if (no_rate(g, spin) || no_rate(g, fix))
+		fprintf(out, "(No %s finished in these simulated seconds: the %s row is no figure, the others are; `--duration` in `--sim` mode runs longer.)\n\n",
+			g->unit ? g->unit : "operation", g->rate.title);
 	if (!s.contentions)
 		fprintf(out, "(The seed gave #contentions, acquisition cycles and the histogram for fserver only.)\n\n");
 	seed_hist(out, g, (unsigned int)(fix - g->v), &s);
@@ -195,7 +207,7 @@ void md_sim_section(struct md *m)
 	if (!any)
 		return;
 	fprintf(m->out, "## Simulated: the seed's machine\n\n");
-	fprintf(m->out, "The patch experiment run by the simulator (`lockbench --sim`, docs/sim.md), not on this machine: the very source of the kmutex models on a simulated many-core machine, in virtual time, each repetition another seed. **Every figure in this section is simulated**: nothing of this host is measured, these runs are kept out of every table above and below (meta.csv's `simulated`), and their ratios answer what the models do on the profile's machine, not what a kernel did. A simulated operation is one acquisition (a hold and a gap drawn from the profile's times for the workload), so its ops/sec and jobs/min count acquisitions, not the benchmark's own operations: set the ratios beside the seed's, not the figures. The profile's constants and their sources: docs/sim.md, \"The seed's machine\".\n\n");
+	fprintf(m->out, "The patch experiment run by the simulator (`lockbench --sim`, docs/sim.md), not on this machine: the very source of the kmutex models on a simulated many-core machine, in virtual time, each repetition another seed. **Every figure in this section is simulated**: nothing of this host is measured, these runs are kept out of every table above and below (meta.csv's `simulated`), and their ratios answer what the models do on the profile's machine, not what a kernel did. A simulated operation is one acquisition (a hold and a gap drawn from the profile's times for the workload), or, where the profile gives the workload's `acq_per_op` (fserver: a job's locked calls), that many acquisitions of one thread: set the ratios beside the seed's, not the figures, and where no job finished in the simulated seconds the rate says so instead of a ratio (`--duration` in `--sim` mode runs longer). The profile's constants and their sources: docs/sim.md, \"The seed's machine\".\n\n");
 	if (*rundir_setting(m->d, "SIM"))
 		fprintf(m->out, "Profile: `%s`.\n\n", rundir_setting(m->d, "SIM"));
 	for (size_t i = 0; i < sizeof(sim_workloads) / sizeof(sim_workloads[0]); i++)
@@ -212,6 +224,13 @@ static void answer_workload(struct md *m, const struct group *g)
 	fprintf(m->out, "`%s` ", g->workload);
 	if (!spin || !fix || md_rate_figure(g, spin, &base) || md_rate_figure(g, fix, &s)) {
 		fprintf(m->out, "n/a (no simulated `kmutex-spin` and `kmutex-fix` both)");
+		return;
+	}
+	/* fserver's op is a job of acq_per_op acquisitions a thread: a short
+	 * run may finish none, and 0 -> 0 is no ratio. */
+	if (base.median <= 0 || s.median <= 0) {
+		fprintf(m->out, "n/a: `kmutex-spin` %.0f, `kmutex-fix` %.0f %s (no %s finished in the simulated seconds: run longer)",
+			base.median, s.median, g->rate.words, g->unit ? g->unit : "operation");
 		return;
 	}
 	fprintf(m->out, "`kmutex-spin` → `kmutex-fix` %.0f → %.0f %s, ", base.median, s.median, g->rate.words);

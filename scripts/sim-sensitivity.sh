@@ -52,14 +52,15 @@ keys=$(awk '/^[a-z0-9._-]+ = [-0-9.eE+]+ +#/ && $1 !~ /^topology\./ && $1 !~ /^w
 [ -n "$keys" ] || sweep_die "$SRC has no numeric constants"
 
 # KEY FACTOR OUTFILE: the profile with KEY's value (every point of each
-# workload.* line) times FACTOR, its source saying so.  Whole-number keys
+# workload.* time line: acq_per_op is a count) times FACTOR, its source saying so.  Whole-number keys
 # are rounded (at least 1).
 variant() {
 	awk -v key="$1" -v f="$2" -v name="$NAME" '
 		BEGIN { CONVFMT = "%.10g" }
 		function num(x, whole) { x *= f; if (whole) { x = int(x + 0.5); if (x < 1) x = 1 }; return x "" }
 		function src(old) { return "# derived: x" f " of " old ", " name "'"'"'s " $1 ", for the sensitivity table" }
-		key == "workload.*" && /^workload\.[a-z0-9_-]+\.[a-z_]+ = / {
+		# acq_per_op is a count of the workload (its locked calls an op), no time: kept
+		key == "workload.*" && /^workload\.[a-z0-9_-]+\.[a-z_]+ = / && $1 !~ /\.acq_per_op$/ {
 			out = $1 " ="; old = ""
 			for (i = 3; i <= NF && $i != "#"; i++) {
 				old = old (old == "" ? "" : " ") $i

@@ -1,5 +1,5 @@
 # sim-validate-common.sh — sourced by sim-validate.sh and sim-validate-kernel.sh
-# (PROG names the script in messages; tmp is its scratch directory).
+# (PROG names the script in messages, top the tree; tmp is its scratch directory).
 
 # Saves tmp's real-* and sim-* figure files in $SIM_VALIDATE_SAVE, when set.
 save_figures() {
@@ -17,8 +17,8 @@ reuse_real() {
 	[ "$2" -gt 1 ] || cp "$SIM_VALIDATE_REAL/$1" "$tmp/$1"
 }
 
+# sweep_median, the sweeps' median and [min, max] over seeds.
+. "$top/scripts/sim-sweep.sh"
+
 # FILE COLUMN: "median min max" of the column.
-stats() {
-	sort -g -k "$2" "$1" | awk -v k="$2" '{ v[NR] = $k } END {
-		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'
-}
+stats() { cut -d' ' -f "$2" "$1" | sweep_median; }

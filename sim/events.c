@@ -164,6 +164,16 @@ static void line_hand_over(struct sim *s, struct sim_line *l, uint64_t at)
 	sim_heap_push(s, &h->ev);
 }
 
+void sim_wait_turn(struct sim *s, struct sim_thread *t)
+{
+	t->ev.time = t->vtime;
+	if (s->nheap && sim_ev_before(s->heap[0], &t->ev)) {
+		sim_heap_push(s, &t->ev);
+		sim_yield_engine(s, t);
+	}
+	s->now = t->vtime;
+}
+
 /*
  * A transfer of line `l` to `t`, requested at `req`: the request reaches
  * the line's holder half the transfer's latency later — or when the line
@@ -198,14 +208,9 @@ static void line_in_flight(struct sim *s, struct sim_thread *t, struct sim_line 
 	l->busy_until = snoop + (lat - lat / 2);  /* reserved: the next request is served after */
 	t->in_flight = true;
 	t->vtime = snoop;
-	/* As sim_sync, but no preemption point: the request is on its way,
-	 * and the access follows at once. */
-	t->ev.time = t->vtime;
-	if (s->nheap && sim_ev_before(s->heap[0], &t->ev)) {
-		sim_heap_push(s, &t->ev);
-		sim_yield_engine(s, t);
-	}
-	s->now = t->vtime;
+	/* No preemption point: the request is on its way, and the access
+	 * follows at once. */
+	sim_wait_turn(s, t);
 }
 
 /*

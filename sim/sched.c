@@ -243,12 +243,7 @@ void sim_preempt_point(struct sim *s, struct sim_thread *t)
 /* Before a shared access at t->vtime: wait until no earlier event is pending. */
 void sim_sync(struct sim *s, struct sim_thread *t)
 {
-	t->ev.time = t->vtime;
-	if (s->nheap && sim_ev_before(s->heap[0], &t->ev)) {
-		sim_heap_push(s, &t->ev);
-		sim_yield_engine(s, t);
-	}
-	s->now = t->vtime;
+	sim_wait_turn(s, t);
 	sim_preempt_point(s, t);
 }
 

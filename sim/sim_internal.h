@@ -117,6 +117,8 @@ void sim_interrupt(struct sim *s, struct sim_thread *t, uint64_t at);
 void sim_line_written(struct sim *s, struct sim_line *l, uint64_t at);
 void sim_park(struct sim *s, struct sim_thread *t, uint64_t pass, uint64_t resume_at);
 void sim_spin_reset(struct sim_thread *t);
+/* Until t->vtime: waits until no earlier event is pending (no preemption point). */
+void sim_wait_turn(struct sim *s, struct sim_thread *t);
 void sim_line_wait(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind);
 uint64_t sim_access(struct sim *s, struct sim_thread *t, const volatile void *p, enum sim_access kind);
 
@@ -130,8 +132,7 @@ static inline uint64_t sim_window_part(const struct sim *s, uint64_t from, uint6
 }
 
 /* sched.c */
-/* Before a shared access at t->vtime: waits until no earlier event is
- * pending, then is a preemption point. */
+/* Before a shared access at t->vtime: sim_wait_turn, then a preemption point. */
 void sim_sync(struct sim *s, struct sim_thread *t);
 void sim_preempt_point(struct sim *s, struct sim_thread *t);
 void sched_init(struct sim *s);

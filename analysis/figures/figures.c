@@ -256,6 +256,14 @@ int ratio_decimals(double r, int side)
 	return d;
 }
 
+bool ratio_text(const struct verdict *vd, const struct stat3 *s, const struct stat3 *base, char *buf, size_t len)
+{
+	double r = verdict_ratio(vd, s, base);
+
+	snprintf(buf, len, "%.*fx", ratio_decimals(r, vd->direction), r);
+	return vd->ratio_ok || base->median != 0;
+}
+
 void interval_text(const struct verdict *vd, char *buf, size_t len)
 {
 	char lo[32], hi[32];

@@ -121,6 +121,9 @@ double verdict_ratio(const struct verdict *vd, const struct stat3 *s, const stru
 /* The decimals (2 or more) that print r as still above 1 (side +1) or
  * below it (-1), so that "1.00x" never stands beside "faster"; 2 for side 0. */
 int ratio_decimals(double r, int side);
+/* verdict_ratio() as "1.23x", with ratio_decimals(): true when there is a
+ * ratio (Moses' estimate, or a baseline median other than 0), else "0.00x". */
+bool ratio_text(const struct verdict *vd, const struct stat3 *s, const struct stat3 *base, char *buf, size_t len);
 /* Moses' interval as "[lo..hi]", 3 significant digits or as many more as
  * keep the end nearest 1 visibly on the verdict's side of it; "-" where
  * there is none. */

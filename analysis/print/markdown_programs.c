@@ -56,7 +56,7 @@ static bool print_pair(FILE *out, const struct group *g, const struct column *co
 	int spin = variant_index(g, "kmutex-spin"), fix = variant_index(g, "kmutex-fix");
 	struct stat3 before, after;
 	struct verdict vd;
-	char ci[64];
+	char ci[64], ratio[32];
 	char err[ERR_LEN];
 	const char *word;
 
@@ -69,11 +69,8 @@ static bool print_pair(FILE *out, const struct group *g, const struct column *co
 	fprintf(out, col->fmt, before.median);
 	fprintf(out, " → ");
 	fprintf(out, col->fmt, after.median);
-	if (vd.ratio_ok || before.median != 0) {
-		double r = verdict_ratio(&vd, &after, &before);
-
-		fprintf(out, ", **%.*fx**", ratio_decimals(r, vd.direction), r);
-	}
+	if (ratio_text(&vd, &after, &before, ratio, sizeof(ratio)))
+		fprintf(out, ", **%s**", ratio);
 	interval_text(&vd, ci, sizeof(ci));
 	if (strcmp(ci, "-") != 0)
 		fprintf(out, " %s", ci);

@@ -250,6 +250,7 @@ static void print_verdict_row(struct md *m, const struct group *g)
 		struct verdict vd;
 		bool base_ok;
 		const char *word;
+		char ratio[32];
 		int k;
 		size_t len;
 
@@ -262,8 +263,8 @@ static void print_verdict_row(struct md *m, const struct group *g)
 		if (k < 0)
 			continue;
 		len = strlen(list[k]);
-		snprintf(list[k] + len, sizeof(list[k]) - len, "%s`%s` %.*fx", len ? ", " : "", g->v[i].series,
-			 ratio_decimals(verdict_ratio(&vd, &s, &base), vd.direction), verdict_ratio(&vd, &s, &base));
+		ratio_text(&vd, &s, &base, ratio, sizeof(ratio));
+		snprintf(list[k] + len, sizeof(list[k]) - len, "%s`%s` %s", len ? ", " : "", g->v[i].series, ratio);
 	}
 	fprintf(m->out, "| %u | %s | %s | %s | %s |\n", g->threads, g->nv ? g->v[0].series : "-", *list[0] ? list[0] : "-",
 		*list[1] ? list[1] : "-", *list[2] ? list[2] : "-");

@@ -63,7 +63,7 @@ void md_figure_cell(FILE *out, const struct group *g, unsigned int i, const stru
 	struct stat3 s, base;
 	struct verdict vd;
 	bool base_ok;
-	char err[ERR_LEN];
+	char err[ERR_LEN], ratio[32];
 
 	if (figure_missing(&g->v[i], col) != FIGURE_OK ||
 	    figure_pair(g, i, col, &s, &base, &base_ok, err, sizeof(err)) != 0) {
@@ -81,11 +81,8 @@ void md_figure_cell(FILE *out, const struct group *g, unsigned int i, const stru
 	}
 	if (i > 0 && base_ok) {
 		judge(&s, &base, &vd);
-		if (vd.ratio_ok || base.median != 0) {
-			double r = verdict_ratio(&vd, &s, &base);
-
-			fprintf(out, " %.*fx", ratio_decimals(r, vd.direction), r);
-		}
+		if (ratio_text(&vd, &s, &base, ratio, sizeof(ratio)))
+			fprintf(out, " %s", ratio);
 		if (strcmp(verdict_word(&vd, column_sense(col)), "-") != 0)
 			fprintf(out, " %s", verdict_word(&vd, column_sense(col)));
 	}
@@ -212,14 +209,13 @@ void md_rate_change(FILE *out, const struct group *g, const struct stat3 *s, con
 {
 	struct column cols[RATIO_COLUMNS_MAX];
 	struct verdict vd;
-	char ci[64];
-	double r;
+	char ci[64], ratio[32];
 
 	ratio_columns(g, cols);
 	judge(s, base, &vd);
-	r = verdict_ratio(&vd, s, base);
+	ratio_text(&vd, s, base, ratio, sizeof(ratio));
 	interval_text(&vd, ci, sizeof(ci));
-	fprintf(out, "**%.*fx**", ratio_decimals(r, vd.direction), r);
+	fprintf(out, "**%s**", ratio);
 	if (strcmp(ci, "-") != 0)
 		fprintf(out, " %s", ci);
 	if (strcmp(verdict_word(&vd, column_sense(&cols[0])), "-") != 0)

@@ -81,10 +81,20 @@ rm -rf "$tmp/old"; cp -r "$tmp/b" "$tmp/old"; rm "$tmp/old/hist_contended.csv"
 grep -v '^contended_' "$tmp/b/summary.csv" >"$tmp/old/summary.csv"
 "$CMP" "$tmp/a" "$tmp/old" >"$tmp/old.table" 2>"$tmp/err"
 check "a run without hist_contended.csv loads" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ]'
+# The contended histogram's rows now span ticket's contended bins only, which
+# need not reach tas's peak (on a loaded CI machine they did not): every row
+# there must say n/a for tas, and there is one row per bin of ticket's span.
+tas_cells() {
+	awk -v start="$CONT" 'index($0, start) == 1 { on = 1; next }
+		on && $1 ~ /^[0-9]+$/ { print $4 } on && $0 == "" { exit }' "$1"
+}
+span=$(awk -F, 'NR > 1 && $3 + 0 > 0 { if (first == "") first = $1; last = $1 }
+	END { print first == "" ? 0 : last - first + 1 }' "$tmp/a/hist_contended.csv")
 check "... its contended mean and histogram are n/a, the rest as before" \
 	'[ "$(cell "$tmp/old.table" "Contended acquisitions only" tas 4)" = n/a ] &&
 	 [ "$(cell "$tmp/old.table" "Contended acquisitions only" tas 2)" = "$cont" ] &&
-	 [ "$(cell "$tmp/old.table" "$CONT" "$pb" 4)" = n/a ] &&
+	 [ "$(tas_cells "$tmp/old.table" | wc -l)" -eq "$span" ] &&
+	 [ -z "$(tas_cells "$tmp/old.table" | grep -vx n/a)" ] &&
 	 [ "$(cell "$tmp/old.table" "$ALL" "$pa" 2)" = "$ca" ]'
 "$CMP" "$tmp/old" >"$tmp/old.table" 2>"$tmp/err"
 check "... alone: the contended histogram is said to be unavailable" \

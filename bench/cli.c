@@ -34,7 +34,7 @@ enum {
 	OPT_WATCHDOG, OPT_DIR, OPT_SEED, OPT_WARMUP,
 	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
 	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED, OPT_EXEC, OPT_METRIC, OPT_PROGRAM,
-	OPT_SIM, OPT_SIM_CPUS, OPT_SIM_SEED, OPT_SIM_SEMANTICS,
+	OPT_SIM, OPT_SIM_CPUS, OPT_SIM_SEED, OPT_SIM_SEMANTICS, OPT_SIM_SCHED,
 	OPT_WORKLOAD_FIRST = 1024,    /* + i: the i-th distinct workload option key */
 };
 
@@ -70,6 +70,7 @@ static const struct option long_options[] = {
 	{ "sim-cpus",    required_argument, NULL, OPT_SIM_CPUS },
 	{ "sim-seed",    required_argument, NULL, OPT_SIM_SEED },
 	{ "sim-semantics", required_argument, NULL, OPT_SIM_SEMANTICS },
+	{ "sim-sched",   required_argument, NULL, OPT_SIM_SCHED },
 	{ NULL, 0, NULL, 0 },
 };
 #define OWN_OPTIONS (sizeof(long_options) / sizeof(long_options[0]) - 1)
@@ -191,6 +192,8 @@ void cli_usage(FILE *out)
 		"      --sim-semantics kernel|user  the lock's code runs as the kernel's (not preempted,\n"
 		"                          need_resched seen) or as today's harness (default: kernel for\n"
 		"                          kmutex-*, user for the others)\n"
+		"      --sim-sched MODEL   the simulated scheduler, cfs-2.6.34 or eevdf-6.x (default: the\n"
+		"                          profile's sched.model)\n"
 		"  -o, --out DIR           write result files to DIR (a new DIR-2, -3... if it holds results)\n"
 		"      --quiet             no summary on stdout (with -o DIR or --exec only)\n"
 		"      --list              list locks, workloads and programs\n"
@@ -664,7 +667,7 @@ static bool sim_takes(int opt)
 	switch (opt) {
 	case 'l': case 'w': case 't': case 'd': case 'o': case 'h': case OPT_LIST: case OPT_TOPOLOGY:
 	case OPT_WARMUP: case OPT_LOCK_OPT: case OPT_SPIN_BUDGET: case OPT_ORACLE: case OPT_QUIET:
-	case OPT_SIM: case OPT_SIM_CPUS: case OPT_SIM_SEED: case OPT_SIM_SEMANTICS:
+	case OPT_SIM: case OPT_SIM_CPUS: case OPT_SIM_SEED: case OPT_SIM_SEMANTICS: case OPT_SIM_SCHED:
 		return true;
 	}
 	return false;
@@ -674,7 +677,8 @@ static void sim_note_option(int opt)
 {
 	if (!sim_takes(opt) && !sim_refused_opt)
 		sim_refused_opt = opt;
-	if ((opt == OPT_SIM_CPUS || opt == OPT_SIM_SEED || opt == OPT_SIM_SEMANTICS) && !sim_sub_opt)
+	if ((opt == OPT_SIM_CPUS || opt == OPT_SIM_SEED || opt == OPT_SIM_SEMANTICS || opt == OPT_SIM_SCHED) &&
+	    !sim_sub_opt)
 		sim_sub_opt = opt;
 }
 
@@ -695,6 +699,12 @@ static int parse_sim(int opt, const char *arg, struct bench_config *cfg, char *e
 		return 0;
 	case OPT_SIM_SEED:
 		return parse_u64("--sim-seed", arg, 0, UINT64_MAX, &cfg->sim_seed, err, errlen);
+	case OPT_SIM_SCHED:
+		/* whether the profile has the model's keys: simrun_find() */
+		if (strcmp(arg, "cfs-2.6.34") != 0 && strcmp(arg, "eevdf-6.x") != 0)
+			return fail(err, errlen, "--sim-sched: '%s' is not cfs-2.6.34 or eevdf-6.x", arg);
+		cfg->sim_sched = arg;
+		return 0;
 	}
 	if (strcmp(arg, "kernel") == 0)
 		cfg->sim_semantics = BENCH_SIM_KERNEL;
@@ -794,6 +804,7 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 	case OPT_SIM_CPUS:
 	case OPT_SIM_SEED:
 	case OPT_SIM_SEMANTICS:
+	case OPT_SIM_SCHED:
 		return parse_sim(opt, arg, cfg, err, errlen);
 	case OPT_SCHED:
 		cfg->sched = sched_mode_find(arg);

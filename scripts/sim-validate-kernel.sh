@@ -21,6 +21,7 @@
 #   figures (DIR/real-THREADS, DIR/sim-THREADS: "ops/s contended/op
 #   contended-mean spin-share" a line); SIM_VALIDATE_REAL=DIR takes the real
 #   figures from such a DIR instead of running them (not interleaved then).
+#   SIM_VALIDATE_SCHED=MODEL: the simulated runs' scheduler (--sim-sched).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -48,7 +49,8 @@ run() {
 			--quiet -o "$d" 2>"$tmp/err"
 	else
 		"$LB" -l kmutex-handoff -w fpos -t "$2" -d "$SIM_D" --warmup 0.02 --sim "$PROFILE" --sim-cpus 2 \
-			--sim-semantics kernel --sim-seed "$3" --quiet -o "$d" 2>"$tmp/err"
+			--sim-semantics kernel --sim-seed "$3" ${SIM_VALIDATE_SCHED:+--sim-sched "$SIM_VALIDATE_SCHED"} \
+			--quiet -o "$d" 2>"$tmp/err"
 	fi || { echo "sim-validate-kernel.sh: $1 -t $2: $(cat "$tmp/err")" >&2; exit 1; }
 	# Real: the kernel's mutex waits (f_pos_lock is the one mutex fpos
 	# meets); simulated: the model's contended acquisitions.

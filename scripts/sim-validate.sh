@@ -23,6 +23,8 @@
 #   line); SIM_VALIDATE_REAL=DIR takes the real figures from such a DIR instead
 #   of running them (a profile or simulator changed since: the sim side again,
 #   the real side as measured then; the table is then not interleaved).
+#   SIM_VALIDATE_SCHED=MODEL: the simulated runs' scheduler (--sim-sched;
+#   default the profile's: here, cfs-2.6.34; this machine runs eevdf-6.x).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -54,7 +56,8 @@ run() {
 			--quiet -o "$d" 2>"$tmp/err"
 	else
 		"$LB" -l "$2" -w "$WORKLOAD" -t "$3" -d "$SIM_D" --warmup 0.02 --sim "$PROFILE" --sim-cpus 2 \
-			--sim-semantics user --sim-seed "$4" --quiet -o "$d" 2>"$tmp/err"
+			--sim-semantics user --sim-seed "$4" ${SIM_VALIDATE_SCHED:+--sim-sched "$SIM_VALIDATE_SCHED"} \
+			--quiet -o "$d" 2>"$tmp/err"
 	fi || { echo "sim-validate.sh: $1 $2 -t $3: $(cat "$tmp/err")" >&2; exit 1; }
 	# Acquisitions a second, not ops/s: a simulated op is one acquisition,
 	# a real creat op two (the create and the unlink).

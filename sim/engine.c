@@ -74,7 +74,8 @@ static const char *missing(const struct sim_profile *p, const struct sim_topolog
 		{ "lat_socket", p->lat_socket, t->ncpus > t->threads_per_core },
 		{ "lat_remote", p->lat_remote, t->ncpus > per_socket },
 		{ "lat_remote_2hop", p->lat_remote_2hop, t->links && t->ncpus > per_socket },
-		{ "sched_latency_ns", p->sched_latency_ns, true },
+		/* EEVDF has no sched_latency (6.6 removed it) */
+		{ "sched_latency_ns", p->sched_latency_ns, strcmp(p->sched_model, "eevdf-6.x") != 0 },
 		{ "sched_min_granularity_ns", p->sched_min_granularity_ns, true },
 	};
 
@@ -101,9 +102,9 @@ static int check_config(const struct sim_config *cfg, unsigned ncpus, char *err,
 		       -1;
 	if (p->hz == 0)
 		return snprintf(err, errlen, "sim: profile '%s' has no timer tick (hz)", p->name), -1;
-	/* Only CFS is modelled (sched.c); EEVDF would be a second model. */
-	if (strcmp(p->sched_model, "cfs-2.6.34") != 0)
-		return snprintf(err, errlen, "sim: scheduler model '%s' is not simulated (only cfs-2.6.34)",
+	/* Two models (sched.c): 2.6.34's CFS and 6.18's EEVDF. */
+	if (strcmp(p->sched_model, "cfs-2.6.34") != 0 && strcmp(p->sched_model, "eevdf-6.x") != 0)
+		return snprintf(err, errlen, "sim: scheduler model '%s' is not simulated (cfs-2.6.34 or eevdf-6.x)",
 				p->sched_model),
 		       -1;
 	return 0;
@@ -129,6 +130,7 @@ static void set_costs(struct sim *s)
 	s->nr_latency = p->sched_nr_latency ? p->sched_nr_latency
 					    : (s->latency_cycles + s->min_gran_cycles - 1) / s->min_gran_cycles;
 	s->wakeup_gran_cycles = sim_cycles(s, p->sched_wakeup_granularity_ns);
+	s->eevdf = strcmp(p->sched_model, "eevdf-6.x") == 0;
 }
 
 /* A loaded profile's scheduler tunables, scaled for `ncpus` as the kernel

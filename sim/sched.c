@@ -17,6 +17,18 @@
  * - a woken thread goes to its previous CPU when idle, else to an idle CPU
  *   of its socket, else of the machine, else its previous CPU
  *   (select_task_rq_fair, simplified).
+ * With the profile's second model, eevdf-6.x (Linux 6.18's EEVDF, which
+ * this machine's kernel runs), the same moves take EEVDF's decisions
+ * (sched_eevdf.c): the tick and a wake-up reschedule a thread past its
+ * deadline or its protected slice (update_curr(), update_deadline()); a
+ * woken thread preempts when pick_eevdf() would pick it
+ * (check_preempt_wakeup_fair()); a yielder forfeits the rest of its
+ * request (yield_task_fair(), 6.17's 79104becf42b); a thread sleeping while
+ * ineligible stays queued until picked or woken (DELAY_DEQUEUE, DELAY_ZERO:
+ * a delayed sleeper woken is requeued on its CPU, as ttwu_runnable() does);
+ * a migrated thread keeps its lag and relative deadline (PLACE_LAG,
+ * PLACE_REL_DEADLINE).  The base slice is the profile's min_granularity,
+ * scaled as the kernel scales it.
  * Each thread's struct oracle_sched_slot is written as the BPF program
  * writes it (locks/bpf/sched_oracle.bpf.c): on_cpu and cpu at switch-in,
  * on_cpu 0 and preempted or blocked at switch-out, resched when
@@ -85,6 +97,16 @@ static int rq_leftmost(const struct sim *s, const struct sim_cpu *c)
 	return best;
 }
 
+/* Thread `id`'s index in c's run queue (it is there). */
+static int rq_index(const struct sim_cpu *c, int id)
+{
+	unsigned i = 0;
+
+	while (c->rq[i] != id)
+		i++;
+	return (int)i;
+}
+
 static int rq_take(struct sim_cpu *c, int i)
 {
 	int id = c->rq[i];
@@ -106,13 +128,15 @@ static void update_min_vruntime(struct sim *s, struct sim_cpu *c)
 		c->min_vruntime = v;
 }
 
-/* update_curr: the running thread's time since it was last accounted. */
-static void update_curr(struct sim *s, struct sim_cpu *c, uint64_t at)
+/* update_curr: the running thread's time since it was last accounted;
+ * under EEVDF, whether its request ran out (update_deadline(): then a new
+ * one, a slice on). */
+static bool update_curr(struct sim *s, struct sim_cpu *c, uint64_t at)
 {
 	struct sim_thread *t;
 
 	if (c->curr < 0)
-		return;
+		return false;
 	t = s->threads[c->curr];
 	if (at > t->exec_start) {
 		t->vruntime += at - t->exec_start;
@@ -120,7 +144,15 @@ static void update_curr(struct sim *s, struct sim_cpu *c, uint64_t at)
 		t->window_exec += sim_window_part(s, t->exec_start, at);
 		t->exec_start = at;
 	}
-	update_min_vruntime(s, c);
+	if (!s->eevdf) {
+		update_min_vruntime(s, c);
+		return false;
+	}
+	eevdf_update_min(s, c);
+	if (t->vruntime < t->deadline)
+		return false;
+	t->deadline = t->vruntime + s->min_gran_cycles;
+	return true;
 }
 
 /* ---- switching ---- */
@@ -136,6 +168,8 @@ static void switch_in(struct sim *s, struct sim_cpu *c, struct sim_thread *t, ui
 	t->vtime = t->vtime > at ? t->vtime : at;
 	t->exec_start = t->vtime;
 	t->prev_sum_exec = t->sum_exec;
+	/* set_protect_slice(): every slice the base one, protected to the deadline */
+	t->vprot = t->deadline;
 	sched_slot_write32(s, t, &t->slot.cpu, (slot_u32)cpu, cpu);
 	sched_slot_write32(s, t, &t->slot.on_cpu, 1, cpu);
 	t->ev.time = t->vtime;
@@ -151,31 +185,109 @@ static uint64_t renormalise(uint64_t v, const struct sim_cpu *from, const struct
 	return lag < 0 && (uint64_t)-lag > to->min_vruntime ? 0 : to->min_vruntime + (uint64_t)lag;
 }
 
+/* The threads on c's run queue that can run (not EEVDF's delayed sleepers). */
+static unsigned runnable_queued(const struct sim *s, const struct sim_cpu *c)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < c->nrq; i++)
+		n += !s->threads[c->rq[i]]->delayed;
+	return n;
+}
+
+/* EEVDF: the queued thread with the earliest deadline that can run, its
+ * index (it exists). */
+static int earliest_runnable(const struct sim *s, const struct sim_cpu *c)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < c->nrq; i++) {
+		const struct sim_thread *a = s->threads[c->rq[i]];
+
+		if (!a->delayed && (best < 0 || a->deadline < s->threads[c->rq[best]]->deadline))
+			best = (int)i;
+	}
+	return best;
+}
+
+/* EEVDF: `t`, off `from`'s queue, placed on `to`'s with its lag and its
+ * relative deadline (a migration: PLACE_LAG, PLACE_REL_DEADLINE). */
+static void migrate_eevdf(struct sim *s, struct sim_cpu *from, struct sim_cpu *to, struct sim_thread *t, int i)
+{
+	uint64_t rel = t->deadline - t->vruntime;
+
+	t->vlag = eevdf_lag(s, from, t);
+	rq_take(from, i);
+	eevdf_place(s, to, t, false);
+	t->deadline = t->vruntime + rel;
+}
+
 /* The busiest other run queue's first thread, moved here with its vruntime
- * renormalised (idle_balance), or NULL. */
+ * renormalised (idle_balance; EEVDF: its lag kept), or NULL. */
 static struct sim_thread *pull(struct sim *s, struct sim_cpu *c)
 {
 	struct sim_cpu *busiest = NULL;
+	unsigned most = 0;
 	struct sim_thread *t;
 
-	for (unsigned i = 0; i < s->cfg.ncpus; i++)
-		if (&s->cpus[i] != c && s->cpus[i].nrq && (!busiest || s->cpus[i].nrq > busiest->nrq))
+	for (unsigned i = 0; i < s->cfg.ncpus; i++) {
+		unsigned n = s->eevdf ? runnable_queued(s, &s->cpus[i]) : s->cpus[i].nrq;
+
+		if (&s->cpus[i] != c && n > most) {
 			busiest = &s->cpus[i];
+			most = n;
+		}
+	}
 	if (!busiest)
 		return NULL;
+	if (s->eevdf) {
+		int i = earliest_runnable(s, busiest);
+
+		t = s->threads[busiest->rq[i]];
+		migrate_eevdf(s, busiest, c, t, i);
+		return t;
+	}
 	t = s->threads[rq_take(busiest, rq_leftmost(s, busiest))];
 	t->vruntime = renormalise(t->vruntime, busiest, c);
 	return t;
 }
 
-/* CPU `c` is free at `at`: the next thread, after a context switch. */
-static void pick_next(struct sim *s, struct sim_cpu *c, uint64_t at)
+/* EEVDF's pick (pick_next_entity()): a delayed sleeper picked leaves the
+ * queue instead, keeping no positive lag (DELAY_ZERO), and the pick is
+ * made again; the thread's id, or -1. */
+static int eevdf_next(struct sim *s, struct sim_cpu *c)
 {
-	int l = rq_leftmost(s, c);
-	struct sim_thread *t = l >= 0 ? s->threads[rq_take(c, l)] : pull(s, c);
+	int id;
+
+	while ((id = eevdf_pick(s, c)) >= 0 && s->threads[id]->delayed) {
+		struct sim_thread *t = s->threads[id];
+
+		t->vlag = eevdf_lag(s, c, t);
+		if (t->vlag > 0)
+			t->vlag = 0;
+		t->delayed = false;
+		rq_take(c, rq_index(c, id));
+	}
+	return id;
+}
+
+/* CPU `c` is free at `at`: the next thread (under EEVDF `want`, when the
+ * pick was made before its thread left, else -1), after a context switch. */
+static void pick_next(struct sim *s, struct sim_cpu *c, uint64_t at, int want)
+{
+	struct sim_thread *t;
 
 	c->curr = -1;
 	c->need_resched = false;
+	if (s->eevdf) {
+		int id = want >= 0 ? want : eevdf_next(s, c);
+
+		t = id >= 0 ? s->threads[rq_take(c, rq_index(c, id))] : pull(s, c);
+	} else {
+		int l = rq_leftmost(s, c);
+
+		t = l >= 0 ? s->threads[rq_take(c, l)] : pull(s, c);
+	}
 	if (t)
 		switch_in(s, c, t, at + s->cs_cycles);
 }
@@ -195,6 +307,8 @@ static void leave_cpu(struct sim *s, struct sim_thread *t, enum sim_out why)
 	} else if (why == OUT_SLEEP) {
 		sched_slot_write(s, t, &sl->blocked, sl->blocked + 1, cpu);
 		t->st = T_SLEEPING;
+		if (t->delayed)
+			rq_add(&s->cpus[cpu], t->id);
 	} else {
 		t->st = T_DONE;
 		s->live--;
@@ -211,18 +325,42 @@ static bool still_leftmost(struct sim *s, struct sim_cpu *c, const struct sim_th
 	       (s->threads[c->rq[l]]->vruntime == t->vruntime && s->threads[c->rq[l]]->id > t->id);
 }
 
+/* EEVDF: `t` wants off; the thread to run next (t itself: it keeps its
+ * CPU), or -1 to pick once it has left. */
+static int eevdf_switch_out(struct sim *s, struct sim_cpu *c, struct sim_thread *t, enum sim_out why)
+{
+	if (why == OUT_YIELD && c->nrq && eevdf_eligible(s, c, t)) {
+		/* yield_task_fair(): forfeit the rest of the request */
+		t->vruntime = t->deadline;
+		t->deadline += s->min_gran_cycles;
+	}
+	if (why == OUT_SLEEP) {
+		/* dequeue_entity(): ineligible, it stays queued (DELAY_DEQUEUE) */
+		if (!eevdf_eligible(s, c, t)) {
+			t->delayed = true;
+			s->st.delayed_sleeps++;
+		}
+		else
+			t->vlag = eevdf_lag(s, c, t);
+	}
+	return why == OUT_PREEMPT || why == OUT_YIELD ? eevdf_next(s, c) : -1;
+}
+
 void sched_switch_out(struct sim *s, struct sim_thread *t, enum sim_out why)
 {
 	struct sim_cpu *c = &s->cpus[t->cpu];
+	int next = -1;
 
 	s->now = t->vtime;
 	update_curr(s, c, t->vtime);
-	if ((why == OUT_PREEMPT || why == OUT_YIELD) && still_leftmost(s, c, t)) {
+	if (s->eevdf)
+		next = eevdf_switch_out(s, c, t, why);
+	if ((why == OUT_PREEMPT || why == OUT_YIELD) && (s->eevdf ? next == t->id : still_leftmost(s, c, t))) {
 		c->need_resched = false;
 		return;
 	}
 	leave_cpu(s, t, why);
-	pick_next(s, c, t->vtime);
+	pick_next(s, c, t->vtime, next);
 	sim_spin_reset(t);
 	sim_yield_engine(s, t);
 	/* Running again (never after OUT_DONE). */
@@ -268,8 +406,18 @@ static uint64_t ideal_slice(const struct sim *s, unsigned nr_running)
 	return period / nr_running;
 }
 
+/* EEVDF's update_curr(): with another entity queued, the running thread is
+ * rescheduled once its request ran out or it left its protected slice. */
+static void eevdf_check_curr(struct sim *s, struct sim_cpu *c, uint64_t at, bool expired)
+{
+	if (c->curr >= 0 && c->nrq > 0 && (expired || s->threads[c->curr]->vruntime >= s->threads[c->curr]->vprot))
+		resched(s, c, at);
+}
+
 void sched_tick(struct sim *s, struct sim_cpu *c, uint64_t at)
 {
+	bool expired;
+
 	s->st.ticks++;
 	c->tick.time = at + s->tick_cycles;
 	sim_heap_push(s, &c->tick);
@@ -281,7 +429,11 @@ void sched_tick(struct sim *s, struct sim_cpu *c, uint64_t at)
 			switch_in(s, c, t, at + s->cs_cycles);
 		return;
 	}
-	update_curr(s, c, at);
+	expired = update_curr(s, c, at);
+	if (s->eevdf) {
+		eevdf_check_curr(s, c, at, expired);
+		return;
+	}
 	/* entity_tick: check_preempt_tick only with another thread runnable. */
 	if (c->nrq > 0) {
 		struct sim_thread *t = s->threads[c->curr];
@@ -300,6 +452,10 @@ void sched_init(struct sim *s)
 		uint64_t x = s->rng + i;
 
 		c->curr = -1;
+		/* EEVDF places a thread at V - lag: start far from 0, so that
+		 * no placement wraps. */
+		if (s->eevdf)
+			c->min_vruntime = UINT64_C(1) << 62;
 		/* Each CPU's tick phase, from the seed (CPUs' timers are not
 		 * aligned). */
 		c->tick = (struct sim_ev){ 0, EV_TICK, i, -1 };
@@ -313,7 +469,10 @@ void sched_start(struct sim *s, struct sim_thread *t, uint64_t at)
 	struct sim_cpu *c = &s->cpus[t->id % (int)s->cfg.ncpus];
 
 	t->cpu = (int)(c - s->cpus);
-	t->vruntime = c->min_vruntime;
+	if (s->eevdf)
+		eevdf_place(s, c, t, true);
+	else
+		t->vruntime = c->min_vruntime;
 	t->vtime = at;
 	sim_spin_reset(t);
 	if (c->curr < 0) {
@@ -348,12 +507,63 @@ static int select_cpu(const struct sim *s, const struct sim_thread *t)
 	return c < 0 ? t->cpu : c;
 }
 
+/* EEVDF: a delayed sleeper woken is requeued where it is (ttwu_runnable(),
+ * requeue_delayed_entity()), re-placed with no lag if its lag is positive
+ * (DELAY_ZERO); any other is placed on the CPU chosen, with its lag. */
+static struct sim_cpu *eevdf_enqueue(struct sim *s, struct sim_thread *t, uint64_t at)
+{
+	struct sim_cpu *c;
+
+	if (t->delayed) {
+		c = &s->cpus[t->cpu];
+		t->delayed = false;
+		if (eevdf_lag(s, c, t) > 0) {
+			rq_take(c, rq_index(c, t->id));
+			t->vlag = 0;
+			eevdf_place(s, c, t, false);
+			rq_add(c, t->id);
+		}
+	} else {
+		c = &s->cpus[select_cpu(s, t)];
+		/* enqueue_entity(): the running thread's time first */
+		eevdf_check_curr(s, c, at, update_curr(s, c, at));
+		eevdf_place(s, c, t, false);
+		t->cpu = (int)(c - s->cpus);
+		rq_add(c, t->id);
+	}
+	t->st = T_QUEUED;
+	t->vtime = t->vtime > at ? t->vtime : at;
+	return c;
+}
+
+/* EEVDF's wake-up: preempts when pick_eevdf() would pick the woken
+ * (check_preempt_wakeup_fair(); every slice the base one, PREEMPT_SHORT
+ * never applies); on an idle CPU it runs. */
+static void eevdf_wake(struct sim *s, struct sim_thread *t, uint64_t at)
+{
+	struct sim_cpu *c = eevdf_enqueue(s, t, at);
+
+	if (c->curr < 0) {
+		rq_take(c, rq_index(c, t->id));
+		switch_in(s, c, t, at);
+		return;
+	}
+	if (eevdf_pick(s, c) == t->id)
+		resched(s, c, at);
+}
+
 void sched_wake_arrive(struct sim *s, struct sim_thread *t, uint64_t at)
 {
-	int cpu = select_cpu(s, t);
-	struct sim_cpu *c = &s->cpus[cpu];
+	int cpu;
+	struct sim_cpu *c;
 	uint64_t thresh = s->latency_cycles / 2;
 
+	if (s->eevdf) {
+		eevdf_wake(s, t, at);
+		return;
+	}
+	cpu = select_cpu(s, t);
+	c = &s->cpus[cpu];
 	t->vruntime = renormalise(t->vruntime, &s->cpus[t->cpu], c);
 	if (c->min_vruntime > thresh && t->vruntime < c->min_vruntime - thresh)
 		t->vruntime = c->min_vruntime - thresh;

@@ -52,6 +52,7 @@ struct sim_stats {
 	uint64_t parks;            /* spins parked until their lines change */
 	uint64_t parked_passes;    /* spin passes charged without running them */
 	uint64_t futex_sleeps, futex_wakeups;
+	uint64_t delayed_sleeps;   /* EEVDF: sleeps that left the thread queued (DELAY_DEQUEUE) */
 	uint64_t trace_hash;       /* of every event's (time, kind, id) in order */
 };
 

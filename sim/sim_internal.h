@@ -1,7 +1,8 @@
 /*
  * sim_internal.h — the engine's state, shared by its files, each using only
  * those before it: events.c (the event heap, the lines, parked spins),
- * sched.c (the scheduler, futexes, preemption points), engine.c (the
+ * sched_eevdf.c (the EEVDF model's decisions), sched.c (the scheduler,
+ * futexes, preemption points), engine.c (the
  * simulation and its threads), pr_sim.c (the lock code's accesses).  Nothing
  * outside sim/ includes it.
  */
@@ -56,6 +57,12 @@ struct sim_thread {
 	bool interruptible;        /* in sim_work: a preemption may cut it short */
 	/* CFS (sched.c) */
 	uint64_t vruntime, exec_start, sum_exec, prev_sum_exec;
+	/* EEVDF (sched_eevdf.c): the virtual deadline, the protected slice's
+	 * end, the lag kept while off a queue, and a sleeper left queued
+	 * (DELAY_DEQUEUE) */
+	uint64_t deadline, vprot;
+	int64_t vlag;
+	bool delayed;
 	uint64_t window_exec;      /* of sum_exec, the part inside sim.window (sim_cpu_window) */
 	/* futex */
 	const void *futex_addr;
@@ -84,6 +91,7 @@ struct sim {
 	struct sim_costs costs;
 	uint64_t tick_cycles, cs_cycles, syscall_cycles, futex_wait_cycles, futex_wake_cycles;
 	uint64_t wake_latency_cycles, latency_cycles, min_gran_cycles, wakeup_gran_cycles, nr_latency;
+	bool eevdf;                /* the profile's sched_model: eevdf-6.x, else cfs-2.6.34 */
 	uint64_t rng;
 	struct coro main;
 	uint64_t now;
@@ -130,6 +138,15 @@ static inline uint64_t sim_window_part(const struct sim *s, uint64_t from, uint6
 
 	return b > a ? b - a : 0;
 }
+
+/* sched_eevdf.c: on a CPU's entities (its run queue and its running thread) */
+uint64_t eevdf_avg(const struct sim *s, const struct sim_cpu *c);
+bool eevdf_eligible(const struct sim *s, const struct sim_cpu *c, const struct sim_thread *t);
+int64_t eevdf_lag(const struct sim *s, const struct sim_cpu *c, const struct sim_thread *t);
+/* The thread pick_eevdf() picks, its id; -1 with no entity. */
+int eevdf_pick(const struct sim *s, const struct sim_cpu *c);
+void eevdf_place(const struct sim *s, const struct sim_cpu *c, struct sim_thread *t, bool initial);
+void eevdf_update_min(const struct sim *s, struct sim_cpu *c);
 
 /* sched.c */
 /* Before a shared access at t->vtime: sim_wait_turn, then a preemption point. */

@@ -586,9 +586,9 @@ static void a_bad_machine_is_refused_in_one_line(void **state)
 
 	(void)state;
 	bad = p;
-	strcpy(bad.sched_model, "eevdf-6.x");
+	strcpy(bad.sched_model, "bfs-2.6.32");
 	assert_null(sim_create(&cfg, err, sizeof(err)));
-	assert_non_null(strstr(err, "eevdf-6.x"));
+	assert_non_null(strstr(err, "bfs-2.6.32"));
 	bad = p;
 	bad.hz = 0;
 	assert_null(sim_create(&cfg, err, sizeof(err)));

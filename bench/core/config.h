@@ -96,6 +96,7 @@ struct bench_config {
 	unsigned int sim_cpus;
 	uint64_t sim_seed;
 	int sim_semantics;
+	const char *sim_sched;    /* --sim-sched: the scheduler model (NULL: the profile's sched.model) */
 	/* Output */
 	const char *out_dir;      /* NULL: summary only */
 	const char *cmdline;      /* the command line, as typed */

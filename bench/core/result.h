@@ -97,6 +97,7 @@ struct bench_result {
 	 * bench_sim_semantics, never DEFAULT); 0 for a real run. */
 	unsigned int sim_cpus;
 	int sim_semantics;
+	char sim_sched[32];          /* the scheduler model the simulation ran */
 };
 
 #endif

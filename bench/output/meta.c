@@ -264,7 +264,7 @@ static void write_sim(const struct bench_result *res, FILE *f)
 
 	put(f, "simulated", "%d", cfg->sim_profile != NULL);
 	if (!cfg->sim_profile) {
-		static const char *const keys[] = { "sim_profile", "sim_cpus", "sim_seed", "sim_semantics" };
+		static const char *const keys[] = { "sim_profile", "sim_cpus", "sim_seed", "sim_semantics", "sim_sched" };
 
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			put(f, keys[i], "-");
@@ -274,6 +274,7 @@ static void write_sim(const struct bench_result *res, FILE *f)
 	put(f, "sim_cpus", "%u", res->sim_cpus);
 	put(f, "sim_seed", "%llu", (unsigned long long)cfg->sim_seed);
 	put(f, "sim_semantics", "%s", semantics[res->sim_semantics]);
+	put(f, "sim_sched", "%s", res->sim_sched);
 }
 
 void machine_write_meta(const struct bench_result *res, FILE *f)

@@ -120,6 +120,12 @@ static int simrun_find(const struct bench_config *cfg, struct simrun *sr, char *
 		snprintf(err, errlen, "--sim: %s", why);
 		return EXIT_USAGE;
 	}
+	if (cfg->sim_sched && sim_profile_use_sched(&sr->profile, cfg->sim_sched, sr->profile.sockets *
+							sr->profile.cores_per_socket * sr->profile.threads_per_core,
+							why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "--sim-sched: profile %s: %s", sr->profile.name, why);
+		return EXIT_USAGE;
+	}
 	if (!(sr->times = sim_profile_workload(&sr->profile, cfg->workload->name))) {
 		snprintf(err, errlen, "--sim: profile %s has no times for workload %s", sr->profile.name,
 			 cfg->workload->name);
@@ -236,6 +242,7 @@ static int simrun_threads(const struct bench_config *cfg, struct simrun *sr, str
 	res->tsc_hz = sr->profile.tsc_ghz * 1e9;
 	res->sim_cpus = sim_ncpus(sr->sim);
 	res->sim_semantics = bench_sim_semantics(cfg);
+	snprintf(res->sim_sched, sizeof(res->sim_sched), "%s", sr->profile.sched_model);
 	res->measured_s = cfg->duration_s;
 	res->lock_node = -1;
 	machine_build_commit(&res->machine);

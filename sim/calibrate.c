@@ -1267,14 +1267,37 @@ out:
 	return rc ? rc : write_sleeps(f, c);
 }
 
-/* The schedulers: 2.6.34's CFS (the seed's era), then today's EEVDF. */
+/* The running kernel's scheduler model: EEVDF from 6.6 (commit
+ * 5e963f2bd465, "sched/fair: Commit to EEVDF"), else CFS, whose 2.6.34
+ * form is the one simulated. */
+static void write_sched_model(FILE *f, const struct calib *c)
+{
+	struct utsname u;
+	unsigned major = 0, minor = 0;
+
+	if (uname(&u) != 0 || sscanf(u.release, "%u.%u", &major, &minor) != 2) {
+		fputs("sched.model = cfs-2.6.34  # derived: the running kernel's release was not readable; "
+		      "the seed's era's scheduler\n", f);
+		return;
+	}
+	if (major > 6 || (major == 6 && minor >= 6))
+		fprintf(f, "sched.model = eevdf-6.x  # measured: the running kernel is Linux %.60s, and Linux runs "
+			"EEVDF from 6.6 (commit 5e963f2bd465, \"sched/fair: Commit to EEVDF\"); %s on %s\n",
+			u.release, c->when, c->host);
+	else
+		fprintf(f, "sched.model = cfs-2.6.34  # measured: the running kernel is Linux %.60s, before EEVDF "
+			"(6.6): a CFS, of which 2.6.34's is the one simulated; %s on %s\n", u.release, c->when, c->host);
+}
+
+/* The schedulers: the running kernel's model, 2.6.34's CFS (the seed's
+ * era), today's EEVDF. */
 static void write_sched(FILE *f, const struct calib *c)
 {
 	char where[128] = "";
 	unsigned hz = config_hz(where, sizeof(where));
 
-	fputs("sched.model = cfs-2.6.34\n"
-	      "sched.cfs-2.6.34.hz = 250  # cited: Linux 2.6.34 kernel/Kconfig.hz: default HZ_250\n"
+	write_sched_model(f, c);
+	fputs("sched.cfs-2.6.34.hz = 250  # cited: Linux 2.6.34 kernel/Kconfig.hz: default HZ_250\n"
 	      "sched.cfs-2.6.34.latency_ns = 5000000  # cited: Linux 2.6.34 kernel/sched_fair.c: "
 	      "normalized_sysctl_sched_latency = 5000000ULL\n"
 	      "sched.cfs-2.6.34.min_granularity_ns = 1000000  # cited: Linux 2.6.34 kernel/sched_fair.c: "

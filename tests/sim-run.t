@@ -67,16 +67,17 @@ check "--sim-semantics user: meta.csv says it, and 16 threads on 4 CPUs run othe
 check "summary.csv: the simulated lock's settings (wait_lock ticket in kernel semantics, tas-yield in user; need_resched when set)" \
 	'[ "$(val "$tmp/d2/r" wait_lock)" = ticket ] && [ "$(val "$tmp/d/r" wait_lock)" = tas-yield ] &&
 	 [ "$(val "$tmp/d2/r" oracle_need_resched)" = when-set ]'
-# The second scheduler model: 6.18's EEVDF, which this machine runs.
-run_in eevdf "$OVER --sim-sched eevdf-6.x" && run_in eevdf2 "$OVER --sim-sched eevdf-6.x"
-check "--sim-sched eevdf-6.x: meta.csv says it (cfs-2.6.34, the profile's, without), and the run differs from CFS's" \
-	'[ $? -eq 0 ] && [ "$(meta "$tmp/eevdf/r" sim_sched)" = eevdf-6.x ] && [ "$(meta "$tmp/d2/r" sim_sched)" = cfs-2.6.34 ] &&
-	 ! diff -q "$tmp/d2/r/hist.csv" "$tmp/eevdf/r/hist.csv" >/dev/null'
-check "--sim-sched eevdf-6.x: the same seed again, a byte-identical result directory" 'diff -r "$tmp/eevdf/r" "$tmp/eevdf2/r" >/dev/null'
-sed '/^sched\.eevdf-6\.x\./d' sim/profiles/here.profile >"$tmp/noeevdf.profile"
-"$LB" -l tas -t 1 -d 0.01 --warmup 0 --sim "$tmp/noeevdf.profile" --sim-sched eevdf-6.x --quiet -o "$tmp/noeevdf" >/dev/null 2>"$tmp/noeevdf.err"
-check "--sim-sched eevdf-6.x on a profile without its keys: one line, exit 2" \
-	'[ $? -eq 2 ] && [ "$(wc -l <"$tmp/noeevdf.err")" -eq 1 ] && grep -q "eevdf-6.x.*not in the profile" "$tmp/noeevdf.err"'
+# The two scheduler models: here.profile names this machine's, 6.18's EEVDF;
+# --sim-sched picks 2.6.34's CFS instead.
+run_in cfs "$OVER --sim-sched cfs-2.6.34" && run_in cfs2 "$OVER --sim-sched cfs-2.6.34"
+check "--sim-sched cfs-2.6.34: meta.csv says it (eevdf-6.x, the profile's, without), and the run differs from EEVDF's" \
+	'[ $? -eq 0 ] && [ "$(meta "$tmp/cfs/r" sim_sched)" = cfs-2.6.34 ] && [ "$(meta "$tmp/d2/r" sim_sched)" = eevdf-6.x ] &&
+	 ! diff -q "$tmp/d2/r/hist.csv" "$tmp/cfs/r/hist.csv" >/dev/null'
+check "--sim-sched cfs-2.6.34: the same seed again, a byte-identical result directory" 'diff -r "$tmp/cfs/r" "$tmp/cfs2/r" >/dev/null'
+sed '/^sched\.cfs-2\.6\.34\./d' sim/profiles/here.profile >"$tmp/nocfs.profile"
+"$LB" -l tas -t 1 -d 0.01 --warmup 0 --sim "$tmp/nocfs.profile" --sim-sched cfs-2.6.34 --quiet -o "$tmp/nocfs" >/dev/null 2>"$tmp/nocfs.err"
+check "--sim-sched cfs-2.6.34 on a profile without its keys: one line, exit 2" \
+	'[ $? -eq 2 ] && [ "$(wc -l <"$tmp/nocfs.err")" -eq 1 ] && grep -q "cfs-2.6.34.*not in the profile" "$tmp/nocfs.err"'
 run_in e "-l ticket -w counter -t 4 -d 0.01 --sim here --quiet -o r"
 check "a userspace lock: user semantics by default, the profile's 2 CPUs" \
 	'[ $? -eq 0 ] && [ "$(meta "$tmp/e/r" sim_semantics)" = user ] && [ "$(meta "$tmp/e/r" sim_cpus)" = 2 ] &&

@@ -1,6 +1,7 @@
 # lockbench machine profile (docs/sim.md): written by lbcalibrate --trials 500, 2026-12-07 05:08 UTC on vm
 # AMD EPYC, 1 x 2 x 1 CPUs, Linux 6.18.44-fc-v1272; /proc/loadavg at the start: 1.14 1.70 1.94 1/105 15848
 # a source on every constant; what could not be measured here is said, not invented
+# edited since: workload lines added 05:57-06:04 (lbcalibrate's own output); sched.model set 08:15 to the line lbcalibrate now writes
 name = here
 
 # topology and clock
@@ -26,7 +27,7 @@ kernel.wake_latency_ns = 39535  # measured: TSC before FUTEX_WAKE_PRIVATE on CPU
 kernel.context_switch_ns = 2690  # measured: two threads on one CPU passing a turn through a futex, 20 passes a trial: one switch, one FUTEX_WAKE and one sleeping FUTEX_WAIT a pass; median of 500 trials (p10 2568, p90 3036 ns); 2026-12-07 05:08 UTC on vm (AMD EPYC, 1 x 2 x 1 CPUs, Linux 6.18.44-fc-v1272)
 
 # schedulers: the first is used unless the run asks for the other
-sched.model = cfs-2.6.34
+sched.model = eevdf-6.x  # measured: the running kernel is Linux 6.18.44-fc-v1272, and Linux runs EEVDF from 6.6 (commit 5e963f2bd465, "sched/fair: Commit to EEVDF"); 2026-12-07 08:15 UTC on vm
 sched.cfs-2.6.34.hz = 250  # cited: Linux 2.6.34 kernel/Kconfig.hz: default HZ_250
 sched.cfs-2.6.34.latency_ns = 5000000  # cited: Linux 2.6.34 kernel/sched_fair.c: normalized_sysctl_sched_latency = 5000000ULL
 sched.cfs-2.6.34.min_granularity_ns = 1000000  # cited: Linux 2.6.34 kernel/sched_fair.c: normalized_sysctl_sched_min_granularity = 1000000ULL

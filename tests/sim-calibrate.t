@@ -10,7 +10,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..16"
+echo "1..17"
 
 "$CAL" --trials 10 --dir "$tmp" -o "$tmp/p.profile" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -32,6 +32,11 @@ check "creat and fpos have outside_ns, creat its calls an op (2) and fserver a j
 	 grep -q "^workload\.fserver\.acq_per_op = [1-9][0-9]* .*measured: " "$tmp/p.profile" &&
 	 [ "$(grep -c "outside the lock [0-9]* ns a hold" "$tmp/check")" -eq 2 ] &&
 	 [ "$(grep -c "acquisitions an operation" "$tmp/check")" -eq 2 ]'
+# the running kernel's scheduler: EEVDF from Linux 6.6
+want=cfs-2.6.34
+case $(uname -r) in [7-9].* | [1-9][0-9].* | 6.[6-9]* | 6.[1-9][0-9]*) want=eevdf-6.x ;; esac
+check "sched.model is the running kernel's ($want for $(uname -r)), with the release as its source" \
+	'grep -q "^sched.model = $want  # measured: the running kernel is Linux $(uname -r)," "$tmp/p.profile"'
 check "what it measured says when and on what host" \
 	'grep "^kernel.wake_latency_ns = [0-9]" "$tmp/p.profile" | grep -q "measured: .*median of 10 trials.* UTC on $(uname -n) "'
 check "the workload directory is left empty" '[ -z "$(ls -A "$tmp" | grep -v "^p.profile\|^out\|^err\|^check")" ]'

@@ -71,17 +71,20 @@ static bool deadline_before(const struct sim_thread *a, const struct sim_thread 
 int eevdf_pick(const struct sim *s, const struct sim_cpu *c)
 {
 	const struct sim_thread *curr = c->curr >= 0 ? s->threads[c->curr] : NULL, *best = NULL;
+	unsigned __int128 sum;
+	unsigned n = eevdf_sum(s, c, &sum);
 
-	if (c->nrq + (curr != NULL) == 1)
+	if (n == 1)
 		return curr ? curr->id : c->rq[0];
-	if (curr && !eevdf_eligible(s, c, curr))
+	/* eligible: v <= V, as sum >= v x n (one sum for every entity) */
+	if (curr && sum < (unsigned __int128)curr->vruntime * n)
 		curr = NULL;
 	if (curr && curr->vruntime < curr->vprot)
 		return curr->id;
 	for (unsigned i = 0; i < c->nrq; i++) {
 		const struct sim_thread *t = s->threads[c->rq[i]];
 
-		if (eevdf_eligible(s, c, t) && (!best || deadline_before(t, best)))
+		if (sum >= (unsigned __int128)t->vruntime * n && (!best || deadline_before(t, best)))
 			best = t;
 	}
 	if (!best || (curr && curr->deadline < best->deadline))

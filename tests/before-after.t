@@ -1,0 +1,107 @@
+#!/bin/sh
+# before-after.t — a before and an after of a change (issue 42): run-all
+# --report BEFORE AFTER of two directories of one plan opens with each
+# variant against itself (before -> after: ratio, interval, verdict, the
+# table's notes); of two plans it says so in one line and shows the hosts
+# side by side as before.  lbcompare never pools repetitions of two builds
+# (meta.csv's lockbench_commit, lockbench_build_id) unless --pool-builds;
+# given two hosts (two machines, or --dir BEFORE --dir AFTER) it compares
+# each variant with itself across them.  The "other build" is a copy of
+# real runs with meta.csv's build edited, so only the identity differs.
+LB=${LOCKBENCH:-bench/lockbench}
+CMP=${LBCOMPARE:-analysis/lbcompare}
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+
+echo "1..11"
+
+# set_meta DIR KEY VALUE: every run's meta.csv under DIR (runs, or a run-all
+# directory's runs/) says KEY is VALUE.
+set_meta() {
+	for m in "$1"/*/meta.csv "$1"/runs/*/meta.csv; do
+		[ -f "$m" ] || continue
+		awk -F, -v k="$2" -v v="$3" 'BEGIN { OFS = "," } $1 == k { $0 = k "," v } { print }' "$m" >"$m.new" &&
+			mv "$m.new" "$m"
+	done
+}
+# runs DIR CS: four repetitions of two locks on counter, 2 threads, a
+# critical section of CS cycles.
+runs() {
+	mkdir "$1"
+	for r in 1 2 3 4; do
+		for l in ticket mcs; do
+			"$LB" -l $l -w counter -t 2 -d 0.05 --warmup 0 --seed $r --cs "$2" --quiet -o "$1/$l-r$r" \
+				>/dev/null 2>&1 || echo "# $l r$r failed"
+		done
+	done
+}
+
+# --- lbcompare: two builds are not pooled ---
+runs "$tmp/old" 0
+cp -R "$tmp/old" "$tmp/new"
+set_meta "$tmp/new" lockbench_build_id 00000000000000000000000000000000000000ff
+old_id=$(awk -F, '$1 == "lockbench_build_id" { print $2 }' "$tmp/old/ticket-r1/meta.csv")
+"$CMP" "$tmp/old" "$tmp/new" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "runs of two builds (build ID) are refused in one line naming both (rc=$rc: $(head -c 300 "$tmp/err"))" \
+	'[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	 grep -qF "build ID $old_id" "$tmp/err" && grep -qF "build ID 00000000000000000000000000000000000000ff" "$tmp/err" &&
+	 grep -q -- "--pool-builds" "$tmp/err"'
+cp -R "$tmp/old" "$tmp/other-commit"
+set_meta "$tmp/other-commit" lockbench_commit 1234abc
+"$CMP" "$tmp/old" "$tmp/other-commit" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "runs of two commits are refused too (rc=$rc)" \
+	'[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "lockbench 1234abc," "$tmp/err"'
+"$CMP" --pool-builds "$tmp/old" "$tmp/new" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--pool-builds pools them: one variant of 8 repetitions (rc=$rc)" \
+	'[ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q "the median of 8 repetitions" "$tmp/out"'
+"$CMP" --help >"$tmp/help"
+check "--help names --pool-builds" 'grep -q "^--pool-builds: " "$tmp/help"'
+
+# --- lbcompare: two hosts, each variant against itself ---
+# The after's critical section is far longer: its throughput falls, which
+# four repetitions a side can show (smallest p 0.029).
+runs "$tmp/slow" 20000
+set_meta "$tmp/slow" hostname after-box
+"$CMP" "$tmp/old" "$tmp/slow" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+table=$(awk '/^== before -> after, each variant against itself: .* -> after-box, workload counter, 2 threads ==$/ { on = 1; next }
+	on && /^$/ { exit } on { print }' "$tmp/out")
+check "two hosts: a before -> after table with a row per lock, each 'slower' with its interval (rc=$rc)" \
+	'[ $rc -eq 0 ] && [ "$(printf "%s\n" "$table" | grep -Ec "^(ticket|mcs) .*x \[[0-9.]+\.\.[0-9.]+\] +slower$")" -eq 2 ]'
+check "and the table's chance note (2 verdicts tested)" \
+	'printf "%s\n" "$table" | grep -q "^2 verdicts tested here, 2 of them a difference"'
+
+# --- run-all --report BEFORE AFTER ---
+plan="--quick --locks ticket,mcs --workloads counter --threads 2 --reps 2 --duration 0.05 --lockbench $LB"
+"$top/run-all" $plan --order-seed 3 --out "$tmp/before" >/dev/null 2>&1 || echo "# run-all of the before failed"
+"$top/run-all" $plan --order-seed 3 --out "$tmp/after" >/dev/null 2>&1 || echo "# run-all of the after failed"
+set_meta "$tmp/after" lockbench_build_id 00000000000000000000000000000000000000ff
+"$top/run-all" --report "$tmp/before" "$tmp/after" --out "$tmp/both" >"$tmp/out" 2>&1
+rc=$?
+r=$tmp/both/report.md
+check "--report BEFORE AFTER of one plan: the first section is before -> after (rc=$rc)" \
+	'[ $rc -eq 0 ] && [ "$(grep -m 1 "^## " "$r")" = "## Before → after: each variant against itself" ]'
+check "with a row per variant: before, after, ratio and verdict" \
+	'[ "$(grep -Ec "^\| (ticket|mcs) \| [0-9]+ \[[0-9]+–[0-9]+\] \| [0-9]+ \[[0-9]+–[0-9]+\] \| \*\*[0-9.]+x\*\*.*, (no difference|faster|slower) \|$" "$r")" -eq 2 ]'
+check "and its notes: what 2 repetitions a side can show, what chance makes of the verdicts" \
+	'grep -q "^With 2 repetitions a side no difference can be shown" "$r" && grep -q "^2 verdicts tested here" "$r"'
+# Another plan (other threads): no before -> after, one line says why.
+"$top/run-all" --quick --locks ticket,mcs --workloads counter --threads 1 --reps 2 --duration 0.05 --lockbench "$LB" \
+	--out "$tmp/plan2" >/dev/null 2>&1 || echo "# run-all of the other plan failed"
+"$top/run-all" --report "$tmp/before" "$tmp/plan2" --out "$tmp/both2" >"$tmp/out" 2>&1
+rc=$?
+r=$tmp/both2/report.md
+check "--report of two plans: one line says so, no before -> after, the hosts side by side (rc=$rc)" \
+	'[ $rc -eq 0 ] && [ "$(grep -c "^The two directories hold different plans" "$r")" -eq 1 ] &&
+	 ! grep -q "Before → after" "$r" && grep -q "^== across hosts: workload counter" "$r"'
+# lbcompare given the two directories' runs, labelled by --dir.
+"$CMP" --dir "$tmp/before" --dir "$tmp/after" "$tmp/before/runs" "$tmp/after/runs" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "lbcompare --dir BEFORE --dir AFTER: each variant before -> after, builds kept apart (rc=$rc)" \
+	'[ $rc -eq 0 ] && grep -q "^== before -> after, each variant against itself: [^ ]*-dir1 -> [^ ]*-dir2, workload counter, 2 threads ==$" "$tmp/out" &&
+	 [ "$(awk "/^== before -> after/ { on = 1; next } on && /^\$/ { exit } on && /^(ticket|mcs) / { n++ } END { print n + 0 }" "$tmp/out")" -eq 2 ]'

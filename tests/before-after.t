@@ -15,7 +15,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..11"
+echo "1..12"
 
 # set_meta DIR KEY VALUE: every run's meta.csv under DIR (runs, or a run-all
 # directory's runs/) says KEY is VALUE.
@@ -63,16 +63,19 @@ check "--pool-builds pools them: one variant of 8 repetitions (rc=$rc)" \
 check "--help names --pool-builds" 'grep -q "^--pool-builds: " "$tmp/help"'
 
 # --- lbcompare: two hosts, each variant against itself ---
-# The after's critical section is far longer: its throughput falls, which
-# four repetitions a side can show (smallest p 0.029).
-runs "$tmp/slow" 20000
+# The after's critical section is far longer (2M cycles, about a
+# millisecond: at most ~1000 ops/s, where the empty one makes 10^5 and more
+# even on a loaded 2-CPU machine): its throughput falls, which four
+# repetitions a side can show (smallest p 0.029).
+runs "$tmp/slow" 2000000
 set_meta "$tmp/slow" hostname after-box
 "$CMP" "$tmp/old" "$tmp/slow" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 table=$(awk '/^== before -> after, each variant against itself: .* -> after-box, workload counter, 2 threads ==$/ { on = 1; next }
 	on && /^$/ { exit } on { print }' "$tmp/out")
+printf '%s\n' "$table" | sed 's/^/# /'
 check "two hosts: a before -> after table with a row per lock, each 'slower' with its interval (rc=$rc)" \
-	'[ $rc -eq 0 ] && [ "$(printf "%s\n" "$table" | grep -Ec "^(ticket|mcs) .*x \[[0-9.]+\.\.[0-9.]+\] +slower$")" -eq 2 ]'
+	'[ $rc -eq 0 ] && [ "$(printf "%s\n" "$table" | grep -Ec "^(ticket|mcs) .*x \[[0-9.e+-]+\.\.[0-9.e+-]+\] +slower$")" -eq 2 ]'
 check "and the table's chance note (2 verdicts tested)" \
 	'printf "%s\n" "$table" | grep -q "^2 verdicts tested here, 2 of them a difference"'
 
@@ -105,3 +108,14 @@ rc=$?
 check "lbcompare --dir BEFORE --dir AFTER: each variant before -> after, builds kept apart (rc=$rc)" \
 	'[ $rc -eq 0 ] && grep -q "^== before -> after, each variant against itself: [^ ]*-dir1 -> [^ ]*-dir2, workload counter, 2 threads ==$" "$tmp/out" &&
 	 [ "$(awk "/^== before -> after/ { on = 1; next } on && /^\$/ { exit } on && /^(ticket|mcs) / { n++ } END { print n + 0 }" "$tmp/out")" -eq 2 ]'
+# One directory whose runs are of two builds (resumed with another
+# lockbench): its report and data/ refuse to pool them, naming both.
+cp -R "$tmp/before" "$tmp/mixed"
+m=$(ls -d "$tmp"/mixed/runs/*-ticket-r1)/meta.csv
+awk -F, 'BEGIN { OFS = "," } $1 == "lockbench_build_id" { $2 = "0000000000000000000000000000000000000abc" } { print }' \
+	"$m" >"$m.new" && mv "$m.new" "$m"
+"$top/run-all" --report "$tmp/mixed" >"$tmp/out" 2>&1
+rc=$?
+check "a directory of two builds: report.md and data/ say the two builds, pool nothing (rc=$rc)" \
+	'[ $rc -eq 1 ] && grep -q "ticket on counter, 2 threads: its runs are of two builds, .*build ID 0000000000000000000000000000000000000abc" "$tmp/mixed/report.md" &&
+	 grep -q "its runs are of two builds" "$tmp/mixed/data/sweep-counter.txt" && grep -q "lbcompare failed on the sweep-counter comparison" "$tmp/out"'

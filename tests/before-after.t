@@ -15,7 +15,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..12"
+echo "1..13"
 
 # set_meta DIR KEY VALUE: every run's meta.csv under DIR (runs, or a run-all
 # directory's runs/) says KEY is VALUE.
@@ -37,6 +37,17 @@ runs() {
 		done
 	done
 }
+
+# --- README's recipe (tests/docs.t runs it) ---
+# Its commands, continuation lines joined: the old build (--lockbench)
+# makes the before, not the after, and the report of both follows.
+recipe=$(awk '/^Before and after a change/ { on = 1 } on && /^```sh$/ { b = 1; next } b && /^```$/ { exit } b' "$top/README.md" |
+	sed -e :a -e '/\\$/N; s/\\\n[[:space:]]*/ /; ta' | sed 's/ *#.*//')
+check "README's before/after recipe: --lockbench drives the before, the report of both follows" \
+	'printf "%s\n" "$recipe" | grep -q -- "--out /tmp/before .*--lockbench" &&
+	 ! printf "%s\n" "$recipe" | grep -q -- "--out /tmp/after.*--lockbench" &&
+	 printf "%s\n" "$recipe" | tail -n 1 | grep -q "^\./run-all --report /tmp/before /tmp/after" &&
+	 ! grep -q "would pool" "$top/README.md"'
 
 # --- lbcompare: two builds are not pooled ---
 runs "$tmp/old" 0

@@ -55,7 +55,8 @@ void md_across_table(FILE *out, const struct across *a, const char *from, const 
 	char note[512];
 
 	ratio_columns(a->from, cols);
-	fprintf(out, "`%s`, %u threads, %s:\n\n", a->from->workload, a->from->threads, cols[0].title);
+	fprintf(out, "`%s`, %u threads, %s:\n\n", a->from->program ? a->from->program : a->from->workload,
+		a->from->threads, cols[0].title);
 	fprintf(out, "| variant | before (`%s`) | after (`%s`) | after / before, 95%% interval, verdict |\n", from, to);
 	fprintf(out, "|---|---|---|---|\n");
 	for (unsigned int k = 0; k < a->npairs; k++)

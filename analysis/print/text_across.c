@@ -51,8 +51,9 @@ static void print_across_table(struct text *t, const struct across *a, const cha
 	char note[512], hb[64], ha[64];
 
 	ratio_columns(a->from, cols);
-	fprintf(t->out, "== before -> after, each variant against itself: %s -> %s, workload %s, %u threads ==\n", from, to,
-		a->from->workload, a->from->threads);
+	fprintf(t->out, "== before -> after, each variant against itself: %s -> %s, %s %s, %u threads ==\n", from, to,
+		a->from->program ? "program" : "workload", a->from->program ? a->from->program : a->from->workload,
+		a->from->threads);
 	snprintf(hb, sizeof(hb), "%s %s", from, cols[0].title);
 	snprintf(ha, sizeof(ha), "%s %s", to, cols[0].title);
 	fprintf(t->out, "%-18s  %-26.26s  %-26.26s  %s\n", "variant", hb, ha, "after/before, 95% interval, verdict");

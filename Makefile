@@ -17,6 +17,9 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread -lm
 # library is linked as the package asks.
 LDLIBS  += $(shell pkg-config --libs ck 2>/dev/null || echo -lck)
 LDFLAGS += $(SANFLAGS)
+# A GNU build ID in every binary, whatever the toolchain's default: meta.csv's
+# lockbench_build_id tells builds apart by it (bench/platform/buildid.h).
+LDFLAGS += -Wl,--build-id
 # zlib, where installed, reads the kernel's /proc/config.gz (bench/platform/kernel_env.c).
 ifeq ($(shell pkg-config --exists zlib 2>/dev/null && echo yes),yes)
 CFLAGS  += -DLOCKBENCH_ZLIB

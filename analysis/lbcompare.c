@@ -2,7 +2,7 @@
  * lbcompare.c — analysis/lbcompare: the seed patch's table from lockbench
  * result directories.
  *
- *   analysis/lbcompare [--csv OUTDIR] DIR...
+ *   analysis/lbcompare [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...
  *   analysis/lbcompare --markdown RUNALLDIR   (run-all's report: markdown.h)
  *   analysis/lbcompare --markdown-hosts OUTDIR RUNALLDIR...
  *
@@ -39,7 +39,11 @@
  * modes are never silently merged: every variant is then a lock and a mode,
  * named lock@mode, under a note, and the cycle figures and histograms of
  * `off` runs (which time nothing) show n/a.  Reads only the files documented
- * in results/README.md.
+ * in results/README.md.  Repetitions of two builds of lockbench (meta.csv's
+ * lockbench_commit, lockbench_build_id) are never pooled as one variant's
+ * unless --pool-builds (model/builds.h); runs of two hosts (two machines, or
+ * a before and an after named by --dir) add each variant against itself,
+ * before -> after (print/text_across.c).
  *
  * This file is main(): the command line, the output and the exit status.
  * The work is done by the layers below it, each using only those below it:
@@ -59,6 +63,7 @@
 
 #include "files/rundir.h"
 #include "files/runs.h"
+#include "model/builds.h"
 #include "model/comparison.h"
 #include "print/markdown.h"
 #include "print/print.h"
@@ -273,6 +278,10 @@ static const char *label_of(const char *path)
 	return "";
 }
 
+/* --pool-builds: repetitions of two builds of lockbench (meta.csv) may be
+ * one variant's; else such runs are refused (model/builds.h). */
+static bool pool_builds;
+
 /* The tables of the runs named in argv[first..], and with csv_dir the CSV files. */
 static int compare(char **argv, int first, int argc, const char *csv_dir)
 {
@@ -299,7 +308,7 @@ static int compare(char **argv, int first, int argc, const char *csv_dir)
 			result_set_host(runs.run[r], label_of(argv[i]));
 	}
 	if (!(c = comparison_build((const struct result_run *const *)runs.run, runs.n, err, sizeof(err))) ||
-	    text_print(c, stdout, err, sizeof(err)) != 0) {
+	    (!pool_builds && comparison_mixes_builds(c, err, sizeof(err))) || text_print(c, stdout, err, sizeof(err)) != 0) {
 		status = die(err);
 	} else if (csv_dir && csv_write(c, &csv, err, sizeof(err)) != 0) {
 		output_end(false);
@@ -335,19 +344,27 @@ int main(int argc, char **argv)
 	int i = 1;
 
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] [--dir RUNALLDIR]... DIR...\n"
+		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown RUNALLDIR  (run-all's report.md)\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown-hosts OUTDIR RUNALLDIR...\n"
 		       "DIR...: runs, or directories of runs; the first run named is each table's baseline.\n"
 		       "--dir RUNALLDIR: each run-all directory the runs are from, in order: where two share a hostname,\n"
-		       "  each one's runs are a host of their own, HOSTNAME-dirN.\n"
+		       "  each one's runs are a host of their own, HOSTNAME-dirN.  With two hosts, each variant is also\n"
+		       "  compared with itself from the first to the second (before -> after).\n"
+		       "--pool-builds: pool repetitions of two builds of lockbench (meta.csv's lockbench_commit and\n"
+		       "  lockbench_build_id) as one variant's; without it such runs are refused, naming the two builds.\n"
 		       "--within ROOT: DIR, OUTDIR, FILE and RUNALLDIR are below ROOT, no link in them followed.\n"
 		       "--output FILE: what goes to standard output goes into FILE instead, replacing it whole.\n"
 		       "Exit status: 0; 1 a run could not be read or compared; 2 usage; 3 the output could not be written.\n");
 		return finish(CMP_OK);
 	}
-	for (; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--within") == 0 && root.fd < 0) {
+	for (; i < argc; i += 2) {
+		if (strcmp(argv[i], "--pool-builds") == 0 && !pool_builds) {
+			pool_builds = true;
+			i--;  /* a flag: no value */
+		} else if (i + 1 >= argc) {
+			break;
+		} else if (strcmp(argv[i], "--within") == 0 && root.fd < 0) {
 			if (sf_dir_open(&root, argv[i + 1], err, sizeof(err)) != 0) {
 				text_one_line(err);
 				return usage(err);
@@ -368,6 +385,6 @@ int main(int argc, char **argv)
 	if (i + 2 < argc && strcmp(argv[i], "--markdown-hosts") == 0 && !csv_dir)
 		return markdown(true, argv + i + 1, argc - i - 1);
 	if (i >= argc || strncmp(argv[i], "--", 2) == 0)
-		return usage("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] DIR...");
+		return usage("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...");
 	return compare(argv, i, argc, csv_dir);
 }

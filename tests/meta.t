@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 value() { awk -F, -v k="$1" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$2"; }
 
-KEYS="format date_utc lockbench_commit cmdline hostname os kernel_release kernel_version arch glibc
+KEYS="format date_utc lockbench_commit lockbench_build_id cmdline hostname os kernel_release kernel_version arch glibc
 cpufreq_governor cpufreq_driver boost smt_control smt_active hwloc_version topology_packages
 topology_numa_nodes topology_cores topology_pus topology_pus_usable cpus_usable numa
 cpu_vendor cpu_brand cpu_codename cpu_family cpu_model cpu_stepping cpu_cores_per_package
@@ -30,7 +30,7 @@ noise_memory_pressure_pct noise_loadavg_1m
 noise_procs_running noise_csw_involuntary noise_csw_involuntary_per_s noise_cpu_mhz_begin noise_cpu_mhz_end
 noise_thermal_throttle noise_temp_c_max"
 
-echo "1..22"
+echo "1..23"
 "$LB" -l ticket -t 3 -d 0.05 --warmup 0 --quiet -o "$tmp/r" >"$tmp/out" 2>"$tmp/err"
 check "a run writes meta.csv" '[ $? -eq 0 ] && [ -s "$tmp/r/meta.csv" ]'
 m=$tmp/r/meta.csv
@@ -47,6 +47,11 @@ check "date is ISO 8601 UTC" \
 	'value date_utc "$m" | grep -Eq "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"'
 check "commit is a short hash (maybe -dirty) or unknown" \
 	'value lockbench_commit "$m" | grep -Eq "^([0-9a-f]{4,40}(-dirty)?|unknown)$"'
+# The binary's identity: the build ID its ELF notes hold (readelf's, where readelf is).
+id=$(value lockbench_build_id "$m")
+elf=$(readelf -n "$LB" 2>/dev/null | awk '/Build ID:/ { print $3; exit }')
+check "build ID is the binary's own ($id; readelf: ${elf:-none})" \
+	'echo "$id" | grep -Eq "^[0-9a-f]{16,64}$" && { [ -z "$elf" ] || [ "$id" = "$elf" ]; }'
 check "calibrated TSC rate is a positive integer" \
 	'value tsc_hz_calibrated "$m" | grep -Eq "^[1-9][0-9]{7,}$"'
 # The machine's noise over the measured interval: numbers where exposed.

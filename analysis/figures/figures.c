@@ -384,6 +384,11 @@ enum missing figure_missing(const struct variant *v, const struct column *col)
 	return FIGURE_OK;
 }
 
+int variant_figure(const struct variant *v, const struct column *col, struct stat3 *s, char *err, size_t errlen)
+{
+	return figure_per(v, column_key(v, col), column_per(v, col), col->scale, s, err, errlen);
+}
+
 /* Variant i's figure and the baseline's (*base_ok false when it lacks it).
  * 0, or -1 with err set. */
 int figure_pair(const struct group *g, unsigned int i, const struct column *col, struct stat3 *s,
@@ -392,9 +397,8 @@ int figure_pair(const struct group *g, unsigned int i, const struct column *col,
 	/* A baseline without the key (runs without --kernel-locks beside runs
 	 * with it) gives no ratio, as one without the figure does. */
 	*base_ok = figure_missing(&g->v[0], col) == FIGURE_OK && has_key(&g->v[0], column_key(&g->v[0], col));
-	if (figure_per(&g->v[i], column_key(&g->v[i], col), column_per(&g->v[i], col), col->scale, s, err, errlen) ||
-	    (*base_ok && figure_per(&g->v[0], column_key(&g->v[0], col), column_per(&g->v[0], col), col->scale, base,
-				    err, errlen)))
+	if (variant_figure(&g->v[i], col, s, err, errlen) ||
+	    (*base_ok && variant_figure(&g->v[0], col, base, err, errlen)))
 		return -1;
 	return 0;
 }

@@ -160,6 +160,10 @@ enum missing figure_missing(const struct variant *v, const struct column *col);
 /* Variant i's figure and the baseline's (*base_ok false when it lacks it); 0, or -1 with err set. */
 int figure_pair(const struct group *g, unsigned int i, const struct column *col, struct stat3 *s,
 		struct stat3 *base, bool *base_ok, char *err, size_t errlen);
+/* Variant v's figure of COL over its repetitions, as its cell gives it (the
+ * kernel row's key in its place, a `per` divided repetition by repetition);
+ * 0, or -1 with err set. */
+int variant_figure(const struct variant *v, const struct column *col, struct stat3 *s, char *err, size_t errlen);
 /* The figures the tables of `tables` (enum table, or'd) show with a ratio to
  * the baseline, table by table, into cols[RATIO_COLUMNS_MAX]; returns how many.
  * An --exec group's TABLE_THROUGHPUT and TABLE_SWEEP are the program's own

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/across.h"
 #include "markdown.h"
 #include "markdown_int.h"
 
@@ -154,6 +155,101 @@ static int print_kind(FILE *out, const struct rundir *dirs, size_t ndirs, const 
 	return 0;
 }
 
+/* ---- before -> after: two directories of one plan ---- */
+
+/* Whether A and B hold one plan: the same runs with the same lockbench
+ * arguments, in whatever order (--order-seed keeps the order, and need not). */
+static bool same_plan(const struct rundir *a, const struct rundir *b)
+{
+	if (a->nplan != b->nplan)
+		return false;
+	for (size_t i = 0; i < a->nplan; i++) {
+		size_t k = 0;
+
+		while (k < b->nplan && (strcmp(a->plan[i].name, b->plan[k].name) != 0 ||
+					strcmp(a->plan[i].args, b->plan[k].args) != 0))
+			k++;
+		if (k == b->nplan)
+			return false;
+	}
+	return true;
+}
+
+/* Plan run R's experiment: its kind and workload, or an --exec run's
+ * program (the word after --program, as run-all names it: program-P-...). */
+static bool experiment_of(const struct plan_run *r, char *w, size_t len)
+{
+	const char *p;
+
+	if (strcmp(r->kind, "program") == 0 && (p = strstr(r->args, "--program ")) != NULL) {
+		p += strlen("--program ");
+		snprintf(w, len, "%.*s", (int)strcspn(p, " "), p);
+		return true;
+	}
+	snprintf(w, len, "%s", r->workload);
+	return *w && (strcmp(r->kind, "patch") == 0 || strcmp(r->kind, "kernel") == 0 || strcmp(r->kind, "sweep") == 0);
+}
+
+/* KIND's runs of W from both directories, each variant against itself. */
+static int print_across_part(FILE *out, const struct rundir *dirs, const char *kind, const char *w)
+{
+	static struct md_part p;
+	static struct across a[MAX_GROUPS];
+	char err[256];
+	int rc = 0;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.kind, sizeof(p.kind), "%s", kind);
+	snprintf(p.workload, sizeof(p.workload), "%.63s", w);
+	fprintf(out, "### %s: %s\n\n", kind, w);
+	if (!load_part(&p, dirs, 2) || (!p.failed[0] && md_part_compare(&p, true, err, sizeof(err)) != 0))
+		rc = -1;
+	else if (p.failed[0])
+		fprintf(out, "```text\n%s\n```\n\n", p.failed);
+	else if (p.c->nhosts != 2)
+		fprintf(out, "Only one directory has finished runs of it: nothing to compare.\n\n");
+	else
+		for (size_t i = 0, n = across_groups(p.c, 0, 1, a, MAX_GROUPS, NULL); i < n; i++)
+			md_across_table(out, &a[i], p.c->hosts[0].label, p.c->hosts[1].label);
+	free_part(&p);
+	return rc;
+}
+
+/* The report's first section where two directories hold one plan; one
+ * line saying why there is none where they do not. */
+static int print_before_after(FILE *out, const struct rundir *dirs, size_t ndirs)
+{
+	char seen[64][96];
+	size_t nseen = 0;
+
+	if (ndirs != 2)
+		return 0;
+	if (!same_plan(&dirs[0], &dirs[1])) {
+		fprintf(out, "The two directories hold different plans (%zu runs and %zu, not the same runs with the same arguments), so there is no before → after section: the hosts side by side below, as for any two directories.\n\n",
+			dirs[0].nplan, dirs[1].nplan);
+		return 0;
+	}
+	fprintf(out, "## Before → after: each variant against itself\n\n`%s` (before) → `%s` (after), one plan. Each variant's runs after against its own runs before, on the figure its tables lead with: the after / before ratio (Hodges–Lehmann's, inside its 95%% Moses interval) and Mann–Whitney's verdict, as every table of the report judges.\n\n",
+		dirs[0].dir.path, dirs[1].dir.path);
+	for (size_t i = 0; i < dirs[0].nplan; i++) {
+		const struct plan_run *r = &dirs[0].plan[i];
+		char w[64], key[96];
+		bool again = false;
+
+		if (!experiment_of(r, w, sizeof(w)))
+			continue;
+		snprintf(key, sizeof(key), "%s %s", r->kind, w);
+		for (size_t k = 0; k < nseen && !again; k++)
+			again = strcmp(seen[k], key) == 0;
+		if (again || nseen == 64)
+			continue;
+		snprintf(seen[nseen++], sizeof(seen[0]), "%s", key);
+		if (print_across_part(out, dirs, r->kind, w) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int print_hosts_report(FILE *out, const struct rundir *dirs, size_t ndirs)
 {
 	fprintf(out, "# lockbench report: hosts side by side\n\nRun directories, each with its own full report (machine, noise, checks, failed runs):\n\n");
@@ -164,7 +260,10 @@ static int print_hosts_report(FILE *out, const struct rundir *dirs, size_t ndirs
 		for (size_t i = 0; i < ndirs; i++)
 			fprintf(out, "- `%s`: `%s`%s\n", dir_label[i], dirs[i].dir.path, i == 0 ? " (the baseline)" : "");
 	}
-	fprintf(out, "\nEach host's runs are grouped apart: its own tables, against its own first variant, with its own confidence intervals and verdicts; the \"across hosts\" tables put each host's figure and ratio side by side (each at the largest thread count it ran). The header names each host's CPU, cores, NUMA nodes and kernel (meta.csv).\n\n");
+	fprintf(out, "\n");
+	if (print_before_after(out, dirs, ndirs) != 0)
+		return -1;
+	fprintf(out, "Each host's runs are grouped apart: its own tables, against its own first variant, with its own confidence intervals and verdicts; the \"across hosts\" tables put each host's figure and ratio side by side (each at the largest thread count it ran). The header names each host's CPU, cores, NUMA nodes and kernel (meta.csv).\n\n");
 	if (print_kind(out, dirs, ndirs, "patch") || print_kind(out, dirs, ndirs, "kernel") ||
 	    print_kind(out, dirs, ndirs, "sweep"))
 		return -1;

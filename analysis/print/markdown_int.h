@@ -119,6 +119,12 @@ int md_rate_figure(const struct group *g, const struct variant *v, struct stat3 
 /* S against BASE on G's throughput, bold ratio, its interval and verdict. */
 void md_rate_change(FILE *out, const struct group *g, const struct stat3 *s, const struct stat3 *base);
 
+/* ---- two hosts, each variant against itself (markdown_across.c) ---- */
+struct across;
+/* A's table: each variant before (host FROM) and after (host TO), the
+ * after / before ratio with its interval and verdict, then the table's notes. */
+void md_across_table(FILE *out, const struct across *a, const char *from, const char *to);
+
 /* ---- the sections ---- */
 /* One verdict line per experiment, the small-machine caveat (markdown_answer.c). */
 void md_answer_section(struct md *m);

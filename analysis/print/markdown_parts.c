@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "markdown_int.h"
+#include "../model/builds.h"
 #include "print.h"
 #include "../../common/text.h"
 
@@ -148,8 +149,11 @@ int md_part_compare(struct md_part *p, bool hosts_only, char *err, size_t errlen
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	/* Repetitions of two builds (a run resumed with another lockbench) are
+	 * refused, as the plain lbcompare that writes data/ refuses them. */
 	p->c = comparison_build(p->runs, p->nruns, why, sizeof(why));
-	if (!p->c || (hosts_only ? text_print_hosts : text_print)(p->c, f, why, sizeof(why)) != 0) {
+	if (!p->c || comparison_mixes_builds(p->c, why, sizeof(why)) ||
+	    (hosts_only ? text_print_hosts : text_print)(p->c, f, why, sizeof(why)) != 0) {
 		text_one_line(why);
 		snprintf(p->failed, sizeof(p->failed), "lbcompare: %s", why);
 		comparison_free(p->c);

@@ -543,7 +543,10 @@ int text_print_hosts(const struct comparison *c, FILE *out, char *err, size_t er
 	if (c->nhosts < 2)
 		return 0;
 	print_hosts(&t);
-	return print_across_hosts(&t);
+	if (print_across_hosts(&t) != 0)
+		return -1;
+	print_before_after(&t);
+	return 0;
 }
 
 int text_print(const struct comparison *c, FILE *out, char *err, size_t errlen)

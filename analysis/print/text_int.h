@@ -6,6 +6,7 @@
  *   text_hist.c   the histograms and how each variant's differs
  *   text_seed.c   the seed patch's published figures beside ours
  *   text_hosts.c  runs from several hosts, side by side
+ *   text_across.c two hosts: each variant against itself, before -> after
  */
 #ifndef LOCKBENCH_ANALYSIS_TEXT_INT_H
 #define LOCKBENCH_ANALYSIS_TEXT_INT_H
@@ -43,5 +44,7 @@ int print_seed(struct text *t, const struct group *g);
 /* The hosts, and each workload across them; print_across_hosts: 0, or -1 with err set. */
 void print_hosts(struct text *t);
 int print_across_hosts(struct text *t);
+/* With two hosts: each variant of the first against itself on the second (figures/across.h). */
+void print_before_after(struct text *t);
 
 #endif

@@ -285,6 +285,7 @@ void machine_write_meta(const struct bench_result *res, FILE *f)
 	put(f, "format", "lockbench-meta-1");
 	put(f, "date_utc", "%s", m->date_utc);
 	put(f, "lockbench_commit", "%s", m->commit);
+	put(f, "lockbench_build_id", "%s", m->build_id);
 	put_encoded(f, "cmdline", res->cfg->cmdline);
 	write_system(m, f);
 	write_identity(m, f);

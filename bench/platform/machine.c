@@ -18,6 +18,7 @@
 
 #include <libcpuid.h>
 
+#include "buildid.h"
 #include "machine.h"
 #include "memory.h"
 #include "topology.h"
@@ -255,6 +256,7 @@ static void identify_system(struct machine_info *m, const int *cpus, unsigned in
 void machine_build_commit(struct machine_info *m)
 {
 	copy(m->commit, sizeof(m->commit), LOCKBENCH_GIT_COMMIT);
+	build_id_self(m->build_id, sizeof(m->build_id));
 }
 
 /* ---- hwloc ---- */

@@ -94,6 +94,7 @@ struct machine_info {
 	struct kernel_env kernel;           /* what decides the kernel mutex's behaviour */
 	/* the build and the run */
 	char commit[48], date_utc[32];
+	char build_id[72];                  /* the binary's GNU build ID, hex (buildid.h) */
 	double probe_s;
 	struct machine_noise noise;         /* over the measured interval */
 	struct fs_info workload_dir;        /* where a file workload makes its files (run.c probes it) */
@@ -110,7 +111,7 @@ void machine_identify(struct machine_info *m, const int *cpus, unsigned int n);
  * stderr as it is found.  Bounded: about MACHINE_CALIBRATION_S +
  * MACHINE_SKEW_BUDGET_S. */
 void machine_probe(struct machine_info *m, const int *cpu_of_thread, unsigned int nthreads);
-/* m->commit alone: the build's, not the host's (a simulated run's meta.csv). */
+/* m->commit and m->build_id alone: the build's, not the host's (a simulated run's meta.csv). */
 void machine_build_commit(struct machine_info *m);
 
 /* Whether the skew check's bound is too wide to say anything (MACHINE_SKEW_LOOSE_S). */

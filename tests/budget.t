@@ -28,18 +28,11 @@ check "before it starts, run-all prints the plan's size and time" \
 # counter sweep, 6 locks x 3 thread counts x 0.7 s = 12.6 s.  8 rounds: 2:24.
 # Without its middle point (2 threads) the sweep costs 8.4 s a round, 13.8 s in
 # all: 8 rounds 1:50, ... 5 rounds 69 s, 4 rounds 55 s, within 1 minute.
-"$top/run-all" --lockbench "$LB" --budget 1 --quick --reps 8 --threads 1,2,4 --workloads creat,counter \
-	--locks kmutex-spin,kmutex-fix,tas,ticket,mcs,futex --out "$tmp/trim" >"$tmp/trim.out" 2>&1 &
-pid=$!
-for i in $(seq 1 600); do # until the first run starts (run-all then stops cleanly on SIGTERM)
-	grep -q "^\[1/" "$tmp/trim.out" && break
-	sleep 0.1
-done
-kill -TERM $pid
-wait $pid
+stop_at "^\[1/" "$tmp/trim.out" "$top/run-all" --lockbench "$LB" --budget 1 --quick --reps 8 --threads 1,2,4 \
+	--workloads creat,counter --locks kmutex-spin,kmutex-fix,tas,ticket,mcs,futex --out "$tmp/trim"
 plan=$tmp/trim/plan.txt
-check "it says what it trimmed, and from what" \
-	'grep -qx "run-all: --budget 1: the whole plan would take about 2:24; trimmed to 4 repetition(s), sweep points 1 4" "$tmp/trim.out"'
+check "it says in one line what the whole plan needs and what it dropped" \
+	'grep -qx "run-all: --budget 1: the plan needs about 2:24; dropped sweep points 2, repetitions 8 to 4 to fit (about 0:55)" "$tmp/trim.out"'
 check "the plan's size and time are the trimmed plan's" \
 	'grep -q "^run-all: 72 runs in 4 round(s), .*: about 0:55$" "$tmp/trim.out" && [ "$(wc -l <"$plan")" -eq 72 ]'
 check "first the sweep's middle thread count went (1 and the largest stay)" \
@@ -62,16 +55,8 @@ check "every lock and workload stays: the patch experiment whole, its baselines 
 budget_start() { # NAME ARGS...: run-all --budget 1 ARGS, stopped once it runs
 	name=$1
 	shift
-	"$top/run-all" --lockbench "$LB" --budget 1 --quick --threads 1,2,4 --locks none,kmutex-handoff "$@" \
-		--out "$tmp/$name" >"$tmp/$name.out" 2>&1 &
-	pid=$!
-	for i in $(seq 1 600); do
-		grep -q "^\[1/" "$tmp/$name.out" && break
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -TERM $pid 2>/dev/null
-	wait $pid
+	stop_at "^\[1/" "$tmp/$name.out" "$top/run-all" --lockbench "$LB" --budget 1 --quick --threads 1,2,4 \
+		--locks none,kmutex-handoff "$@" --out "$tmp/$name"
 }
 capture_probe
 if [ -n "$skip" ]; then
@@ -80,12 +65,12 @@ if [ -n "$skip" ]; then
 else
 	budget_start ktrim --reps 20 --workloads fpos
 	check "the kernel experiment loses its middle thread count before any repetition, its baseline in every round" \
-		'grep -qx "run-all: --budget 1: the whole plan would take about 1:24; trimmed to 20 repetition(s), kernel experiment threads 1 4" "$tmp/ktrim.out" &&
+		'grep -qx "run-all: --budget 1: the plan needs about 1:24; dropped kernel experiment threads 2 to fit (about 0:56)" "$tmp/ktrim.out" &&
 		 [ "$(awk "{ print \$7 }" "$tmp/ktrim/plan.txt" | sort -un | tr "\n" " ")" = "1 4 " ] &&
 		 [ "$(grep -c "^kernel-fpos-t[14]-none-r.* --kernel-locks " "$tmp/ktrim/plan.txt")" -eq 40 ]'
 	budget_start kswtrim --reps 9 --workloads fpos,counter
 	check "the sweep's points go before the kernel experiment's" \
-		'grep -qx "run-all: --budget 1: the whole plan would take about 1:03; trimmed to 9 repetition(s), sweep points 1 4" "$tmp/kswtrim.out" &&
+		'grep -qx "run-all: --budget 1: the plan needs about 1:03; dropped sweep points 2 to fit (about 0:57)" "$tmp/kswtrim.out" &&
 		 [ "$(grep "^kernel-" "$tmp/kswtrim/plan.txt" | awk "{ print \$7 }" | sort -un | tr "\n" " ")" = "1 2 4 " ]'
 fi
 
@@ -96,7 +81,7 @@ fi
 rc=$?
 check "a budget even the most trimmed plan overruns: one line, exit 2 (rc=$rc: $(head -c 200 "$tmp/err"))" \
 	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-	 grep -qx "run-all: --budget 1: even trimmed to 4 repetition(s) and sweep points 1 4, the plan takes about 1:06: give it more minutes, or fewer --locks or --workloads" "$tmp/err"'
+	 grep -qx "run-all: --budget 1: the plan needs about 1:51; even with sweep points 2, repetitions 5 to 4 dropped it takes about 1:06: give it more minutes, or fewer --locks or --workloads" "$tmp/err"'
 check "it ran nothing and left nothing behind" '[ ! -s "$tmp/out" ] && [ ! -e "$tmp/no" ]'
 
 # --- bad uses: one line each, exit 2 ---

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 is_png() { [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
 is_svg() { [ -s "$1" ] && grep -q "<svg" "$1"; }
 
-echo "1..40"
+echo "1..39"
 
 # --- the whole quick suite ---
 # One repetition (quick mode's default is 5: five times as long): the
@@ -53,15 +53,13 @@ check "a small machine's plain run has the simulated section, on nehalem-ex-64 a
 	 { grep -q "^sim-creat-t256-kmutex-spin-r1 .* --sim nehalem-ex-64 --sim-cpus 128 --sim-seed 1\$" "$tmp/q/plan.txt" &&
 	   grep -qx "## Simulated: the seed.s machine" "$tmp/q/report.md" && grep -q "^run-all: [0-9]* simulated run(s)" "$tmp/q.out"; }'
 check "the report states the timing mode" 'grep -q "^Acquisition timing: \`--timing all\` ([0-9]* run(s))" "$tmp/q/report.md"'
-check "the counter sweep includes Concurrency Kit's locks" \
-	'head -n 1 "$tmp/q/data/sweep-counter-ops_per_s.csv" | grep -q ",ck-mcs,.*ck-ticket,"'
-nodes=$(awk -F, '$1 == "topology_numa_nodes" { print $2 }' "$(ls -d "$tmp"/q/runs/*/ | head -n 1)meta.csv")
-if [ "${nodes:-1}" -ge 2 ]; then
-	check "ck-cohort is in the sweep ($nodes NUMA nodes)" 'grep -q "^sweep-counter-t[0-9]*-ck-cohort-" "$tmp/q/plan.txt"'
-else
-	check "ck-cohort is skipped on one NUMA node, and the report says so" \
-		'! grep -q "ck-cohort" "$tmp/q/plan.txt" && grep -q "^\`ck-cohort\` was skipped: this machine has 1 NUMA node" "$tmp/q/report.md"'
-fi
+# A first look (issue 42): --quick's sweep leaves out Concurrency Kit's locks
+# and the patch table's, and the report says so (a full plan keeps them:
+# run-all-quick.t).
+check "--quick's counter sweep leaves out Concurrency Kit's locks, and the report says what it left out" \
+	'head -n 1 "$tmp/q/data/sweep-counter-ops_per_s.csv" | grep -q ",tas," &&
+	 ! head -n 1 "$tmp/q/data/sweep-counter-ops_per_s.csv" | grep -q ",ck-" &&
+	 grep -q "^\`--quick\`.s sweep leaves out Concurrency Kit.s locks" "$tmp/q/report.md"'
 
 # Kernel lock capture (--kernel-locks): where it works, the real kernel's row
 # in the patch tables and a column of the contended histogram's chart data;
@@ -72,19 +70,19 @@ if grep -q -- ' --kernel-locks' "$tmp/q/plan.txt"; then
 	check "its histogram is in the same chart's data as the models'" \
 		'head -n 1 "$tmp/q/data/hist-contended-creat-t$((4 * $(getconf _NPROCESSORS_ONLN))).csv" | grep -Eq ",kernel [0-9.]+( [a-z_]+)?\$"'
 	# Models vs the running kernel's mutex: the registry's kernel workload
-	# (fpos) at 1x, 2x and 4x the CPUs, `none` first in each, then the patch
-	# table's other locks in its order (lockbench --list's plan: section).
+	# (fpos) at 4x the CPUs in --quick (a full run adds 1x and 2x:
+	# run-all-quick.t), `none` first, then the patch table's other locks in
+	# its order (lockbench --list's plan: section).
 	ncpu=$(getconf _NPROCESSORS_ONLN)
 	others=$("$top/bench/lockbench" --list | awk '$1 == "patch-lock" && $3 == "always" { printf " %s", $2 }')
-	want=""
-	for t in $ncpu $((2 * ncpu)) $((4 * ncpu)); do want="$want|t$t: none$others"; done
+	want="|t$((4 * ncpu)): none$others"
 	have=$(awk '/^kernel-/ { t = $7; if (t != last) printf "|t%s:", t; last = t; printf " %s", $3 }' "$tmp/q/variants.txt")
-	check "the plan has the models-vs-kernel experiment: fpos at 1x, 2x, 4x the CPUs, the kernel's none first, then the patch table's locks ($have)" \
-		'[ "$have" = "$want" ] && [ "$(grep -c "^kernel-fpos-t[0-9]*-none -l none -w fpos .* --kernel-locks" "$tmp/q/variants.txt")" -eq 3 ]'
-	check "the report's section: a table and a chart per thread count" \
+	check "the plan has the models-vs-kernel experiment: fpos at 4x the CPUs, the kernel's none first, then the patch table's locks ($have)" \
+		'[ "$have" = "$want" ] && [ "$(grep -c "^kernel-fpos-t[0-9]*-none -l none -w fpos .* --kernel-locks" "$tmp/q/variants.txt")" -eq 1 ]'
+	check "the report's section: a table and a chart for it" \
 		'grep -q "^## Models against the running kernel.s mutex$" "$tmp/q/report.md" &&
-		 [ "$(grep -c "^| the kernel.s mutex: none | " "$tmp/q/report.md")" -eq 3 ] &&
-		 [ "$(grep -c "^!\[contended acquisition times of the models and the kernel.s mutex waits, fpos" "$tmp/q/report.md")" -eq 3 ]'
+		 [ "$(grep -c "^| the kernel.s mutex: none | " "$tmp/q/report.md")" -eq 1 ] &&
+		 [ "$(grep -c "^!\[contended acquisition times of the models and the kernel.s mutex waits, fpos" "$tmp/q/report.md")" -eq 1 ]'
 else
 	check "the report says once why there is no kernel row" \
 		'[ "$(grep -c "^Kernel lock capture is unavailable here (" "$tmp/q/report.md")" -eq 1 ]'

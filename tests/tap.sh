@@ -78,3 +78,22 @@ lb() { timeout -s KILL 120 "$LB" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 # one_line STATUS: lb's run exited STATUS with one line on stderr, besides the
 # machine probe's warnings (a loaded machine's TSC check cut short).
 one_line() { [ "$rc" -eq "$1" ] && [ "$(grep -vc '^lockbench: WARNING: ' "$tmp/err")" -eq 1 ]; }
+
+# stop_at PATTERN OUT CMD...: CMD in the background, its stdout and stderr in
+# OUT, sent SIGTERM once a line of OUT matches PATTERN (grep) or CMD has
+# ended (within 90 s); $rc its exit status.  run-all stops cleanly on SIGTERM:
+# stopped at "^\[1/" (its first run started) it has made its plan.
+stop_at() {
+	sa_pat=$1 sa_out=$2
+	shift 2
+	"$@" >"$sa_out" 2>&1 &
+	sa_pid=$!
+	for sa_i in $(seq 1 900); do
+		grep -q -- "$sa_pat" "$sa_out" && break
+		kill -0 $sa_pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -TERM $sa_pid 2>/dev/null
+	wait $sa_pid
+	rc=$?
+}

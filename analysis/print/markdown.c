@@ -237,6 +237,29 @@ static void print_sweep_table(struct md *m, const struct comparison *c, const ch
 	fprintf(m->out, "\n");
 }
 
+/* A --quick sweep that left Concurrency Kit's locks out (run-all's
+ * quick_sweep_skips: a first look, issue 42); a quick directory from before
+ * swept them all. */
+static bool quick_left_out_ck(struct md *m, const char *w)
+{
+	const char *all = rundir_env(m->d, "ALL_LOCKS");
+	char opt[80];
+
+	if (!m->d->quick || *rundir_setting(m->d, "LOCKS"))
+		return false;
+	while (*all) {
+		size_t len = strcspn(all, " ");
+		if (len > 3 && len < sizeof(opt) - 5 && strncmp(all, "ck-", 3) == 0) {
+			snprintf(opt, sizeof(opt), "-l %.*s ", (int)len, all);
+			if (!rundir_plans(m->d, "sweep", w, opt, false))
+				return true;
+		}
+		all += len;
+		all += strspn(all, " ");
+	}
+	return false;
+}
+
 static void print_sweep(struct md *m, const char *w)
 {
 	const struct md_part *part = md_part(m, "sweep", w);
@@ -248,7 +271,9 @@ static void print_sweep(struct md *m, const char *w)
 		return;
 	/* The cohort lock only keeps the lock within a node: run-all sweeps it
 	 * where there are two or more, or where --locks names it. */
-	if (word_in("ck-cohort", rundir_env(m->d, "ALL_LOCKS")) && !*rundir_setting(m->d, "LOCKS") &&
+	if (quick_left_out_ck(m, w))
+		fprintf(m->out, "`--quick`'s sweep leaves out Concurrency Kit's locks and the patch table's (the patch experiment runs those): a first look; a full `./run-all` sweeps every lock.\n\n");
+	else if (word_in("ck-cohort", rundir_env(m->d, "ALL_LOCKS")) && !*rundir_setting(m->d, "LOCKS") &&
 	    !rundir_plans(m->d, "sweep", w, "-l ck-cohort ", false))
 		fprintf(m->out, "`ck-cohort` was skipped: this machine has %s NUMA node(s), and the cohort lock only keeps the lock within a node where there are two or more (name it in `--locks` to run it anyway).\n\n",
 			rundir_env(m->d, "NUMA_NODES"));

@@ -336,7 +336,7 @@ static void log_line(const struct md *m, const char *name, const char *suffix, b
 
 void md_failed_section(struct md *m)
 {
-	size_t nfail = 0;
+	size_t nfail = 0, nmiss = 0;
 
 	fprintf(m->out, "## Failed runs\n\n");
 	for (size_t i = 0; i < m->d->nplan; i++) {
@@ -354,11 +354,18 @@ void md_failed_section(struct md *m)
 		log_line(m, name, "err", true, err, sizeof(err));
 		fprintf(m->out, "- `%s` (exit status %s%s): %s\n", name, *status ? status : "not run",
 			strcmp(status, "4") == 0 ? ", watchdog" : "", err);
+		/* No exit status (run-all's logs/NAME.status): never made, as the
+		 * rest of a stopped run, which is not a failure (issue 42). */
+		if (!*status)
+			nmiss++;
 	}
 	if (nfail == 0)
 		fprintf(m->out, "None: all %zu runs finished.\n", m->d->nplan);
-	else
-		fprintf(m->out, "\n%zu of %zu runs failed.\n", nfail, m->d->nplan);
+	else if (nfail > nmiss)
+		fprintf(m->out, "\n%zu of %zu runs failed.\n", nfail - nmiss, m->d->nplan);
+	if (nmiss)
+		fprintf(m->out, "\n%zu of %zu runs were not made (a stopped run's rest: `./run-all --resume` makes them).\n",
+			nmiss, m->d->nplan);
 	/* A comparison that failed left its section without tables: counted here too. */
 	for (size_t i = 0; i < m->failed.n; i++) {
 		char *file = m->failed.item[i].key, *line = strchr(file, '\t');

@@ -27,7 +27,7 @@ set tics nomirror
 # series in columns first, first + step, ... (numbered s = 0, 1, ...), and
 # plots column c with `ls c`: gnuplot 5.4 takes no function call after `pt`
 # or `dt`, only a variable.
-# The seed's pair, the baseline first, then the fix (the patch table's first
+# The seed's pair, the lock before the patch first, then the fix (the patch table's first
 # two: locks/registry.c): hist.gp draws them bold and the rest grey.
 if (!exists("highlight")) { highlight = " kmutex-spin kmutex-fix " }
 series_names = system("head -n 1 '" . in . "' | tr ', ' ' _'")

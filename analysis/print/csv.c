@@ -312,19 +312,24 @@ static int csv_histcmp(struct csv *t, const struct group *g)
 	return csv_close(t, &o);
 }
 
-/* The column (1 the first) of the kernel's row in the group's contended
- * histogram CSV, or 0 (csv_hist's columns: bin, lower_cycles, lower_ns,
- * then each variant that has the histogram). */
-static unsigned int kernel_column(const struct group *g)
+/* The column (1 the first) of variant VI in the group's histogram CSV, or 0
+ * where it has no such histogram (csv_hist's columns: bin, lower_cycles,
+ * lower_ns, then each variant that has the histogram). */
+static unsigned int hist_column(const struct group *g, unsigned int vi, bool contended)
 {
 	unsigned int col = 3;
 
+	for (unsigned int i = 0; i <= vi && i < g->nv; i++)
+		col += hist_of(&g->v[i], contended).ok;
+	return vi < g->nv && hist_of(&g->v[vi], contended).ok ? col : 0;
+}
+
+/* The column of the kernel's row, or 0. */
+static unsigned int kernel_column(const struct group *g)
+{
 	for (unsigned int i = 0; i < g->nv; i++)
-		if (hist_of(&g->v[i], true).ok) {
-			col++;
-			if (g->v[i].kernel_row)
-				return col;
-		}
+		if (g->v[i].kernel_row)
+			return hist_column(g, i, true);
 	return 0;
 }
 
@@ -332,7 +337,9 @@ static unsigned int kernel_column(const struct group *g)
  * histogram chart (of its contended acquisitions where every variant has
  * them, as the patch counted; else of all) and the phases chart, with what
  * the gnuplot scripts are told: the TSC rate of the runs (summary.csv's
- * tsc_hz, their median) and the kernel's column. */
+ * tsc_hz, their median), the kernel's column and the baseline's: the group's
+ * first variant, as every table of it takes (md_figure_cell), so a chart
+ * names the baseline its table does. */
 static void chart_rows(struct csv *t, FILE *f, const struct group *g)
 {
 	char hist[256], phases[256];
@@ -342,9 +349,10 @@ static void chart_rows(struct csv *t, FILE *f, const struct group *g)
 		return;
 	group_file(t, hist, sizeof(hist), contended ? "hist-contended" : "hist", g);
 	group_file(t, phases, sizeof(phases), "phases", g);
-	fprintf(f, "hist.gp,%.*s,%s,%s,%u,%.6f,%d,%u\n", (int)(strlen(hist) - 4), hist, hist, g->workload, g->threads,
-		group_tsc_hz(g) / 1e9, contended, contended ? kernel_column(g) : 0);
-	fprintf(f, "phases.gp,%.*s,%s,%s,%u,,,\n", (int)(strlen(phases) - 4), phases, phases, g->workload, g->threads);
+	fprintf(f, "hist.gp,%.*s,%s,%s,%u,%.6f,%d,%u,%u\n", (int)(strlen(hist) - 4), hist, hist, g->workload,
+		g->threads, group_tsc_hz(g) / 1e9, contended, contended ? kernel_column(g) : 0,
+		hist_column(g, 0, contended));
+	fprintf(f, "phases.gp,%.*s,%s,%s,%u,,,,\n", (int)(strlen(phases) - 4), phases, phases, g->workload, g->threads);
 }
 
 /* The workload's sweep-*.csv files, a figure of TABLE_SWEEP each (its
@@ -369,7 +377,7 @@ int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, s
 
 	if (!charts)
 		return -1;
-	fprintf(charts, "script,chart,csv,workload,threads,tsc_ghz,contended,kernel_col\n");
+	fprintf(charts, "script,chart,csv,workload,threads,tsc_ghz,contended,kernel_col,base_col\n");
 	for (unsigned int i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 

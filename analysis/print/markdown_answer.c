@@ -171,13 +171,13 @@ static void print_patch_plots(struct md *m, const char *w)
 			 w, g[i]->threads);
 		snprintf(name, sizeof(name), "hist-%s%s-t%u", contended ? "contended-" : "", w, g[i]->threads);
 		md_print_plot(m, alt, name);
-		snprintf(alt, sizeof(alt), "how acquisitions were obtained, %s, %u threads", w, g[i]->threads);
-		snprintf(name, sizeof(name), "phases-%s-t%u", w, g[i]->threads);
-		md_print_plot(m, alt, name);
+		snprintf(alt, sizeof(alt), "%s, %u threads", w, g[i]->threads);
+		md_print_phases_plot(m, g[i], alt);
 	}
 }
 
-/* The models-vs-kernel chart of W at each thread count of its table. */
+/* The models-vs-kernel charts of W at each thread count of its table: the
+ * contended histograms, then how the models' acquisitions were obtained. */
 static void print_kernel_plots(struct md *m, const char *w)
 {
 	static const struct group *g[MAX_GROUPS];
@@ -190,6 +190,8 @@ static void print_kernel_plots(struct md *m, const char *w)
 		snprintf(alt, sizeof(alt), "contended acquisition times of the models and the kernel's mutex waits, %s, %u threads",
 			 w, g[i]->threads);
 		md_print_plot(m, alt, name);
+		snprintf(alt, sizeof(alt), "the models, %s, %u threads", w, g[i]->threads);
+		md_print_phases_plot(m, g[i], alt);
 	}
 }
 

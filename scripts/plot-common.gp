@@ -8,10 +8,13 @@
 # `in` is pasted into a shell command below (head): a name with a quote is
 # refused rather than run.
 if (strstrt(in, "'") > 0) { exit error "plot-common.gp: the input file's name holds a quote: not taken" }
+# A chart may set width and height (pixels) before loading this file.
+if (!exists("width")) { width = 1000 }
+if (!exists("height")) { height = 600 }
 if (fmt eq "svg") {
-	set terminal svg size 1000,600 dynamic enhanced font "Sans,11" background "white"
+	set terminal svg size width,height dynamic enhanced font "Sans,11" background "white"
 } else {
-	set terminal pngcairo size 1000,600 enhanced font "Sans,10"
+	set terminal pngcairo size width,height enhanced font "Sans,10"
 }
 set output out . "." . fmt
 set datafile separator comma

@@ -19,7 +19,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 unset LOCKBENCH_EXEC_SO
-echo "1..6"
+echo "1..9"
 
 d=$tmp/ra
 timeout -s KILL 300 "$top/run-all" --quick --reps 1 --threads 2 --workloads creat,fpos,sysbench-mutex \
@@ -77,3 +77,24 @@ if grep -q '^program-sysbench-mutex-' "$d/plan.txt"; then
 else
 	ok "# skip sysbench is not installed: no program chart"
 fi
+
+# The counter sweep of results/examples/quick-2cpu (22 locks), drawn as
+# run-all draws it: in each panel of the SVG (its plots' ids end in a letter
+# a panel), the colour of each titled line (its first stroke); no colour
+# twice in a panel, and every lock of the CSV titled once.
+mkdir "$tmp/sweep"
+cp "$top/results/examples/quick-2cpu/data/sweep-counter-ops_per_s-ci.csv" "$tmp/sweep/in.csv"
+(cd "$tmp/sweep" && gnuplot -e "gpdir='$top/scripts'; in='in.csv'; out='out'; fmt='svg'; machine='m'; workload='counter';
+	ylabel_text='operations per second'; logy=1; ci=1" "$top/scripts/sweep.gp") 2>"$tmp/sweep/err"
+check "the counter sweep is drawn ($(head -c 200 "$tmp/sweep/err"))" '[ -s "$tmp/sweep/out.svg" ] && [ ! -s "$tmp/sweep/err" ]'
+awk '/<g id="gnuplot_plot_[0-9]+[a-z]*" ><title>/ {
+		panel = $0; sub(/^.*gnuplot_plot_[0-9]+/, "", panel); sub(/".*$/, "", panel)
+		t = $0; sub(/^.*<title>/, "", t); sub(/<\/title>.*$/, "", t)
+		want = t !~ /^gnuplot_plot_/; next }
+	want && /stroke=.rgb\(/ { c = $0; sub(/^.*stroke=.rgb\(/, "", c); sub(/\).*$/, "", c); gsub(/ /, "", c)
+		print panel "\t" t "\t" c; want = 0 }' "$tmp/sweep/out.svg" >"$tmp/sweep/lines"
+locks=$(head -n 1 "$tmp/sweep/in.csv" | tr , '\n' | grep -v -e '^threads$' -e ' lo$' -e ' hi$' | sort)
+same=$(awk -F'\t' '{ k = $1 "\t" $3; if (k in seen) print $2 " and " seen[k]; seen[k] = $2 }' "$tmp/sweep/lines")
+check "22 locks, each titled once ($(cut -f2 "$tmp/sweep/lines" | sort | uniq -d | tr '\n' ' '))" \
+	'[ "$(echo "$locks" | wc -l)" -eq 22 ] && [ "$(cut -f2 "$tmp/sweep/lines" | sort)" = "$locks" ]'
+check "no two lines of a panel share a colour${same:+ (not: $(echo $same))}" '[ -s "$tmp/sweep/lines" ] && [ -z "$same" ]'

@@ -1,6 +1,6 @@
 /*
  * markdown_answer.c — the top of report.md (markdown_int.h): one verdict
- * line per experiment that ran, the small-machine caveat, then every chart,
+ * line per experiment that ran, then every chart,
  * so the answer is on the first screen and the tables follow.  Each figure
  * is the one the tables print: the group's throughput column
  * (md_rate_figure, markdown_util.c: the sweep's table too), its verdict from judge(), the
@@ -12,9 +12,6 @@
 #include "../figures/figures.h"
 #include "markdown_int.h"
 #include "print.h"
-
-/* Under this many CPUs the patch's pile-up of spinners cannot form. */
-#define FEW_CPUS 8
 
 /* The patch experiment's group: its baseline -> kmutex-fix, and the kernel's row. */
 static void print_patch_answer(struct md *m, const struct group *g)
@@ -109,16 +106,6 @@ static void print_experiment(struct md *m, const char *kind, const char *w, cons
 	fprintf(m->out, ".\n");
 }
 
-static void print_caveat(struct md *m)
-{
-	long ncpu = strtol(rundir_env(m->d, "NCPU"), NULL, 10);
-
-	if (ncpu <= 0 || ncpu >= FEW_CPUS)
-		return;
-	fprintf(m->out, "\n**A small machine: %ld CPU(s).** With N CPUs at most N−1 threads can spin while the lock's owner runs, so the pile-up of spinners that the 2.6.36 patch cured cannot form on %ld; the seed's 3.14x was measured on 64 cores, and a machine with many cores is where it should appear (docs/run-all.md).\n",
-		ncpu, ncpu);
-}
-
 void md_answer_section(struct md *m)
 {
 	static const struct group *g[MAX_GROUPS];
@@ -142,7 +129,6 @@ void md_answer_section(struct md *m)
 	md_programs_answer(m);
 	if (!m->nparts)
 		fprintf(m->out, "- No experiment finished a run (see [Failed runs](#failed-runs)).\n");
-	print_caveat(m);
 	fprintf(m->out, "\nRatios are of medians, [their 95%% interval], and the verdict of the repetitions (how to read them: [Reading the figures](#reading-the-figures)); the tables follow the charts.\n\n");
 }
 

@@ -293,7 +293,7 @@ capture "the chart: the kernel's waits with the models', where it was drawn; lbc
 	'grep -q "^!\[contended acquisition times of the models and the kernel.s mutex waits, fpos, 2 threads\](plots/hist-contended-fpos-t2.png)$" "$tmp/k.md" &&
 	 grep -q "\`data/kernel-fpos.txt\`" "$tmp/k.md"'
 
-nearest=$(head -20 "$tmp/k.md" | grep "^- \*\*The model nearest the kernel.s mutex (contended histograms), \`fpos\`:\*\* 2 threads \`kmutex-handoff\` (EMD [0-9.]* bins, [a-z ]*)\.$")
+nearest=$(head -20 "$tmp/k.md" | grep "^- \*\*The model nearest the kernel.s mutex (contended histograms and contention figures together), \`fpos\`:\*\* 2 threads \`kmutex-handoff\` (EMD [0-9.]* bins, [a-z ]*)\.$")
 nearest_emd=$(printf '%s\n' "$nearest" | sed 's/.*(EMD \([0-9.]*\) bins, \([a-z ]*\))\.$/\1, \2/')
 capture "the answer names the model nearest the kernel, with the table's distance ('$nearest_emd'; histcmp: $emd)" \
 	'[ -n "$nearest" ] && emd_is "$nearest_emd"'

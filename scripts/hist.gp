@@ -14,7 +14,10 @@
 # program), drawn bold and black.  The seed's pair, `highlight`
 # (plot-common.gp: the lock before the patch, then the fix), is drawn bold in
 # red and blue and the other locks thin and grey: the chart exists to tell
-# the two apart.  A
+# the two apart.  seed='FILE' (a simulated group of a workload whose
+# histogram the seed published: lbcompare's seed-hist-contended-*.csv, bin
+# then the seed's 2.6.34 and fix columns in %) draws the seed's two beside
+# them, thin and dotted in the pair's colours.  A
 # zero bin between a lock's first and last non-empty bin is drawn on the
 # chart's floor, labelled 0, so a line runs through it instead of breaking
 # into isolated points (a log axis has no 0).
@@ -26,6 +29,13 @@ ncols = STATS_columns
 # contended histogram can have, is no special case).
 stats in using ((sum [c = 4:ncols] column(c)) > 0 ? $1 : 1/0) skip 1 nooutput
 first = STATS_min; last = STATS_max
+# The seed's bins widen the range where it is drawn.
+seeded = exists("seed")
+if (seeded) {
+	stats seed using ($2 + $3 > 0 ? $1 : 1/0) skip 1 nooutput
+	first = STATS_min < first ? STATS_min : first
+	last = STATS_max > last ? STATS_max : last
+}
 # Each column's first and last non-empty bin (-1 where it has none): two
 # passes of stats (before any range is set, which stats would apply) whose every value is defined, so an empty column is no error.
 array nz_first[ncols]
@@ -90,6 +100,11 @@ bold_title(c) = columnhead(c) . (c == bcol ? " (baseline)" : !is_pair(c) ? "" : 
 # there is one (a macro of numbers only: no name or path in it).
 kernel_plot = kcol ? sprintf(", in using 1:(y_of(%d)) title columnhead(%d) . base_title(%d) lw 3 dt 2 lt -1 pt 5 ps 0.8 noenhanced", \
 	kcol, kcol, kcol) : ""
+# The seed's columns (a macro of fixed text: the file is 'seed', copied by
+# run-all under that name); a bin it published as 0.00 is drawn on the floor
+# inside the chart's range.
+seed_y(c) = column(c) > 0 ? column(c) : ($1 >= first && $1 <= last ? floor : 1/0)
+kernel_plot = kernel_plot . (seeded ? ", seed skip 1 using 1:(seed_y(2)) title \"the seed's 2.6.34 (published)\" lc rgb \"#b2182b\" lw 2 dt 3 pt 6 ps 1, seed skip 1 using 1:(seed_y(3)) title \"the seed's fix (published)\" lc rgb \"#2166ac\" lw 2 dt 3 pt 4 ps 1" : "")
 plot for [c = 4:ncols] in using 1:(c != kcol && !is_bold(c) ? y_of(c) : 1/0) \
 	title (c == kcol || is_bold(c) ? "" : columnhead(c)) ls c noenhanced, \
 	for [c = 4:ncols] in using 1:(is_bold(c) ? y_of(c) : 1/0) \

@@ -19,7 +19,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 unset LOCKBENCH_EXEC_SO
-echo "1..9"
+echo "1..11"
 
 d=$tmp/ra
 timeout -s KILL 300 "$top/run-all" --quick --reps 1 --threads 2 --workloads creat,fpos,sysbench-mutex \
@@ -27,18 +27,21 @@ timeout -s KILL 300 "$top/run-all" --quick --reps 1 --threads 2 --workloads crea
 rc=$?
 check "run-all of creat, fpos and sysbench-mutex (rc=$rc: $(tail -n 1 "$tmp/out"))" '[ $rc -eq 0 ] && [ -s "$d/report.md" ]'
 
-# plots/*.png not linked from report.md, and report.md's links to files
-# (not #anchors) that do not resolve in the directory.
-unlinked=""
-for png in "$d"/plots/*.png; do
-	[ -e "$png" ] || continue
-	grep -qF "](plots/$(basename "$png"))" "$d/report.md" || unlinked="$unlinked $(basename "$png")"
-done
-broken=""
-for link in $(grep -o '](\([^)#][^)]*\))' "$d/report.md" | sed 's/^](//; s/)$//'); do
-	[ -f "$d/$link" ] || broken="$broken $link"
-done
-nplots=$(ls "$d"/plots/*.png 2>/dev/null | wc -l)
+# links DIR: $unlinked, DIR's plots/*.png not linked from its report.md,
+# $broken, report.md's links to files (not #anchors) that do not resolve in
+# DIR, and $nplots.
+links() {
+	unlinked="" broken=""
+	for png in "$1"/plots/*.png; do
+		[ -e "$png" ] || continue
+		grep -qF "](plots/$(basename "$png"))" "$1/report.md" || unlinked="$unlinked $(basename "$png")"
+	done
+	for link in $(grep -o '](\([^)#][^)]*\))' "$1/report.md" | sed 's/^](//; s/)$//'); do
+		[ -f "$1/$link" ] || broken="$broken $link"
+	done
+	nplots=$(ls "$1"/plots/*.png 2>/dev/null | wc -l)
+}
+links "$d"
 check "every chart drawn ($nplots) is linked from report.md${unlinked:+ (not:$unlinked)}" \
 	'[ "$nplots" -ge 2 ] && [ -z "$unlinked" ]'
 check "every link of report.md resolves${broken:+ (not:$broken)}" '[ -z "$broken" ]'
@@ -98,3 +101,21 @@ same=$(awk -F'\t' '{ k = $1 "\t" $3; if (k in seen) print $2 " and " seen[k]; se
 check "22 locks, each titled once ($(cut -f2 "$tmp/sweep/lines" | sort | uniq -d | tr '\n' ' '))" \
 	'[ "$(echo "$locks" | wc -l)" -eq 22 ] && [ "$(cut -f2 "$tmp/sweep/lines" | sort)" = "$locks" ]'
 check "no two lines of a panel share a colour${same:+ (not: $(echo $same))}" '[ -s "$tmp/sweep/lines" ] && [ -z "$same" ]'
+
+# Simulated runs (run-all --sim: the seed's machine, 16 threads, 0.01
+# simulated s, 2 seeds): their charts, sim-*, linked from their section, and
+# fserver's contended histogram with the seed's published two beside.
+sd=$tmp/sim
+timeout -s KILL 300 "$top/run-all" --sim nehalem-ex-64 --quick --reps 2 --locks kmutex-spin,kmutex-fix --threads 16 \
+	--duration 0.01 --out "$sd" >"$tmp/sim.out" 2>&1
+rc=$?
+links "$sd"
+sect=$(awk '/^## Simulated: the seed.s machine$/ { on = 1; next } /^## / { on = 0 } on' "$sd/report.md")
+check "simulated: every chart drawn ($nplots) is linked from the section${unlinked:+ (not:$unlinked)} (rc=$rc)" \
+	'[ $rc -eq 0 ] && [ "$nplots" -ge 4 ] && [ -z "$unlinked" ] && [ -z "$broken" ] &&
+	 [ "$(printf "%s\n" "$sect" | grep -c "](plots/sim-")" -eq "$nplots" ]'
+check "simulated fserver: the seed's histogram beside, kmutex-spin the baseline ($(titles "$sd/plots/sim-hist-contended-fserver-t16.svg" | tr '\n' ';'))" \
+	'titles "$sd/plots/sim-hist-contended-fserver-t16.svg" | grep -qx "the seed.s 2.6.34 (published)" &&
+	 titles "$sd/plots/sim-hist-contended-fserver-t16.svg" | grep -qx "the seed.s fix (published)" &&
+	 titles "$sd/plots/sim-hist-contended-fserver-t16.svg" | grep -qx "kmutex-spin (baseline)" &&
+	 ! titles "$sd/plots/sim-hist-contended-creat-t16.svg" | grep -q "the seed"'

@@ -163,7 +163,7 @@ static void print_patch_plots(struct md *m, const char *w)
 		snprintf(name, sizeof(name), "hist-%s%s-t%u", contended ? "contended-" : "", w, g[i]->threads);
 		md_print_plot(m, alt, name);
 		snprintf(alt, sizeof(alt), "%s, %u threads", w, g[i]->threads);
-		md_print_phases_plot(m, g[i], alt);
+		md_print_phases_plot(m, g[i], "", alt);
 	}
 }
 
@@ -182,7 +182,7 @@ static void print_kernel_plots(struct md *m, const char *w)
 			 w, g[i]->threads);
 		md_print_plot(m, alt, name);
 		snprintf(alt, sizeof(alt), "the models, %s, %u threads", w, g[i]->threads);
-		md_print_phases_plot(m, g[i], alt);
+		md_print_phases_plot(m, g[i], "", alt);
 	}
 }
 

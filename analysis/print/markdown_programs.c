@@ -141,7 +141,7 @@ static void print_program(struct md *m, const struct group *g)
 		 g->program, g->threads);
 	md_print_plot(m, alt, name);
 	snprintf(alt, sizeof(alt), "%s, %u threads asked", g->program, g->threads);
-	md_print_phases_plot(m, g, alt);
+	md_print_phases_plot(m, g, "", alt);
 }
 
 void md_programs_section(struct md *m)

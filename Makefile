@@ -265,6 +265,10 @@ $(BUILD)/tests/test_verdict: TEST_EXTRA = analysis/figures/figures.c analysis/fi
 	analysis/files/resultfile_parse.c
 $(BUILD)/tests/test_verdict: analysis/figures/figures.c analysis/figures/figures.h analysis/figures/stats.c
 
+# tests/test_nearest.c tests which model stands out nearest the kernel's (analysis/figures/nearness.c).
+$(BUILD)/tests/test_nearest: TEST_EXTRA = analysis/figures/nearness.c
+$(BUILD)/tests/test_nearest: analysis/figures/nearness.c analysis/figures/figures.h
+
 # sim/profile.c reads a simulated machine's profile; lbcalibrate measures this
 # machine's and writes it (docs/sim.md, "Calibration").  tests/sim-calibrate.t
 # runs it ($SIM_CALIBRATE); tests/test_sim_profile.c links the loader alone.

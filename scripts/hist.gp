@@ -8,9 +8,16 @@
 # contended=1 for a hist-contended file (the title and axis say so), and
 # kernel_col=N for the column of the real kernel's row (lbcompare's "kernel
 # 6.18 ..." from --kernel-locks): its waits are drawn black and dashed over
-# the models'.  The seed's pair, `highlight` (plot-common.gp: its first word
-# the baseline, its second the fix), is drawn bold in red and blue and the
-# other locks thin and grey: the chart exists to tell the two apart.  A
+# the models', and base_col=N for the baseline's column (lbcompare's, the
+# group's first variant, as its tables take it; 0: none), labelled
+# "(baseline)" and, where it is neither the pair nor the kernel (pthread of a
+# program), drawn bold and black.  The seed's pair, `highlight`
+# (plot-common.gp: the lock before the patch, then the fix), is drawn bold in
+# red and blue and the other locks thin and grey: the chart exists to tell
+# the two apart.  seed='FILE' (a simulated group of a workload whose
+# histogram the seed published: lbcompare's seed-hist-contended-*.csv, bin
+# then the seed's 2.6.34 and fix columns in %) draws the seed's two beside
+# them, thin and dotted in the pair's colours.  A
 # zero bin between a lock's first and last non-empty bin is drawn on the
 # chart's floor, labelled 0, so a line runs through it instead of breaking
 # into isolated points (a log axis has no 0).
@@ -22,6 +29,13 @@ ncols = STATS_columns
 # contended histogram can have, is no special case).
 stats in using ((sum [c = 4:ncols] column(c)) > 0 ? $1 : 1/0) skip 1 nooutput
 first = STATS_min; last = STATS_max
+# The seed's bins widen the range where it is drawn.
+seeded = exists("seed")
+if (seeded) {
+	stats seed using ($2 + $3 > 0 ? $1 : 1/0) skip 1 nooutput
+	first = STATS_min < first ? STATS_min : first
+	last = STATS_max > last ? STATS_max : last
+}
 # Each column's first and last non-empty bin (-1 where it has none): two
 # passes of stats (before any range is set, which stats would apply) whose every value is defined, so an empty column is no error.
 array nz_first[ncols]
@@ -61,23 +75,37 @@ series_first = 4
 series_step = 1
 @series_styles
 y_of(c) = column(c) > 0 ? column(c) : ($1 >= nz_first[c] && $1 <= nz_last[c] ? floor : 1/0)
-# The pair bold, the rest thin and grey (their own dash and point kept, so
-# each is still told apart in the key); the rest drawn first, under the pair.
+# The pair and the baseline bold, the rest thin and grey (their own dash
+# and point kept, so each is still told apart in the key); the rest drawn
+# first, under them.
+bcol = exists("base_col") ? base_col : 0
 is_pair(c) = c != kcol && strstrt(highlight, " " . series_name(c) . " ") > 0
-is_base(c) = series_name(c) eq word(highlight, 1)
+is_before(c) = series_name(c) eq word(highlight, 1)
+is_bold(c) = is_pair(c) || (c == bcol && c != kcol)
 do for [c = 4:ncols] {
 	if (is_pair(c)) {
-		set style line c lc rgb (is_base(c) ? "#b2182b" : "#2166ac") lw 3.5 dt 1 pt (is_base(c) ? 7 : 5) ps 1
+		set style line c lc rgb (is_before(c) ? "#b2182b" : "#2166ac") lw 3.5 dt 1 pt (is_before(c) ? 7 : 5) ps 1
 	} else {
-		set style line c lc rgb (c % 2 ? "#a0a0a0" : "#c4c4c4") lw 1
+		if (is_bold(c)) {
+			set style line c lc rgb "#000000" lw 3 dt 1 pt 7 ps 0.9
+		} else {
+			set style line c lc rgb (c % 2 ? "#a0a0a0" : "#c4c4c4") lw 1
+		}
 	}
 }
-pair_title(c) = columnhead(c) . (is_base(c) ? " (baseline)" : " (the fix)")
-# The others, the pair over them, then the kernel's column alone, where
+base_title(c) = c == bcol ? " (baseline)" : ""
+bold_title(c) = columnhead(c) . (c == bcol ? " (baseline)" : !is_pair(c) ? "" : \
+	is_before(c) ? " (before the fix)" : " (the fix)")
+# The others, the bold ones over them, then the kernel's column alone, where
 # there is one (a macro of numbers only: no name or path in it).
-kernel_plot = kcol ? sprintf(", in using 1:(y_of(%d)) title columnhead(%d) lw 3 dt 2 lt -1 pt 5 ps 0.8 noenhanced", \
-	kcol, kcol) : ""
-plot for [c = 4:ncols] in using 1:(c != kcol && !is_pair(c) ? y_of(c) : 1/0) \
-	title (c == kcol || is_pair(c) ? "" : columnhead(c)) ls c noenhanced, \
-	for [c = 4:ncols] in using 1:(is_pair(c) ? y_of(c) : 1/0) \
-	title (is_pair(c) ? pair_title(c) : "") ls c noenhanced @kernel_plot
+kernel_plot = kcol ? sprintf(", in using 1:(y_of(%d)) title columnhead(%d) . base_title(%d) lw 3 dt 2 lt -1 pt 5 ps 0.8 noenhanced", \
+	kcol, kcol, kcol) : ""
+# The seed's columns (a macro of fixed text: the file is 'seed', copied by
+# run-all under that name); a bin it published as 0.00 is drawn on the floor
+# inside the chart's range.
+seed_y(c) = column(c) > 0 ? column(c) : ($1 >= first && $1 <= last ? floor : 1/0)
+kernel_plot = kernel_plot . (seeded ? ", seed skip 1 using 1:(seed_y(2)) title \"the seed's 2.6.34 (published)\" lc rgb \"#b2182b\" lw 2 dt 3 pt 6 ps 1, seed skip 1 using 1:(seed_y(3)) title \"the seed's fix (published)\" lc rgb \"#2166ac\" lw 2 dt 3 pt 4 ps 1" : "")
+plot for [c = 4:ncols] in using 1:(c != kcol && !is_bold(c) ? y_of(c) : 1/0) \
+	title (c == kcol || is_bold(c) ? "" : columnhead(c)) ls c noenhanced, \
+	for [c = 4:ncols] in using 1:(is_bold(c) ? y_of(c) : 1/0) \
+	title (is_bold(c) ? bold_title(c) : "") ls c noenhanced @kernel_plot

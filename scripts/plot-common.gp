@@ -8,10 +8,13 @@
 # `in` is pasted into a shell command below (head): a name with a quote is
 # refused rather than run.
 if (strstrt(in, "'") > 0) { exit error "plot-common.gp: the input file's name holds a quote: not taken" }
+# A chart may set width and height (pixels) before loading this file.
+if (!exists("width")) { width = 1000 }
+if (!exists("height")) { height = 600 }
 if (fmt eq "svg") {
-	set terminal svg size 1000,600 dynamic enhanced font "Sans,11" background "white"
+	set terminal svg size width,height dynamic enhanced font "Sans,11" background "white"
 } else {
-	set terminal pngcairo size 1000,600 enhanced font "Sans,10"
+	set terminal pngcairo size width,height enhanced font "Sans,10"
 }
 set output out . "." . fmt
 set datafile separator comma
@@ -27,7 +30,7 @@ set tics nomirror
 # series in columns first, first + step, ... (numbered s = 0, 1, ...), and
 # plots column c with `ls c`: gnuplot 5.4 takes no function call after `pt`
 # or `dt`, only a variable.
-# The seed's pair, the baseline first, then the fix (the patch table's first
+# The seed's pair, the lock before the patch first, then the fix (the patch table's first
 # two: locks/registry.c): hist.gp draws them bold and the rest grey.
 if (!exists("highlight")) { highlight = " kmutex-spin kmutex-fix " }
 series_names = system("head -n 1 '" . in . "' | tr ', ' ' _'")

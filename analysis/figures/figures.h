@@ -216,4 +216,37 @@ const char *hist_verdict(const struct hist_comparison *c);
  * something.  The CSV file and the report's chart of it go by this. */
 bool hist_charted(const struct group *g, bool contended);
 
+/* ---- the model nearest the kernel's mutex (nearest.c) ---- */
+
+#define NEAR_FIGURES 8  /* the contended histogram's EMD, then the table's contention figures */
+
+/* A model's distance from the kernel's row on one figure, as an interval:
+ * |ln ratio| over its ratio's interval, or the EMD's bounds from the per-bin
+ * share intervals (ok false: no such figure for it). */
+struct nearness {
+	double lo, hi;
+	bool ok;
+};
+
+/* Of n candidates' distances d[i * nfig + f], the one that against each
+ * other is nearer beyond both intervals on more figures than the other is
+ * on; -1 where none is (the gaps are within the intervals, or split). */
+int near_stands_out(const struct nearness *d, unsigned int n, unsigned int nfig);
+/* |ln r| over a ratio's interval [lo, hi]: from 0 where it holds 1. */
+struct nearness near_ratio(double lo, double hi);
+/* The bounds of the EMD of two histograms from their per-bin share
+ * differences' intervals (hc's lo and hi, percentage points). */
+struct nearness near_emd(const struct hist_comparison *hc);
+
+struct nearest {
+	int model;             /* the model that stands out (near_stands_out), or -1 */
+	int nearest_emd;       /* the model of the smallest EMD, or -1 */
+	double emd;            /* its EMD, bins */
+	unsigned int compared; /* the models with a figure to compare */
+};
+
+/* The models of a models-vs-kernel group (the kernel's row its baseline)
+ * against each other, on their EMD and contention figures together. */
+void nearest_model(const struct group *g, struct nearest *out);
+
 #endif

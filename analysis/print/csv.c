@@ -312,39 +312,81 @@ static int csv_histcmp(struct csv *t, const struct group *g)
 	return csv_close(t, &o);
 }
 
-/* The column (1 the first) of the kernel's row in the group's contended
- * histogram CSV, or 0 (csv_hist's columns: bin, lower_cycles, lower_ns,
- * then each variant that has the histogram). */
-static unsigned int kernel_column(const struct group *g)
+/* The column (1 the first) of variant VI in the group's histogram CSV, or 0
+ * where it has no such histogram (csv_hist's columns: bin, lower_cycles,
+ * lower_ns, then each variant that has the histogram). */
+static unsigned int hist_column(const struct group *g, unsigned int vi, bool contended)
 {
 	unsigned int col = 3;
 
+	for (unsigned int i = 0; i <= vi && i < g->nv; i++)
+		col += hist_of(&g->v[i], contended).ok;
+	return vi < g->nv && hist_of(&g->v[vi], contended).ok ? col : 0;
+}
+
+/* The column of the kernel's row, or 0. */
+static unsigned int kernel_column(const struct group *g)
+{
 	for (unsigned int i = 0; i < g->nv; i++)
-		if (hist_of(&g->v[i], true).ok) {
-			col++;
-			if (g->v[i].kernel_row)
-				return col;
-		}
+		if (g->v[i].kernel_row)
+			return hist_column(g, i, true);
 	return 0;
+}
+
+/* Whether the group is of simulated runs of a workload whose contended
+ * histogram the seed published (text_seed.c): its chart draws the seed's
+ * beside the simulated ones, as report.md's section sets their tables. */
+static bool seed_charted(const struct comparison *c, const struct group *g, struct seed_figures *s)
+{
+	const struct result_host *id = c->hosts[g->host].id;
+
+	return id && id->simulated && seed_figures_of(g->workload, s) && s->nbins > 0;
+}
+
+/* seed-hist-contended-W-tN.csv: the seed's 2.6.34 and fix columns, % of
+ * contended acquisitions by bin, as published; into name (empty: none). */
+static int csv_seed_hist(struct csv *t, const struct group *g, char *name, size_t len)
+{
+	struct seed_figures s;
+	struct sf_out o;
+	FILE *f;
+
+	name[0] = '\0';
+	if (!hist_charted(g, true) || !seed_charted(t->c, g, &s))
+		return 0;
+	group_file(t, name, len, "seed-hist-contended", g);
+	if (!(f = csv_open(t, name, &o)))
+		return -1;
+	fprintf(f, "bin,seed 2.6.34,seed fix\n");
+	for (int b = 0; b < s.nbins; b++)
+		fprintf(f, "%d,%.2f,%.2f\n", s.first_bin + b, s.pct[0][b], s.pct[1][b]);
+	return csv_close(t, &o);
 }
 
 /* charts.csv's rows of a group: where its histogram makes a chart, the
  * histogram chart (of its contended acquisitions where every variant has
  * them, as the patch counted; else of all) and the phases chart, with what
  * the gnuplot scripts are told: the TSC rate of the runs (summary.csv's
- * tsc_hz, their median) and the kernel's column. */
-static void chart_rows(struct csv *t, FILE *f, const struct group *g)
+ * tsc_hz, their median), the kernel's column and the baseline's: the group's
+ * first variant, as every table of it takes (md_figure_cell), so a chart
+ * names the baseline its table does. */
+static int chart_rows(struct csv *t, FILE *f, const struct group *g)
 {
-	char hist[256], phases[256];
+	char hist[256], phases[256], seed[256];
 	bool contended = hist_charted(g, true);
 
 	if (!hist_charted(g, false))
-		return;
+		return 0;
+	if (csv_seed_hist(t, g, seed, sizeof(seed)))
+		return -1;
 	group_file(t, hist, sizeof(hist), contended ? "hist-contended" : "hist", g);
 	group_file(t, phases, sizeof(phases), "phases", g);
-	fprintf(f, "hist.gp,%.*s,%s,%s,%u,%.6f,%d,%u\n", (int)(strlen(hist) - 4), hist, hist, g->workload, g->threads,
-		group_tsc_hz(g) / 1e9, contended, contended ? kernel_column(g) : 0);
-	fprintf(f, "phases.gp,%.*s,%s,%s,%u,,,\n", (int)(strlen(phases) - 4), phases, phases, g->workload, g->threads);
+	fprintf(f, "hist.gp,%.*s,%s,%s,%u,%.6f,%d,%u,%u,%s\n", (int)(strlen(hist) - 4), hist, hist, g->workload,
+		g->threads, group_tsc_hz(g) / 1e9, contended, contended ? kernel_column(g) : 0,
+		hist_column(g, 0, contended), seed);
+	fprintf(f, "phases.gp,%.*s,%s,%s,%u,,,,,\n", (int)(strlen(phases) - 4), phases, phases, g->workload,
+		g->threads);
+	return 0;
 }
 
 /* The workload's sweep-*.csv files, a figure of TABLE_SWEEP each (its
@@ -369,12 +411,11 @@ int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, s
 
 	if (!charts)
 		return -1;
-	fprintf(charts, "script,chart,csv,workload,threads,tsc_ghz,contended,kernel_col\n");
+	fprintf(charts, "script,chart,csv,workload,threads,tsc_ghz,contended,kernel_col,base_col,seed_csv\n");
 	for (unsigned int i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 
-		chart_rows(t, charts, g);
-		if (csv_hist(t, g, false) || csv_hist(t, g, true) || csv_phases(t, g) || csv_stats(t, g) ||
+		if (chart_rows(t, charts, g) || csv_hist(t, g, false) || csv_hist(t, g, true) || csv_phases(t, g) || csv_stats(t, g) ||
 		    csv_kernel(t, g) || csv_histcmp(t, g))
 			goto fail;
 		if (first_of_workload(c, g) && csv_sweeps(t, g))

@@ -1,6 +1,6 @@
 /*
  * markdown_answer.c — the top of report.md (markdown_int.h): one verdict
- * line per experiment that ran, the small-machine caveat, then every chart,
+ * line per experiment that ran, then every chart,
  * so the answer is on the first screen and the tables follow.  Each figure
  * is the one the tables print: the group's throughput column
  * (md_rate_figure, markdown_util.c: the sweep's table too), its verdict from judge(), the
@@ -12,9 +12,6 @@
 #include "../figures/figures.h"
 #include "markdown_int.h"
 #include "print.h"
-
-/* Under this many CPUs the patch's pile-up of spinners cannot form. */
-#define FEW_CPUS 8
 
 /* The patch experiment's group: its baseline -> kmutex-fix, and the kernel's row. */
 static void print_patch_answer(struct md *m, const struct group *g)
@@ -41,23 +38,28 @@ static void print_patch_answer(struct md *m, const struct group *g)
 	fprintf(m->out, ".\n");
 }
 
-/* The models-vs-kernel group: the model whose contended histogram lies
- * nearest the kernel's (the table's EMD column). */
+/* The models-vs-kernel group: the model that stands out as nearest the
+ * kernel's on the table's figures together (nearest_model: its contended
+ * histogram's EMD and the contention figures, each gap judged against the
+ * intervals the table prints), or that none does, with the smallest EMD. */
 static void print_kernel_answer(struct md *m, const struct group *g, bool first)
 {
-	static struct hist_comparison hc, best;
-	int nearest = -1;
+	static struct hist_comparison hc;
+	struct nearest near;
 
-	for (unsigned int i = 1; i < g->nv; i++)
-		if (group_max_reps(g) >= 2 && compare_hists(g, i, true, &hc) && (nearest < 0 || hc.test.emd < best.test.emd)) {
-			nearest = (int)i;
-			best = hc;
-		}
+	nearest_model(g, &near);
 	fprintf(m->out, "%s%u threads ", first ? "" : "; ", g->threads);
-	if (nearest < 0)
+	if (near.compared == 0 || near.nearest_emd < 0) {
 		fprintf(m->out, "n/a (no histograms to compare)");
+		return;
+	}
+	if (near.model >= 0 && compare_hists(g, (unsigned int)near.model, true, &hc))
+		fprintf(m->out, "`%s` (EMD %.2f bins, %s)", g->v[near.model].label, hc.test.emd, hist_verdict(&hc));
+	else if (near.model >= 0)
+		fprintf(m->out, "`%s`", g->v[near.model].label);
 	else
-		fprintf(m->out, "`%s` (EMD %.2f bins, %s)", g->v[nearest].label, best.test.emd, hist_verdict(&best));
+		fprintf(m->out, "no model stands out (smallest EMD: `%s`, %.2f bins)", g->v[near.nearest_emd].label,
+			near.emd);
 }
 
 /* The sweep's group: the lock of the highest median throughput, against the next. */
@@ -109,16 +111,6 @@ static void print_experiment(struct md *m, const char *kind, const char *w, cons
 	fprintf(m->out, ".\n");
 }
 
-static void print_caveat(struct md *m)
-{
-	long ncpu = strtol(rundir_env(m->d, "NCPU"), NULL, 10);
-
-	if (ncpu <= 0 || ncpu >= FEW_CPUS)
-		return;
-	fprintf(m->out, "\n**A small machine: %ld CPU(s).** With N CPUs at most N−1 threads can spin while the lock's owner runs, so the pile-up of spinners that the 2.6.36 patch cured cannot form on %ld; the seed's 3.14x was measured on 64 cores, and a machine with many cores is where it should appear (docs/run-all.md).\n",
-		ncpu, ncpu);
-}
-
 void md_answer_section(struct md *m)
 {
 	static const struct group *g[MAX_GROUPS];
@@ -135,14 +127,13 @@ void md_answer_section(struct md *m)
 	}
 	md_sim_answer(m);
 	for (const char *p = rundir_env(m->d, "KERNEL_WORKLOADS"); md_next_word(&p, w, sizeof(w));)
-		print_experiment(m, "kernel", w, "The model nearest the kernel's mutex (contended histograms)",
+		print_experiment(m, "kernel", w, "The model nearest the kernel's mutex (contended histograms and contention figures together)",
 				 kernel_baseline, print_kernel_answer);
 	for (const char *p = all; md_next_word(&p, w, sizeof(w));)
 		print_experiment(m, "sweep", w, "Highest median throughput by thread count", NULL, print_sweep_answer);
 	md_programs_answer(m);
 	if (!m->nparts)
 		fprintf(m->out, "- No experiment finished a run (see [Failed runs](#failed-runs)).\n");
-	print_caveat(m);
 	fprintf(m->out, "\nRatios are of medians, [their 95%% interval], and the verdict of the repetitions (how to read them: [Reading the figures](#reading-the-figures)); the tables follow the charts.\n\n");
 }
 
@@ -171,13 +162,13 @@ static void print_patch_plots(struct md *m, const char *w)
 			 w, g[i]->threads);
 		snprintf(name, sizeof(name), "hist-%s%s-t%u", contended ? "contended-" : "", w, g[i]->threads);
 		md_print_plot(m, alt, name);
-		snprintf(alt, sizeof(alt), "how acquisitions were obtained, %s, %u threads", w, g[i]->threads);
-		snprintf(name, sizeof(name), "phases-%s-t%u", w, g[i]->threads);
-		md_print_plot(m, alt, name);
+		snprintf(alt, sizeof(alt), "%s, %u threads", w, g[i]->threads);
+		md_print_phases_plot(m, g[i], "", alt);
 	}
 }
 
-/* The models-vs-kernel chart of W at each thread count of its table. */
+/* The models-vs-kernel charts of W at each thread count of its table: the
+ * contended histograms, then how the models' acquisitions were obtained. */
 static void print_kernel_plots(struct md *m, const char *w)
 {
 	static const struct group *g[MAX_GROUPS];
@@ -190,6 +181,8 @@ static void print_kernel_plots(struct md *m, const char *w)
 		snprintf(alt, sizeof(alt), "contended acquisition times of the models and the kernel's mutex waits, %s, %u threads",
 			 w, g[i]->threads);
 		md_print_plot(m, alt, name);
+		snprintf(alt, sizeof(alt), "the models, %s, %u threads", w, g[i]->threads);
+		md_print_phases_plot(m, g[i], "", alt);
 	}
 }
 

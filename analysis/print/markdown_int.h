@@ -91,6 +91,7 @@ char **md_names(const struct md *m, const char *sub, const char *pattern);
 bool md_next_word(const char **p, char *w, size_t len);
 /* plots/NAME.png's link, where gnuplot drew it. */
 void md_print_plot(struct md *m, const char *alt, const char *name);
+void md_print_phases_plot(struct md *m, const struct group *g, const char *prefix, const char *what);
 /* Whether PART's comparison failed: then its line stands in the section
  * (naming data/KIND-W.txt, where run-all keeps it), and the failed section
  * counts it. */

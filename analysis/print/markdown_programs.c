@@ -131,11 +131,17 @@ static void print_program(struct md *m, const struct group *g)
 			fprintf(out, "n/a (not both ran)");
 	}
 	fprintf(out, ".\n\n");
-	/* run-all draws it from this group's CSV (lbcompare --csv names it by
-	 * the group's workload, exec-PROGRAM, and the threads asked). */
-	snprintf(name, sizeof(name), "hist-contended-%s-t%u", g->workload, g->threads);
-	snprintf(alt, sizeof(alt), "contended acquisition times, %s, %u threads asked", g->program, g->threads);
+	/* run-all draws them from this group's CSV (lbcompare --csv names them by
+	 * the group's workload, exec-PROGRAM, and the threads asked): the
+	 * contended histogram where every run has one, else all acquisitions'. */
+	bool contended = hist_charted(g, true);
+
+	snprintf(name, sizeof(name), "hist-%s%s-t%u", contended ? "contended-" : "", g->workload, g->threads);
+	snprintf(alt, sizeof(alt), "%sacquisition times, %s, %u threads asked", contended ? "contended " : "",
+		 g->program, g->threads);
 	md_print_plot(m, alt, name);
+	snprintf(alt, sizeof(alt), "%s, %u threads asked", g->program, g->threads);
+	md_print_phases_plot(m, g, "", alt);
 }
 
 void md_programs_section(struct md *m)

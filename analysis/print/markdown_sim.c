@@ -161,6 +161,24 @@ static void print_seed(FILE *out, const struct group *g)
 	seed_hist(out, g, (unsigned int)(fix - g->v), &s);
 }
 
+/* The simulated group's charts, as run-all draws them (sim- before the real
+ * ones' names): its contended histogram beside the seed's, then how its
+ * acquisitions were obtained. */
+static void print_sim_charts(struct md *m, const struct group *g)
+{
+	bool contended = hist_charted(g, true);
+	char alt[192], name[160];
+
+	if (!hist_charted(g, false))
+		return;
+	snprintf(name, sizeof(name), "sim-hist-%s%s-t%u", contended ? "contended-" : "", g->workload, g->threads);
+	snprintf(alt, sizeof(alt), "simulated %sacquisition-time histogram, %s, %u threads%s", contended ? "contended " : "",
+		 g->workload, g->threads, contended ? ", the seed's beside where it published one" : "");
+	md_print_plot(m, alt, name);
+	snprintf(alt, sizeof(alt), "simulated, %s, %u threads", g->workload, g->threads);
+	md_print_phases_plot(m, g, "sim-", alt);
+}
+
 /* Why W has no simulated runs, from settings' SIM_WHY ("W: why; ..."):
  * true when it says. */
 static bool print_why(struct md *m, const char *w)
@@ -197,6 +215,7 @@ static void print_workload(struct md *m, const char *w)
 	fprintf(m->out, "; %u repetition(s), each its own `--sim-seed`:\n\n", group_max_reps(g));
 	print_headline(m->out, g);
 	print_seed(m->out, g);
+	print_sim_charts(m, g);
 	fprintf(m->out, "Every figure of these runs (lbcompare's text, simulated runs only): `data/sim-%s.txt`.\n\n", w);
 }
 

@@ -32,6 +32,19 @@ void md_print_plot(struct md *m, const char *alt, const char *name)
 		fprintf(m->out, "![%s](plots/%s.png)\n\n", alt, name);
 }
 
+/* The phases chart run-all draws beside each histogram chart (charts.csv:
+ * PREFIXphases-WORKLOAD-tTHREADS, PREFIX "sim-" for the simulated runs'),
+ * linked where its histogram is: a chart drawn is a chart linked.  WHAT
+ * names the group in the alt text. */
+void md_print_phases_plot(struct md *m, const struct group *g, const char *prefix, const char *what)
+{
+	char alt[192], name[160];
+
+	snprintf(name, sizeof(name), "%sphases-%s-t%u", prefix, g->workload, g->threads);
+	snprintf(alt, sizeof(alt), "how acquisitions were obtained, %s", what);
+	md_print_plot(m, alt, name);
+}
+
 bool md_failed_comparison(struct md *m, const struct md_part *part)
 {
 	char rel[MD_PATH], key[MD_PATH + sizeof(part->failed)];

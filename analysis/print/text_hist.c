@@ -108,7 +108,7 @@ void print_hist_differences(struct text *t, const struct group *g, bool contende
 	if (few)
 		fprintf(t->out, "(\"no difference\" is all that so few repetitions can show: 4 or more a side can show one)\n");
 	fprintf(t->out, "Share of acquisitions in each bin, variant minus %s, percentage points, with a 95%% interval\n"
-	       "(Welch's t on bootstrap standard errors: %d resamples of each side's runs, seed %d):\n", g->v[0].label, HIST_RESAMPLES, HIST_SEED);
+	       "(t on bootstrap standard errors, the smaller side's degrees of freedom: %d resamples of each side's runs, seed %d):\n", g->v[0].label, HIST_RESAMPLES, HIST_SEED);
 	fprintf(t->out, "bin   ");
 	for (unsigned int i = 1; i < g->nv; i++)
 		if (ok[i])

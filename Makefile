@@ -237,6 +237,14 @@ $(BUILD)/tests/exec_cond_prog: tests/exec_cond_prog.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
 
+# tests/exec_wrapper_prog.c: a program that locks through its own lock
+# wrappers (tests/exec-sites.t): -O2 without frame pointers, as programs
+# ship, its functions exported for a stripped copy's dynamic symbols.
+EXEC_TEST_PROGS += $(BUILD)/tests/exec_wrapper_prog
+$(BUILD)/tests/exec_wrapper_prog: tests/exec_wrapper_prog.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O2 -fomit-frame-pointer -rdynamic $(LDFLAGS) -o $@ $< -pthread
+
 # tests/exec_life_prog.c: a small server (drops privileges, daemonises...)
 # that tests/exec-life.t runs, found beside exec_prog.
 EXEC_TEST_PROGS += $(BUILD)/tests/exec_life_prog

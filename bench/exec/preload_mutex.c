@@ -215,7 +215,7 @@ static struct px_mutex *px_publish(pthread_mutex_t *m, const void *site)
 		errno = ENOMEM;
 		return NULL;
 	}
-	x->site = site;
+	px_frames_record(x->frames, site);
 	if (t) {
 		t->c.mutex_starts++;
 		t->c.mutex_restarts += restarted;

@@ -14,7 +14,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 exec_preamble
-echo "1..7"
+echo "1..8"
 WRAP_PROG=$(dirname "${EXEC_PROG:-build/tests/exec_prog}")/exec_wrapper_prog
 
 # site_function of DIR's most contended mutex (rank 1; column 11).
@@ -27,7 +27,7 @@ sites() {
 }
 
 if ! ldconfig -p 2>/dev/null | grep -q 'libdw\.so\.1'; then
-	for t in 1 2 3 4 5 6 7; do ok "# skip libdw.so.1 not installed (scripts/deps.sh installs libdw-dev)"; done
+	for t in 1 2 3 4 5 6 7 8; do ok "# skip libdw.so.1 not installed (scripts/deps.sh installs libdw-dev)"; done
 	exit 0
 fi
 # Both C++ programs' main(): two threads add 200,000 each to an lbtest::Box.
@@ -84,6 +84,9 @@ check "a function that locks itself is its own site, no wrapper: add_direct (exi
 s=$(sites "$tmp/wrap" queue)
 check "a condvar's mutex: produce or consume, via mutex_lock or cond_wait (exit $rc, '$s')" \
 	'[ "$rc" -eq 0 ] && case $s in produce/mutex_lock | consume/mutex_lock | consume/cond_wait) true ;; *) false ;; esac'
+s=$(sites "$tmp/wrap" inited)
+check "an init call is its own site, though its function returns straight after: init_locks (exit $rc, '$s')" \
+	'[ "$rc" -eq 0 ] && [ "$s" = init_locks/- ]'
 # Stripped, its functions exported: the dynamic symbols name both.
 d=" (stripped: dynamic symbols only)"
 if strip -o "$tmp/wrap-stripped" "$WRAP_PROG" 2>"$tmp/strip.err"; then

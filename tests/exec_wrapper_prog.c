@@ -15,6 +15,10 @@
  *   queue    a producer and a consumer, each locking with mutex_lock() and
  *            the consumer waiting with cond_wait() (the condvar's wrapper),
  *            in produce() and consume()
+ *   inited   the last of the mutexes init_locks() initializes in a loop,
+ *            then locked once: its site is the init call, which returns
+ *            straight to init_locks()'s end, yet init_locks() is no lock
+ *            wrapper (it returns holding nothing)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -35,6 +39,7 @@ static pthread_mutex_t wrapped_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t direct_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t inited[4];
 static long wrapped_total, direct_total, queued, consumed;
 
 static void fail(const char *what, int rc)
@@ -104,6 +109,12 @@ OWN_FRAME void consume(void)
 	mutex_unlock(&queue_lock);
 }
 
+OWN_FRAME void init_locks(void)
+{
+	for (int i = 0; i < 4; i++)
+		pthread_mutex_init(&inited[i], NULL);
+}
+
 static void *adder(void *arg)
 {
 	(void)arg;
@@ -127,9 +138,12 @@ int main(void)
 	pthread_t t[3];
 	int rc;
 
-	printf("wrapped %p\ndirect %p\nqueue %p\n", (void *)&wrapped_lock, (void *)&direct_lock,
-	       (void *)&queue_lock);
+	printf("wrapped %p\ndirect %p\nqueue %p\ninited %p\n", (void *)&wrapped_lock, (void *)&direct_lock,
+	       (void *)&queue_lock, (void *)&inited[3]);
 	fflush(stdout);
+	init_locks();
+	pthread_mutex_lock(&inited[3]);
+	pthread_mutex_unlock(&inited[3]);
 	if ((rc = pthread_create(&t[0], NULL, adder, NULL)) || (rc = pthread_create(&t[1], NULL, adder, NULL)) ||
 	    (rc = pthread_create(&t[2], NULL, consumer, NULL)))
 		fail("pthread_create", rc);

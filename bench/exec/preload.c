@@ -115,7 +115,7 @@ static void px_contended(struct px_thread *t, struct px_mutex *x, const void *si
 	t->seen_ccount = t->bt.acq_contended.count;
 	t->seen_csum = t->bt.acq_contended.sum;
 	if (!(x->contentions & (x->contentions - 1)))
-		px_frames_record(x->frames, site);
+		px_frames_record(x->frames, site, true);
 }
 
 /*
@@ -268,7 +268,7 @@ static int px_try(struct px_thread *t, struct px_mutex *x, const void *site)
 		return EBUSY;
 	px_held(t, x);
 	if (!x->frames[0])
-		px_frames_record(x->frames, site);
+		px_frames_record(x->frames, site, true);
 	return 0;
 }
 

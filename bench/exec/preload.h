@@ -35,11 +35,11 @@
 #define PX_FRAMES 4
 /* FRAMES[0..PX_FRAMES) := the return addresses of the calling thread's
  * stack from SITE (the interposed call's return address) up, 0 past the
- * stack's end, where SITE is in a lock wrapper (px_site_frame's rule);
- * else SITE alone, and so where the stack cannot be walked (no unwind
- * information, or the thread is already walking it: the unwinder locked a
- * mutex).  Off the fast path: the walk costs microseconds. */
-void px_frames_record(const void **frames, const void *site);
+ * stack's end, where WALK and SITE is in a lock wrapper (px_site_frame's
+ * rule); else SITE alone, and so where the stack cannot be walked (no
+ * unwind information, or the thread is already walking it: the unwinder
+ * locked a mutex).  Off the fast path: the walk costs microseconds. */
+void px_frames_record(const void **frames, const void *site, bool walk);
 /* The first of FRAMES outside the program's lock wrappers: the index of
  * the first frame whose function does more than return once the call
  * returns (px_returns_at_once, preload_frames.c), or of the last frame

@@ -192,12 +192,12 @@ static bool px_returns_at_once(const void *ra, bool live)
  * function that locks), so they pay a read of a few instructions, not the
  * walk, which doubles the cost of starting a mutex (docs/exec.md, "Call
  * sites"). */
-void px_frames_record(const void **frames, const void *site)
+void px_frames_record(const void **frames, const void *site, bool walk)
 {
 	const void *got[PX_FRAMES] = { site };
 	struct px_walk w = { got, site, 0, 0 };
 
-	if (!px_walking && px_returns_at_once(site, true)) {
+	if (walk && !px_walking && px_returns_at_once(site, true)) {
 		px_walking = true;
 		_Unwind_Backtrace(px_frame, &w);
 		px_walking = false;

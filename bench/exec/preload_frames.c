@@ -58,8 +58,9 @@ static _Unwind_Reason_Code px_frame(struct _Unwind_Context *ctx, void *arg)
 /*
  * A lock wrapper, by what its code does once the pthread call returns: a
  * function whose whole job is the call (leveldb's port::Mutex::Lock, a
- * CondVar::Wait, libstdc++'s condition_variable::wait) only tests the
- * result and returns, where a function holding a critical section goes on
+ * CondVar::Wait) only tests the result and returns, holding the mutex
+ * (one that ends in a tail call, as libstdc++'s condition_variable::wait,
+ * leaves no frame to pass), where a function holding a critical section goes on
  * to its work (a store, a call: Box::add with a lock_guard inlined writes
  * its count, then calls unlock).  So a frame is a wrapper's when, from its
  * return address, some path reaches the function's `ret` through register
@@ -197,14 +198,12 @@ void px_frames_record(const void **frames, const void *site, bool walk)
 	const void *got[PX_FRAMES] = { site };
 	struct px_walk w = { got, site, 0, 0 };
 
+	/* px_frame writes only from the frame that is SITE on: a walk that
+	 * never met it leaves SITE alone. */
 	if (walk && !px_walking && px_returns_at_once(site, true)) {
 		px_walking = true;
 		_Unwind_Backtrace(px_frame, &w);
 		px_walking = false;
-		if (!w.n) {
-			memset(got, 0, sizeof(got));
-			got[0] = site;
-		}
 	}
 	memcpy(frames, got, sizeof(got));
 }

@@ -238,12 +238,13 @@ $(BUILD)/tests/exec_cond_prog: tests/exec_cond_prog.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
 
 # tests/exec_wrapper_prog.c: a program that locks through its own lock
-# wrappers (tests/exec-sites.t): -O2 without frame pointers, as programs
+# wrappers (tests/exec-sites.t): -O2 without frame pointers (last: a
+# sanitizer build's LDFLAGS ask for them), as programs
 # ship, its functions exported for a stripped copy's dynamic symbols.
 EXEC_TEST_PROGS += $(BUILD)/tests/exec_wrapper_prog
 $(BUILD)/tests/exec_wrapper_prog: tests/exec_wrapper_prog.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O2 -fomit-frame-pointer -rdynamic $(LDFLAGS) -o $@ $< -pthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -O2 -fomit-frame-pointer -rdynamic -o $@ $< -pthread
 
 # tests/exec_life_prog.c: a small server (drops privileges, daemonises...)
 # that tests/exec-life.t runs, found beside exec_prog.

@@ -73,7 +73,9 @@ fi
 # A C program's own wrappers: mutex_lock() (lock, test, return) called by
 # add_wrapped() and produce()/consume(), cond_wait() by consume(); beside
 # them add_direct(), which locks itself.  Two threads contend on each, so
-# the frames are taken on the contended path too.
+# the frames are taken on the contended path too; the queue's two
+# consumers, woken together, re-lock inside cond_wait() (a walk that failed
+# there would leave cond_wait/-).
 lb -l ticket --exec -o "$tmp/wrap" --quiet -- "$WRAP_PROG"
 s=$(sites "$tmp/wrap" wrapped)
 check "a wrapper's caller is the site, the wrapper apart: add_wrapped via mutex_lock (exit $rc, '$s')" \

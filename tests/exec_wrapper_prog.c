@@ -12,9 +12,10 @@
  *            with mutex_lock() (the wrapper: lock, test, return)
  *   direct   the same through add_direct(), which calls pthread_mutex_lock
  *            itself: its own site, no wrapper
- *   queue    a producer and a consumer, each locking with mutex_lock() and
- *            the consumer waiting with cond_wait() (the condvar's wrapper),
- *            in produce() and consume()
+ *   queue    a producer and two consumers, each locking with mutex_lock()
+ *            and the consumers waiting with cond_wait() (the condvar's
+ *            wrapper), in produce() and consume(); a broadcast wakes both,
+ *            so their re-locks inside the wait contend too
  *   inited   the last of the mutexes init_locks() initializes in a loop,
  *            then locked once: its site is the init call, which returns
  *            straight to init_locks()'s end, yet init_locks() is no lock
@@ -95,7 +96,7 @@ OWN_FRAME void produce(void)
 {
 	mutex_lock(&queue_lock);
 	queued++;
-	pthread_cond_signal(&queue_cond);
+	pthread_cond_broadcast(&queue_cond);
 	mutex_unlock(&queue_lock);
 }
 
@@ -128,14 +129,14 @@ static void *adder(void *arg)
 static void *consumer(void *arg)
 {
 	(void)arg;
-	for (int i = 0; i < ITEMS; i++)
+	for (int i = 0; i < ITEMS / 2; i++)
 		consume();
 	return NULL;
 }
 
 int main(void)
 {
-	pthread_t t[3];
+	pthread_t t[4];
 	int rc;
 
 	printf("wrapped %p\ndirect %p\nqueue %p\ninited %p\n", (void *)&wrapped_lock, (void *)&direct_lock,
@@ -144,12 +145,12 @@ int main(void)
 	init_locks();
 	pthread_mutex_lock(&inited[3]);
 	pthread_mutex_unlock(&inited[3]);
-	if ((rc = pthread_create(&t[0], NULL, adder, NULL)) || (rc = pthread_create(&t[1], NULL, adder, NULL)) ||
-	    (rc = pthread_create(&t[2], NULL, consumer, NULL)))
-		fail("pthread_create", rc);
+	for (int i = 0; i < 4; i++)
+		if ((rc = pthread_create(&t[i], NULL, i < 2 ? adder : consumer, NULL)))
+			fail("pthread_create", rc);
 	for (int i = 0; i < ITEMS; i++)
 		produce();
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if ((rc = pthread_join(t[i], NULL)))
 			fail("pthread_join", rc);
 	if (wrapped_total != 2L * ROUNDS || direct_total != 2L * ROUNDS || consumed != ITEMS) {

@@ -240,6 +240,18 @@ $(BUILD)/tests/exec_cond_prog: tests/exec_cond_prog.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -pthread
 
+# tests/exec_wrapper_prog.c: a program that locks through its own lock
+# wrappers (tests/exec-sites.t), built as programs ship: -O2 without frame
+# pointers, and plain under every SANFLAGS (ThreadSanitizer's code calls
+# __tsan_func_exit after each call, which no shipped wrapper does; the
+# launcher runs it under the sanitizer's runtime as any program); its
+# functions exported for a stripped copy's dynamic symbols.
+EXEC_TEST_PROGS += $(BUILD)/tests/exec_wrapper_prog
+$(BUILD)/tests/exec_wrapper_prog: override SANFLAGS :=
+$(BUILD)/tests/exec_wrapper_prog: tests/exec_wrapper_prog.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -O2 -fomit-frame-pointer -rdynamic -o $@ $< -pthread
+
 # tests/exec_life_prog.c: a small server (drops privileges, daemonises...)
 # that tests/exec-life.t runs, found beside exec_prog.
 EXEC_TEST_PROGS += $(BUILD)/tests/exec_life_prog

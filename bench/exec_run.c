@@ -92,6 +92,7 @@ struct exec_metric {
 
 struct exec_mutex {
 	char mutex[32], object[512], address[24];
+	char wrapper_object[512], wrapper_address[24]; /* "-", "0": no wrapper */
 	int pid, destroyed;
 	uint64_t acquisitions, contentions, contended_timed, contended_cycles;
 };
@@ -815,16 +816,16 @@ static void read_figures(struct exec_run *x, const char *name)
 static void read_mutexes(struct exec_run *x, const char *name, int pid)
 {
 	FILE *f = open_private(x, name);
-	char line[1200];
+	char line[2048];  /* two paths of up to 511 bytes, and the figures */
 
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f) && x->nmutexes < EXEC_MAX_MUTEXES) {
 		struct exec_mutex *m = &x->mutexes[x->nmutexes];
 
-		if (sscanf(line, "%31[^,],%d,%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%511[^,],%23[^,\n]",
+		if (sscanf(line, "%31[^,],%d,%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%511[^,],%23[^,],%511[^,],%23[^,\n]",
 			   m->mutex, &m->destroyed, &m->acquisitions, &m->contentions, &m->contended_timed,
-			   &m->contended_cycles, m->object, m->address) == 8) {
+			   &m->contended_cycles, m->object, m->address, m->wrapper_object, m->wrapper_address) == 10) {
 			m->pid = pid;
 			x->nmutexes++;
 		}
@@ -1067,21 +1068,22 @@ static bool dw_open(struct dw *dw)
 	return false;
 }
 
-/* The function and file:line of a return address in `object` (its own ELF
- * addresses): the call before it, so the address less one. */
-static void symbolize(struct dw *dw, const struct exec_mutex *m, char *fn, size_t fnlen, char *src, size_t srclen)
+/* The function and file:line of a return address (hex) in `object` (its
+ * own ELF addresses): the call before it, so the address less one. */
+static void symbolize(struct dw *dw, const char *object, const char *address, char *fn, size_t fnlen, char *src,
+		      size_t srclen)
 {
 	snprintf(fn, fnlen, "-");
 	snprintf(src, srclen, "-");
 #ifdef EXEC_LIBDW
-	uint64_t addr = strtoull(m->address, NULL, 16);
+	uint64_t addr = strtoull(address, NULL, 16);
 	Dwfl *d;
 	Dwfl_Module *mod;
 	GElf_Addr bias = 0;
 
-	if (!dw->so || !addr || m->object[0] != '/' || !(d = dw->begin(&dw->cb)))
+	if (!dw->so || !addr || object[0] != '/' || !(d = dw->begin(&dw->cb)))
 		return;
-	mod = dw->report_offline(d, "", m->object, -1);
+	mod = dw->report_offline(d, "", object, -1);
 	dw->report_end(d, NULL, NULL);
 	if (mod && dw->getelf(mod, &bias)) {
 		const char *name = dw->addrname(mod, addr - 1 + bias);
@@ -1089,14 +1091,15 @@ static void symbolize(struct dw *dw, const struct exec_mutex *m, char *fn, size_
 		int lineno = 0;
 		const char *file = line ? dw->lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
 
-		exec_site_function(name, elf_has_symtab(m->object), fn, fnlen);
+		exec_site_function(name, elf_has_symtab(object), fn, fnlen);
 		if (file)
 			snprintf(src, srclen, "%s:%d", file, lineno);
 	}
 	dw->end(d);
 #else
 	(void)dw;
-	(void)m;
+	(void)object;
+	(void)address;
 #endif
 }
 
@@ -1124,19 +1127,24 @@ static void write_mutexes(struct exec_run *x, FILE *f)
 
 	qsort(x->mutexes, x->nmutexes, sizeof(*x->mutexes), by_contention);
 	fprintf(f, "rank,pid,mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles_mean,"
-		   "site_object,site_address,site_function,site_source\n");
+		   "site_object,site_address,site_function,site_source,wrapper_object,wrapper_address,"
+		   "wrapper_function\n");
 	for (unsigned int i = 0; i < x->nmutexes && i < EXEC_MUTEX_ROWS; i++) {
 		struct exec_mutex *m = &x->mutexes[i];
-		char fn[256], src[512];
+		char fn[256], src[512], wfn[256], wsrc[512];
 
-		symbolize(&dw, m, fn, sizeof(fn), src, sizeof(src));
+		symbolize(&dw, m->object, m->address, fn, sizeof(fn), src, sizeof(src));
+		symbolize(&dw, m->wrapper_object, m->wrapper_address, wfn, sizeof(wfn), wsrc, sizeof(wsrc));
 		csv_field(fn);
 		csv_field(src);
+		csv_field(wfn);
 		csv_field(m->object);
-		fprintf(f, "%u,%d,%s,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%s,%s,%s,%s\n", i + 1, m->pid,
-			m->mutex, m->destroyed, m->acquisitions, m->contentions, m->contended_timed,
+		csv_field(m->wrapper_object);
+		fprintf(f, "%u,%d,%s,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.1f,%s,%s,%s,%s,%s,%s,%s\n", i + 1,
+			m->pid, m->mutex, m->destroyed, m->acquisitions, m->contentions, m->contended_timed,
 			m->contended_timed ? (double)m->contended_cycles / (double)m->contended_timed : 0.0,
-			m->object, m->address, have_dw ? fn : "-", have_dw ? src : "-");
+			m->object, m->address, have_dw ? fn : "-", have_dw ? src : "-", m->wrapper_object,
+			m->wrapper_address, have_dw ? wfn : "-");
 	}
 	if (dw.so)
 		dlclose(dw.so);

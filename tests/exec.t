@@ -181,7 +181,7 @@ fix_pid=$(cat "$tmp/pid-kmutex-fix")
 m="$tmp/f-kmutex-fix/mutexes-$fix_pid.csv"
 top=$(tail -n +2 "$m" | sort -t, -k3,3nr | head -n 1)
 check "mutexes.csv: header, one row per mutex taken" \
-	'[ "$(head -n 1 "$m")" = "mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles,site_object,site_address" ] &&
+	'[ "$(head -n 1 "$m")" = "mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles,site_object,site_address,wrapper_object,wrapper_address" ] &&
 	 [ "$(tail -n +2 "$m" | wc -l)" -ge 5 ]'
 check "mutexes.csv: the busiest mutex's call site is in the program ($top)" \
 	'[ "$(echo "$top" | cut -d, -f7)" = "$(readlink -f "$PROG")" ] && [ "$(echo "$top" | cut -d, -f8)" != 0x0 ]'

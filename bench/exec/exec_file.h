@@ -5,7 +5,9 @@
  *   exec-PID.csv     key,value: the lock() figures merged over the process's
  *                    threads (bench_thread's, as a benchmark's), the lock's
  *                    events and settings, the interposer's own counts;
- *   mutexes-PID.csv  one row per mutex that was taken.
+ *   mutexes-PID.csv  one row per mutex that was taken: its call site (the
+ *                    first frame outside the program's lock wrapper) and
+ *                    the wrapper's own call, "-,0" without one.
  * Both sides include this file, so a key is named once.
  */
 #ifndef LOCKBENCH_EXEC_FILE_H
@@ -16,7 +18,8 @@
 #define EXEC_FILE_PREFIX "exec"
 #define EXEC_MUTEX_PREFIX "mutexes"
 #define EXEC_MUTEX_HEADER \
-	"mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles,site_object,site_address"
+	"mutex,destroyed,acquisitions,contentions,contended_timed,contended_cycles,site_object,site_address," \
+	"wrapper_object,wrapper_address"
 
 /* A line on the program's standard error, a process's figures not written
  * (printf: its pid, then "PATH: REASON"); the launcher quotes the main

@@ -102,7 +102,11 @@ static inline struct px_node *px_node_get(struct px_thread *t)
 
 /* Figures of t's contended acquisition of x, written holding it:
  * acq_contended changes only on contended timed acquisitions, so what it
- * gained since the last one is this one's (nothing, for an untimed one). */
+ * gained since the last one is this one's (nothing, for an untimed one).
+ * The call's frames on its 1st, 2nd, 4th, 8th... contention: a walk of
+ * the stack costs microseconds (docs/exec.md, "Call sites"), here inside
+ * the program's critical section, so at most 64 in a mutex's life, and
+ * the site still follows the calls that contend as their numbers grow. */
 static void px_contended(struct px_thread *t, struct px_mutex *x, const void *site)
 {
 	x->contentions++;
@@ -110,7 +114,8 @@ static void px_contended(struct px_thread *t, struct px_mutex *x, const void *si
 	x->contended_cycles += t->bt.acq_contended.sum - t->seen_csum;
 	t->seen_ccount = t->bt.acq_contended.count;
 	t->seen_csum = t->bt.acq_contended.sum;
-	x->site = site;
+	if (!(x->contentions & (x->contentions - 1)))
+		px_frames_record(x->frames, site, true);
 }
 
 /*
@@ -262,8 +267,8 @@ static int px_try(struct px_thread *t, struct px_mutex *x, const void *site)
 	if (!px_cfg.ops->trylock(PX_LOCK(x), &n->lt))
 		return EBUSY;
 	px_held(t, x);
-	if (!x->site)
-		x->site = site;
+	if (!x->frames[0])
+		px_frames_record(x->frames, site, true);
 	return 0;
 }
 

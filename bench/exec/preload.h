@@ -12,6 +12,8 @@
  * started, found, destroyed), preload_out.c (the figures written at exit,
  * exec_file.h's format), preload.c (the interposed mutex calls, the setup
  * from the environment), preload_cond.c (condition variables over any lock).
+ * preload_frames.c, which calls none of them, records and reads a call's
+ * frames (a mutex's call site).
  */
 #ifndef LOCKBENCH_PRELOAD_H
 #define LOCKBENCH_PRELOAD_H
@@ -24,6 +26,26 @@
 #include "../core/config.h"
 #include "../core/harness.h"
 
+/* ---- preload_frames.c ---- */
+
+/* Frames recorded of a mutex's call: the call's return address (in the
+ * function that called pthread_*) and three callers above it, enough for
+ * a wrapper of a wrapper (px_site_frame).  On the header's first line,
+ * which has room for four. */
+#define PX_FRAMES 4
+/* FRAMES[0..PX_FRAMES) := the return addresses of the calling thread's
+ * stack from SITE (the interposed call's return address) up, 0 past the
+ * stack's end, where WALK and SITE is in a lock wrapper (px_site_frame's
+ * rule); else SITE alone, and so where the stack cannot be walked (no
+ * unwind information, or the thread is already walking it: the unwinder
+ * locked a mutex).  Off the fast path: the walk costs microseconds. */
+void px_frames_record(const void **frames, const void *site, bool walk);
+/* The first of FRAMES outside the program's lock wrappers: the index of
+ * the first frame whose function does more than return once the call
+ * returns (px_returns_at_once, preload_frames.c), or of the last frame
+ * recorded. */
+unsigned int px_site_frame(const void *const *frames);
+
 /*
  * One started mutex: this header, then the registry lock's state
  * (ops->size bytes, cache-line aligned).  Type-stable memory: a header is
@@ -31,16 +53,22 @@
  * a late read by a thread still leaving unlock() touches a lock, never
  * freed memory.  Its first line, which the fast path reads (the id),
  * changes only when a mutex starts or is destroyed (its chain, under the
- * registry's lock); the second is written by the lock's holder: owner_lt
- * on every acquisition and release (the line the holder has just fetched
- * for its own acquisition's count or contention figures, and that no other
- * thread reads on the fast path), the figures where they must be.
+ * registry's lock) and at a sampled contended acquisition (its frames,
+ * px_contended: at most 64 times in its life); the second is written by
+ * the lock's holder: owner_lt on every acquisition and release (the line
+ * the holder has just fetched for its own acquisition's count or
+ * contention figures, and that no other thread reads on the fast path),
+ * the figures where they must be.
  */
 struct px_mutex {
 	pthread_mutex_t *addr;        /* the pthread_mutex_t it serves: set at start, then read-only */
 	struct px_mutex *hnext;       /* its registry bucket's chain (px_reg_lock) */
 	uint32_t id;                  /* its acquisitions' index in every thread's px_tally: the
 	                               * header's for life (a recycled header keeps it) */
+	const void *frames[PX_FRAMES]; /* the call site: return addresses, innermost first
+	                               * (px_frames_record), of its first lock call (written by the
+	                               * thread starting it), then of each contended one whose number
+	                               * is a power of two (1st, 2nd, 4th...: by its holder) */
 	/* Written only by the thread holding the lock, plain: exact without atomics. */
 	struct lock_thread *owner_lt cacheline_aligned; /* held: the node lock() was given (the one
 	                               * unlock() needs, LOCK_F_HOLDS_THREAD); NULL: free.  Set after
@@ -53,7 +81,6 @@ struct px_mutex {
 	uint64_t contentions;         /* lock() calls that missed their first attempt */
 	uint64_t contended_timed;     /* contended ones that were timed (--timing) */
 	uint64_t contended_cycles;    /* their acquisition cycles */
-	const void *site;             /* return address of the latest contended lock call, else the first */
 } cacheline_aligned;
 
 #define PX_LOCK(x) ((void *)((char *)(x) + sizeof(struct px_mutex)))

@@ -200,8 +200,12 @@ static struct px_mutex *px_header_for(pthread_mutex_t *m, bool *restarted)
 }
 
 /* Builds m's header and publishes it in m's bytes (word 0 is PX_STARTING,
- * ours).  NULL, word 0 back to 0, when there is no memory. */
-static struct px_mutex *px_publish(pthread_mutex_t *m, const void *site)
+ * ours).  NULL, word 0 back to 0, when there is no memory.  site: the
+ * call's return address, its callers walked for a lock call (LOCKING),
+ * not for pthread_mutex_init(): a function that returns straight after
+ * its last init (an init loop's end) is no wrapper, as one that returns
+ * holding the mutex it locked is. */
+static struct px_mutex *px_publish(pthread_mutex_t *m, const void *site, bool locking)
 {
 	struct px_thread *t = px_self();
 	struct px_mutex *x;
@@ -215,7 +219,7 @@ static struct px_mutex *px_publish(pthread_mutex_t *m, const void *site)
 		errno = ENOMEM;
 		return NULL;
 	}
-	x->site = site;
+	px_frames_record(x->frames, site, locking);
 	if (t) {
 		t->c.mutex_starts++;
 		t->c.mutex_restarts += restarted;
@@ -284,7 +288,7 @@ struct px_mutex *px_mutex_start(pthread_mutex_t *m, const void *site)
 		 * the claim. */
 		if (__atomic_compare_exchange_n(px_word(m), &seen, PX_STARTING, false,
 						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			return px_publish(m, site);
+			return px_publish(m, site, true);
 	}
 }
 
@@ -318,7 +322,7 @@ int px_mutex_init(pthread_mutex_t *m, const void *site)
 	if (t)
 		t->c.mutex_inits++;
 	__atomic_store_n(px_word(m), PX_STARTING, __ATOMIC_RELAXED);
-	return px_publish(m, site) ? 0 : ENOMEM;
+	return px_publish(m, site, false) ? 0 : ENOMEM;
 }
 
 int px_mutex_destroy(pthread_mutex_t *m)

@@ -138,7 +138,7 @@ static void px_write_main(FILE *f)
 
 /* Where a return address points: the object file and the address in its
  * own ELF address space (pc minus the load bias), for libdw. */
-static void px_site(FILE *f, const void *site)
+static void px_where(FILE *f, const void *site)
 {
 	Dl_info info;
 	struct link_map *map = NULL;
@@ -160,6 +160,19 @@ static void px_site(FILE *f, const void *site)
 	fprintf(f, ",%s,0x%" PRIxPTR, strpbrk(obj, ",\n\r") ? "-" : obj, (uintptr_t)site - map->l_addr);
 }
 
+/* The site, the first frame outside the program's lock wrapper, then the
+ * wrapper's call (the frame that called pthread_*), "-,0" without one. */
+static void px_site(FILE *f, const void *const *frames)
+{
+	unsigned int i = px_site_frame(frames);
+
+	px_where(f, frames[i]);
+	if (i > 0)
+		px_where(f, frames[0]);
+	else
+		fputs(",-,0", f);
+}
+
 static void px_mutex_row(const struct px_mutex *x, uint64_t acquisitions, bool destroyed, void *ctx)
 {
 	FILE *f = ctx;
@@ -168,7 +181,7 @@ static void px_mutex_row(const struct px_mutex *x, uint64_t acquisitions, bool d
 		return;
 	fprintf(f, "%p,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, (const void *)x->addr, destroyed,
 		acquisitions, x->contentions, x->contended_timed, x->contended_cycles);
-	px_site(f, x->site);
+	px_site(f, x->frames);
 	fputc('\n', f);
 }
 

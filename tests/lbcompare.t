@@ -199,10 +199,17 @@ check "fserver: the seed's mean acquisition (-48.5%) beside this machine's conte
 ps=$(peak "$tmp/fserver-kmutex-spin/hist_contended.csv")
 spct=$(awk -F, -v b="$ps" -v t="$(val "$tmp/fserver-kmutex-spin" contentions)" \
 	'$1 == b { printf "%.2f%%", t ? 100 * $3 / t : 0 }' "$tmp/fserver-kmutex-spin/hist_contended.csv")
+# A run with no contended acquisition (two threads that barely overlapped on
+# a loaded machine: it failed so once) has no bin of its own to show: then
+# the seed's columns alone are checked, and the test says so.
+if [ "$(val "$tmp/fserver-kmutex-spin" contentions)" -gt 0 ]; then
+	mine='[ "$(cell "$tmp/fs.table" "% of contended acquisitions" "$ps" 4)" = "$spct" ]'
+else
+	mine=true spct="none contended: the seed's columns only"
+fi
 check "fserver: the seed's histogram (bin 26: 87.69% -> 0.25%) beside this machine's contended one (bin $ps: $spct)" \
 	'[ "$(cell "$tmp/fs.table" "% of contended acquisitions" 26 2)" = 87.69% ] &&
-	 [ "$(cell "$tmp/fs.table" "% of contended acquisitions" 26 3)" = 0.25% ] &&
-	 [ "$(cell "$tmp/fs.table" "% of contended acquisitions" "$ps" 4)" = "$spct" ]'
+	 [ "$(cell "$tmp/fs.table" "% of contended acquisitions" 26 3)" = 0.25% ] && eval "$mine"'
 
 bad() { rm -rf "$tmp/bad"; cp -r "$tmp/a" "$tmp/bad"; }
 rejects "missing directory" "$tmp/nope" "$tmp/nope"

@@ -50,7 +50,10 @@ done
 echo 4 >"$d/logs/sweep-counter-t2-ticket-r2.status"
 printf 'lockbench: warning: something odd\nlockbench: watchdog: no progress for 10 s\n' >"$d/logs/sweep-counter-t2-ticket-r2.err"
 echo "lockbench: warning: something odd" >>"$d/logs/sweep-counter-t2-tas-r1.err"
-# One warned check, one busy run.
+# One warned check, one busy run.  A check the real runs warned of
+# themselves (a starved thread on a loaded machine: it happened) is taken
+# out first, so that the planted one is the only one.
+sed -i '/,WARN,/d' "$d"/runs/*/checks.csv
 t=$d/runs/sweep-counter-t2-tas-r1
 echo "fairness,WARN,1 of 2 threads starved" >>"$t/checks.csv"
 sed -i 's/^noise_busy,.*/noise_busy,yes: other processes 55.0% of the CPU time; steal 0.0%/; s/^noise_other_cpu_pct,.*/noise_other_cpu_pct,55.0/' "$t/meta.csv"

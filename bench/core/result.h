@@ -97,6 +97,9 @@ struct bench_result {
 	 * bench_sim_semantics, never DEFAULT); 0 for a real run. */
 	unsigned int sim_cpus;
 	int sim_semantics;
+	/* --sim: the acquisitions one op counts (the profile's
+	 * workload.NAME.acq_per_op, 1 where it gives none). */
+	unsigned int sim_acq_per_op;
 };
 
 #endif

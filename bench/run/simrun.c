@@ -236,6 +236,7 @@ static int simrun_threads(const struct bench_config *cfg, struct simrun *sr, str
 	res->tsc_hz = sr->profile.tsc_ghz * 1e9;
 	res->sim_cpus = sim_ncpus(sr->sim);
 	res->sim_semantics = bench_sim_semantics(cfg);
+	res->sim_acq_per_op = sr->times->acq_per_op > 1 ? sr->times->acq_per_op : 1;
 	res->measured_s = cfg->duration_s;
 	res->lock_node = -1;
 	machine_build_commit(&res->machine);

@@ -33,11 +33,14 @@ make_plan() { # VARIANTS-FILE
 # 5:08 on a 2-core VM where their -d and --warmup add up to 3:16; estimated 5:16).
 # A simulated run (--sim) costs SIM_CPU_S_PER_S_THREAD CPU seconds per
 # simulated second and thread (the six kmutex models' mean on nehalem-ex-64
-# at 256 threads, measured: 30 quick runs, 480 thread-seconds, took 30 CPU
-# seconds; kmutex-spin alone costs about 0.17: docs/sim.md), its runs
+# at 256 threads on 128 CPUs, fserver, 0.2 simulated s after 0.05 of warm-up,
+# seed 1, user CPU on the 2-vCPU VM under a load average of 11-14, 7 Dec
+# 2026: 5.28 s kmutex-spin, 0.47 kmutex-fix, 0.10 kmutex-sleep, 0.68
+# kmutex-mcs, 0.74 kmutex-osq, 1.11 kmutex-handoff, a mean of 1.40 for 64
+# thread-seconds; kmutex-spin alone about 0.08: docs/sim.md), its runs
 # SIM_LANES at a time (run-all: one a CPU).
 RUN_OVERHEAD=0.3
-SIM_CPU_S_PER_S_THREAD=0.05
+SIM_CPU_S_PER_S_THREAD=0.022
 plan_seconds() { # FILE [TIMES]: FILE's runs, each TIMES over (default once)
 	times=${2:-1} o=$RUN_OVERHEAD k=$SIM_CPU_S_PER_S_THREAD lanes=${SIM_LANES:-1} awk '
 		{

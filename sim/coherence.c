@@ -33,28 +33,64 @@ uint64_t sim_distance(int a, int b, const struct sim_topology *topo, const struc
 	return topo->links && !((topo->links[sa] >> sb) & 1) ? c->remote_2hop : c->remote;
 }
 
+/* Whether `l` has a sharer in CPUs [lo, hi) other than `skip`: one mask a
+ * word, so a line shared by every spinner costs a few word tests, not one
+ * distance per sharer (kmutex-spin's herd at 128 CPUs spent half its time
+ * there). */
+static bool shared_in(const struct sim_line *l, unsigned lo, unsigned hi, int skip)
+{
+	for (unsigned w = lo / 64; lo < hi && w <= (hi - 1) / 64; w++) {
+		unsigned a = w * 64 > lo ? 0 : lo % 64, b = (w + 1) * 64 <= hi ? 64 : hi % 64;
+		uint64_t mask = (b == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b) - 1) & ~((UINT64_C(1) << a) - 1);
+
+		if (skip >= 0 && (unsigned)skip / 64 == w)
+			mask &= ~(UINT64_C(1) << (skip % 64));
+		if (l->sharers[w] & mask)
+			return true;
+	}
+	return false;
+}
+
+/* Which distance classes (smt, socket, remote, remote_2hop) hold a copy of
+ * `l` other than `cpu`'s: a CPU's distance to another depends only on the
+ * other's core and socket (sim_distance), so the classes present give the
+ * nearest and the farthest copy exactly. */
+static unsigned holder_classes(const struct sim_line *l, int cpu, const struct sim_topology *t,
+			       uint64_t cls_cost[4], const struct sim_costs *c)
+{
+	unsigned per_socket = t->cores_per_socket * t->threads_per_core;
+	unsigned core_lo = core_of(cpu, t) * t->threads_per_core, core_hi = core_lo + t->threads_per_core;
+	unsigned sock = socket_of(cpu, t), sock_lo = sock * per_socket;
+	unsigned found = 0;
+
+	cls_cost[0] = c->smt, cls_cost[1] = c->socket, cls_cost[2] = c->remote, cls_cost[3] = c->remote_2hop;
+	if (shared_in(l, core_lo, core_hi, cpu))
+		found |= 1;
+	if (shared_in(l, sock_lo, core_lo, -1) || shared_in(l, core_hi, sock_lo + per_socket, -1))
+		found |= 2;
+	for (unsigned s = 0; s * per_socket < t->ncpus; s++)
+		if (s != sock && shared_in(l, s * per_socket, (s + 1) * per_socket, -1))
+			/* The profile's loader checked that an unlinked pair is two hops. */
+			found |= t->links && !((t->links[sock] >> s) & 1) ? 8 : 4;
+	return found;
+}
+
 /* The nearest (a load's source) or the farthest (a store's last
  * invalidation) holder of `l` other than `cpu`: its latency; a hit when only
  * `cpu` holds it, memory's latency when no cache does. */
 static uint64_t fetch_cost(const struct sim_line *l, int cpu, bool nearest, const struct sim_topology *topo,
 			   const struct sim_costs *c)
 {
-	uint64_t worst = 0, best = UINT64_MAX, d;
-	bool other = false;
+	uint64_t cls_cost[4], worst = 0, best = UINT64_MAX;
+	unsigned found = holder_classes(l, cpu, topo, cls_cost, c);
 
-	for (unsigned w = 0; w < SIM_CPU_WORDS; w++)
-		for (uint64_t bits = l->sharers[w]; bits; bits &= bits - 1) {
-			int o = (int)(w * 64 + (unsigned)__builtin_ctzll(bits));
-
-			if (o == cpu)
-				continue;
-			other = true;
-			d = sim_distance(cpu, o, topo, c);
-			worst = d > worst ? d : worst;
-			best = d < best ? d : best;
-		}
-	if (!other)
+	if (!found)
 		return sim_line_has(l, cpu) ? c->hit : c->mem;
+	for (unsigned k = 0; k < 4; k++)
+		if (found & (1u << k)) {
+			worst = cls_cost[k] > worst ? cls_cost[k] : worst;
+			best = cls_cost[k] < best ? cls_cost[k] : best;
+		}
 	return nearest ? best : worst;
 }
 

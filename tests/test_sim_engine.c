@@ -281,6 +281,59 @@ static void a_transfer_two_hops_away_costs_lat_remote_2hop(void **state)
 	assert_int_equal(sim_coherence_cost(&l, 3, SIM_STORE, &linked, &c), 450);
 }
 
+/* A transfer's cost is the nearest (load) or farthest (store) copy's
+ * sim_distance: checked against every sharer's distance taken one by one,
+ * over random lines of a 256-CPU machine (4 sockets in a ring, 32 cores of
+ * 2 threads), with costs out of their usual order so that no class's
+ * latency can stand for another's. */
+static uint64_t brute_cost(const struct sim_line *l, int cpu, bool nearest, const struct sim_topology *t,
+			   const struct sim_costs *c)
+{
+	uint64_t best = UINT64_MAX, worst = 0;
+
+	for (int o = 0; o < (int)t->ncpus; o++)
+		if (o != cpu && sim_line_has(l, o)) {
+			uint64_t d = sim_distance(cpu, o, t, c);
+
+			best = d < best ? d : best;
+			worst = d > worst ? d : worst;
+		}
+	if (worst == 0)
+		return sim_line_has(l, cpu) ? c->hit : c->mem;
+	return nearest ? best : worst;
+}
+
+static void a_transfer_costs_its_copies_distance_one_by_one(void **state)
+{
+	const struct sim_topology big = { 256, 32, 2, ring4 };
+	struct sim_costs c = test_costs();
+	uint64_t rng = 41;
+
+	(void)state;
+	c.smt = 350, c.socket = 90, c.remote = 500, c.remote_2hop = 120;
+	for (int trial = 0; trial < 4000; trial++) {
+		struct sim_line l = { .owner = -1 };
+		unsigned density = 1 + trial % 64;   /* 1 in `density` CPUs shares it */
+		int cpu;
+
+		for (unsigned w = 0; w < SIM_CPU_WORDS; w++)
+			for (unsigned b = 0; b < 64; b++) {
+				rng = rng * 6364136223846793005u + 1442695040888963407u;
+				if ((rng >> 33) % density == 0)
+					l.sharers[w] |= UINT64_C(1) << b;
+			}
+		rng = rng * 6364136223846793005u + 1442695040888963407u;
+		cpu = (int)((rng >> 33) % 256);
+		struct sim_line st = l;
+		uint64_t want_load = brute_cost(&l, cpu, true, &big, &c);
+		uint64_t want_store = brute_cost(&l, cpu, false, &big, &c);
+
+		assert_int_equal(sim_coherence_cost(&l, cpu, SIM_LOAD, &big, &c),
+				 sim_line_has(&st, cpu) ? c.hit : want_load);
+		assert_int_equal(sim_coherence_cost(&st, cpu, SIM_STORE, &big, &c), want_store);
+	}
+}
+
 /* The engine charges what the profile's links say: the largest cost of a
  * ping-pong between CPU 0 and CPU `peer`, one CPU a socket. */
 static uint64_t worst_charged;
@@ -671,6 +724,7 @@ int main(void)
 		cmocka_unit_test(a_run_that_cannot_go_on_says_so),
 		cmocka_unit_test(a_queued_access_sees_what_was_served_before_it),
 		cmocka_unit_test(a_bad_machine_is_refused_in_one_line),
+		cmocka_unit_test(a_transfer_costs_its_copies_distance_one_by_one),
 		cmocka_unit_test(the_shipped_profile_makes_machines),
 	};
 

@@ -5,7 +5,9 @@
  * compares them for OUTDIR/data/KIND-W.txt: lbcompare keys its groups by
  * meta.csv's host, so each host keeps its tables and baseline apart and the
  * "across hosts" tables are added; this prints them in order under a header
- * naming the directories.
+ * naming the directories.  The simulated runs (run-all --sim, the "sim"
+ * part) get their own section, each directory's compared apart: they
+ * measure no host, and two directories' seeds are two experiments.
  */
 #include <errno.h>
 #include <limits.h>
@@ -42,6 +44,19 @@ static size_t workloads_of(const struct rundir *dirs, size_t ndirs, const char *
  * machine are compared side by side, never pooled as repetitions. */
 static char dir_label[HOSTS_MAX][RUNDIR_LABEL];
 
+/* The label of directory I's runs in KIND's comparison: its host label,
+ * and for a simulated run always its directory's ("sim-dir2"): every
+ * simulated run's meta.csv says host "unknown". */
+static const char *run_label(const char *kind, size_t i)
+{
+	static char sim[RUNDIR_LABEL];
+
+	if (strcmp(kind, "sim") != 0)
+		return dir_label[i];
+	snprintf(sim, sizeof(sim), "sim-dir%u", (unsigned int)(i + 1));
+	return sim;
+}
+
 /* KIND's runs of W in every directory, in the order given, each
  * directory's in its own order: loaded as run-all names them in the hosts'
  * comparison, by their absolute paths, each run's host the directory's
@@ -75,8 +90,15 @@ static bool load_part(struct md_part *p, const struct rundir *dirs, size_t ndirs
 				return true;
 			}
 			sf_dir_close(&dir);
-			if (*dir_label[i])
-				result_set_host(run, dir_label[i]);
+			/* A simulated run only in the simulated part, a real one
+			 * only in the others (meta.csv's simulated, not the name). */
+			if (md_simulated(run) != (strcmp(p->kind, "sim") == 0)) {
+				result_free(run);
+				free(run);
+				continue;
+			}
+			if (*run_label(p->kind, i))
+				result_set_host(run, run_label(p->kind, i));
 			p->runs[p->nruns++] = run;
 		}
 	return true;
@@ -134,6 +156,20 @@ static int print_workload(FILE *out, const struct rundir *dirs, size_t ndirs, co
 	return rc;
 }
 
+/* What the simulated section is, and which directory each label is. */
+static void print_sim_intro(FILE *out, const struct rundir *dirs, size_t ndirs)
+{
+	unsigned int k = 0;
+
+	fprintf(out, "**Every figure in this section is simulated** (`lockbench --sim`, docs/sim.md): nothing of a host is measured, and each directory's simulated runs are compared apart, as a host of their own, never pooled with another's (the same seeds on the same profile are the same runs); the tables name them in the directories' order:\n\n");
+	for (size_t i = 0; i < ndirs; i++)
+		if (rundir_plans(&dirs[i], "sim", NULL, NULL, true) && ++k == 1)
+			fprintf(out, "- `simulated`: `%s`\n", dirs[i].dir.path);
+		else if (rundir_plans(&dirs[i], "sim", NULL, NULL, true))
+			fprintf(out, "- `simulated#%u`: `%s`\n", k, dirs[i].dir.path);
+	fprintf(out, "\n");
+}
+
 static int print_kind(FILE *out, const struct rundir *dirs, size_t ndirs, const char *kind)
 {
 	char w[32][64];
@@ -142,9 +178,14 @@ static int print_kind(FILE *out, const struct rundir *dirs, size_t ndirs, const 
 
 	if (!sweep && n > 0)
 		fprintf(out, "## %s\n\n", strcmp(kind, "kernel") == 0 ? "Models against the running kernel's mutex"
-									  : "The patch's table");
+					 : strcmp(kind, "sim") == 0 ? "Simulated: the seed's machine"
+								    : "The patch's table");
+	if (strcmp(kind, "sim") == 0 && n > 0)
+		print_sim_intro(out, dirs, ndirs);
 	for (size_t i = 0; i < n; i++) {
-		if (sweep)
+		if (strcmp(kind, "sim") == 0)
+			fprintf(out, "### %s, simulated\n\n", w[i]);
+		else if (sweep)
 			fprintf(out, "## %c%s sweep\n\n", w[i][0] >= 'a' && w[i][0] <= 'z' ? w[i][0] - 'a' + 'A' : w[i][0],
 				w[i] + 1);
 		else
@@ -265,7 +306,7 @@ static int print_hosts_report(FILE *out, const struct rundir *dirs, size_t ndirs
 		return -1;
 	fprintf(out, "Each host's runs are grouped apart: its own tables, against its own first variant, with its own confidence intervals and verdicts; the \"across hosts\" tables put each host's figure and ratio side by side (each at the largest thread count it ran). The header names each host's CPU, cores, NUMA nodes and kernel (meta.csv).\n\n");
 	if (print_kind(out, dirs, ndirs, "patch") || print_kind(out, dirs, ndirs, "kernel") ||
-	    print_kind(out, dirs, ndirs, "sweep"))
+	    print_kind(out, dirs, ndirs, "sweep") || print_kind(out, dirs, ndirs, "sim"))
 		return -1;
 	fprintf(out, "No plots here: each directory's own report has its hosts' plots.\n");
 	return 0;

@@ -98,6 +98,9 @@ struct bench_result {
 	unsigned int sim_cpus;
 	int sim_semantics;
 	char sim_sched[32];          /* the scheduler model the simulation ran */
+	/* --sim: the acquisitions one op counts (the profile's
+	 * workload.NAME.acq_per_op, 1 where it gives none). */
+	unsigned int sim_acq_per_op;
 };
 
 #endif

@@ -264,7 +264,8 @@ static void write_sim(const struct bench_result *res, FILE *f)
 
 	put(f, "simulated", "%d", cfg->sim_profile != NULL);
 	if (!cfg->sim_profile) {
-		static const char *const keys[] = { "sim_profile", "sim_cpus", "sim_seed", "sim_semantics", "sim_sched" };
+		static const char *const keys[] = { "sim_profile", "sim_cpus", "sim_seed", "sim_semantics",
+						    "sim_sched", "sim_acq_per_op" };
 
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			put(f, keys[i], "-");
@@ -275,6 +276,7 @@ static void write_sim(const struct bench_result *res, FILE *f)
 	put(f, "sim_seed", "%llu", (unsigned long long)cfg->sim_seed);
 	put(f, "sim_semantics", "%s", semantics[res->sim_semantics]);
 	put(f, "sim_sched", "%s", res->sim_sched);
+	put(f, "sim_acq_per_op", "%u", res->sim_acq_per_op);
 }
 
 void machine_write_meta(const struct bench_result *res, FILE *f)

@@ -243,6 +243,7 @@ static int simrun_threads(const struct bench_config *cfg, struct simrun *sr, str
 	res->sim_cpus = sim_ncpus(sr->sim);
 	res->sim_semantics = bench_sim_semantics(cfg);
 	snprintf(res->sim_sched, sizeof(res->sim_sched), "%s", sr->profile.sched_model);
+	res->sim_acq_per_op = sr->times->acq_per_op > 1 ? sr->times->acq_per_op : 1;
 	res->measured_s = cfg->duration_s;
 	res->lock_node = -1;
 	machine_build_commit(&res->machine);

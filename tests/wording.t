@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..6"
+echo "1..7"
 
 "$CMP" --help >"$tmp/help" 2>&1
 check "lbcompare --help: its three usage lines first, then the baseline's rule" \
@@ -41,4 +41,8 @@ done
 "$CMP" "$tmp/tas-r1" "$tmp/tas-r2" "$tmp/ticket-r1" "$tmp/ticket-r2" >"$tmp/reps" 2>&1
 rows=$(sed -n '/^variant  *figure  *runs/,/verdicts tested here/p' "$tmp/reps" | grep -c '^ticket ')
 check "the differences table's note counts its $rows verdicts" \
-	'[ "$rows" -gt 0 ] && grep -q "^$rows verdicts tested here, [0-9]* of them a difference; were no variant different, chance alone would make about" "$tmp/reps"'
+	'[ "$rows" -gt 0 ] && grep -q "^$rows verdicts tested here, [0-9]* of them a difference (.*); were no variant different, chance alone would make about" "$tmp/reps"'
+# Issue 42: a cell's "no difference" means "not shown by these runs"; the
+# note under each table says so.
+check "the note says what 'no difference' means: none shown by these runs" \
+	'grep -q "^$rows verdicts tested here, [0-9]* of them a difference (\"no difference\": none shown by these runs, which is not the same as none); " "$tmp/reps"'

@@ -532,8 +532,11 @@ bool chance_note(unsigned int tested, unsigned int shown, char *buf, size_t len)
 {
 	if (tested < 2)
 		return false;
-	snprintf(buf, len, "%u verdicts tested here, %u of them a difference; were no variant different, chance alone "
-		 "would make about %.1f of them one (1 in 20, at 95%%: no correction for many comparisons is made).",
+	/* "no difference" is the verdict's word in every table and CSV file;
+	 * what it means is said here, under each table (issue 42). */
+	snprintf(buf, len, "%u verdicts tested here, %u of them a difference (\"no difference\": none shown by these "
+		 "runs, which is not the same as none); were no variant different, chance alone would make about %.1f of "
+		 "them one (1 in 20, at 95%%: no correction for many comparisons is made).",
 		 tested, shown, tested * (1 - STATS_LEVEL));
 	return true;
 }

@@ -318,6 +318,14 @@ $(BUILD)/scripts/ratio: scripts/ratio.c analysis/figures/stats.c analysis/figure
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ scripts/ratio.c analysis/figures/stats.c -lm
 
+# scripts/xadd-runs.c: how many lock xadds a core makes in a row on a
+# contended line (docs/sim.md); built with the rest, so that it stays built.
+XADD_RUNS_BIN := $(BUILD)/scripts/xadd-runs
+all: $(XADD_RUNS_BIN)
+$(XADD_RUNS_BIN): scripts/xadd-runs.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
 $(COVERAGE_BIN): scripts/share-coverage.c analysis/figures/stats.c analysis/figures/stats.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ scripts/share-coverage.c analysis/figures/stats.c -lm

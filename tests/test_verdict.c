@@ -145,12 +145,33 @@ static void a_small_difference_is_printed_with_the_digits_it_needs(void **state)
 	assert_int_equal(ratio_decimals(0.9996, -1), 4);
 }
 
+/* A ratio far below 1 (a 2M-cycle critical section against an empty one)
+ * reads inside its interval: "0.0001x" beside [8.11e-05..0.00129], not
+ * "0.00x" (helper ba saw it so in a before -> after table). */
+static void a_ratio_far_below_1_reads_inside_its_interval(void **state)
+{
+	struct verdict vd = { .tested = true, .direction = -1, .ratio_ok = true,
+			      .ratio = { .estimate = 0.000104, .lo = 8.11e-05, .hi = 0.00129, .reached = true } };
+	struct stat3 s = { .n = 4, .median = 1 }, base = { .n = 4, .median = 9600 };
+	char r[32], ci[64];
+	double lo, hi, v;
+
+	(void)state;
+	assert_true(ratio_text(&vd, &s, &base, r, sizeof(r)));
+	interval_text(&vd, ci, sizeof(ci));
+	assert_int_equal(sscanf(ci, "[%lf..%lf]", &lo, &hi), 2);
+	v = strtod(r, NULL);
+	assert_true(v >= lo && v <= hi);
+	assert_string_equal(r, "0.0001x");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_verdict_its_ratio_and_its_interval_agree),
 		cmocka_unit_test(ties_do_not_show_what_the_sizes_cannot),
 		cmocka_unit_test(a_small_difference_is_printed_with_the_digits_it_needs),
+		cmocka_unit_test(a_ratio_far_below_1_reads_inside_its_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -256,11 +256,27 @@ int ratio_decimals(double r, int side)
 	return d;
 }
 
+/* Whether the printed ratio `text` reads inside the interval as
+ * interval_text() prints it (a ratio far below 1, 0.0001, printed "0.00"
+ * beside [8.11e-05..0.00129], does not). */
+static bool reads_inside(const char *text, const struct verdict *vd)
+{
+	char ci[80];
+	double v = strtod(text, NULL), lo, hi;
+
+	interval_text(vd, ci, sizeof(ci));
+	return sscanf(ci, "[%lf..%lf]", &lo, &hi) != 2 || (v >= lo && v <= hi);
+}
+
 bool ratio_text(const struct verdict *vd, const struct stat3 *s, const struct stat3 *base, char *buf, size_t len)
 {
 	double r = verdict_ratio(vd, s, base);
+	int d = ratio_decimals(r, vd->direction);
 
-	snprintf(buf, len, "%.*fx", ratio_decimals(r, vd->direction), r);
+	/* more decimals until it reads inside its interval (a ratio at a
+	 * bound the interval's rounding passed may never: 12 at most) */
+	while (snprintf(buf, len, "%.*fx", d, r), d < 12 && !reads_inside(buf, vd))
+		d++;
 	return vd->ratio_ok || base->median != 0;
 }
 

@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..55"
+echo "1..56"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -144,6 +144,11 @@ check "the charts before the first table, the tables after" \
 check "how to read the figures after the answer and the charts" \
 	'[ "$(line_of "^## Charts" "$tmp/r.md")" -lt "$(line_of "^Figures are medians" "$tmp/r.md")" ] &&
 	 [ "$(line_of "^## The answer" "$tmp/r.md")" -lt "$(line_of "^### Noise during" "$tmp/r.md")" ]'
+# Issue 42: the answer's ratios are Hodges-Lehmann's, as ratio_text() prints
+# them, and each line is judged alone; it said "Ratios are of medians".
+check "the answer names its ratios (Hodges-Lehmann's, Moses' interval) and says each line is judged alone" \
+	'grep -q "^Ratios are Hodges–Lehmann.s (the median of the runs. pairwise ratios), \[their 95% interval\] (Moses.), .*each line on its own: no correction" "$tmp/r.md" &&
+	 ! grep -q "Ratios are of medians" "$tmp/r.md"'
 check "the self-checks and warnings before the machine's facts" \
 	'[ "$(line_of "^## Self-checks" "$tmp/r.md")" -lt "$(line_of "^## Machine" "$tmp/r.md")" ] &&
 	 [ "$(line_of "^## Warnings raised" "$tmp/r.md")" -lt "$(line_of "^## Machine" "$tmp/r.md")" ]'

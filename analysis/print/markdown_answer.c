@@ -134,7 +134,12 @@ void md_answer_section(struct md *m)
 	md_programs_answer(m);
 	if (!m->nparts)
 		fprintf(m->out, "- No experiment finished a run (see [Failed runs](#failed-runs)).\n");
-	fprintf(m->out, "\nRatios are of medians, [their 95%% interval], and the verdict of the repetitions (how to read them: [Reading the figures](#reading-the-figures)); the tables follow the charts.\n\n");
+	/* The ratio printed is Hodges-Lehmann's (ratio_text()), not the
+	 * medians' quotient; each line is judged on its own (issue 42). */
+	fprintf(m->out, "\nRatios are Hodges–Lehmann's (the median of the runs' pairwise ratios), [their 95%% interval] "
+		"(Moses'), and the verdict of the repetitions (Mann–Whitney, at 95%%, each line on its own: no correction "
+		"for the several lines here; each table says what chance alone would make of its verdicts); how to read "
+		"them: [Reading the figures](#reading-the-figures).  The tables follow the charts.\n\n");
 }
 
 /* ---- the charts ---- */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # run-all-sim-jobs.t — ./run-all --sim: a workload whose op is many
 # acquisitions (fserver's job) runs long enough for whole jobs, sized by a
-# pilot of each lock (--quick leaves it out and says why); --sim-cpus N; and
+# pilot of each lock (--quick: no pilot, the short default); --sim-cpus N; and
 # `--report A B`, whose report of the directories side by side has their
 # simulated runs (docs/sim.md, "run-all --sim").
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,13 +46,14 @@ check "the report's fserver section has a jobs/min for kmutex-spin and kmutex-fi
 	'grep -q "^| Jobs/min (simulated) | 91657 | 149325 | 1.63x | [1-9][0-9]* | [1-9][0-9]* " "$tmp/j/report.md" &&
 	 ! grep -q "^(No jobs finished" "$tmp/j/report.md"'
 
-# --- --quick leaves it out, and says why ---
+# --- --quick: no pilot, both workloads at the short default ---
 "$top/run-all" --sim "$tmp/job.profile" --sim-cpus 4 --quick --reps 1 --locks kmutex-spin,kmutex-fix \
 	--out "$tmp/q" >"$tmp/q.out" 2>&1
 rc=$?
-check "--quick: creat runs, fserver is left out and the report says why (rc=$rc)" \
-	'[ $rc -eq 0 ] && grep -q "^sim-creat-t8-" "$tmp/q/plan.txt" && ! grep -q "^sim-fserver" "$tmp/q/plan.txt" &&
-	 grep -q "^- \`fserver\`: not simulated: --quick leaves it out: a job is 10000 acquisitions of one thread, and 3 whole jobs a thread at 8 threads take $said simulated s a run at the pace of kmutex-[a-z]* (a pilot), for a run without --quick\.$" "$tmp/q/report.md"'
+check "--quick: creat and fserver both run for 0.05 simulated s, no pilot, and fserver's jobs/min says no job finished (rc=$rc)" \
+	'[ $rc -eq 0 ] && grep -q "^sim-creat-t8-" "$tmp/q/plan.txt" &&
+	 [ "$(grep -c -- "^sim-fserver-t8-kmutex-[a-z]*-r1 .* -d 0.05 " "$tmp/q/plan.txt")" -eq 2 ] &&
+	 ! grep -q "^run-all: simulated fserver" "$tmp/q.out" && grep -q "^(No jobs finished in these simulated seconds: the Jobs/min row is no figure" "$tmp/q/report.md"'
 
 # --- --sim-cpus N ---
 check "--sim-cpus 4: every plan line and meta.csv say 4 CPUs, and the threads are twice that" \

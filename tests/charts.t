@@ -81,12 +81,13 @@ else
 	ok "# skip sysbench is not installed: no program chart"
 fi
 
-# The counter sweep of results/examples/quick-2cpu (22 locks), drawn as
+# A full run's counter sweep (22 locks: results/examples/quick-2cpu's of 6 Dec
+# 2026, kept in tests/data/ since --quick's sweep became shorter), drawn as
 # run-all draws it: in each panel of the SVG (its plots' ids end in a letter
 # a panel), the colour of each titled line (its first stroke); no colour
 # twice in a panel, and every lock of the CSV titled once.
 mkdir "$tmp/sweep"
-cp "$top/results/examples/quick-2cpu/data/sweep-counter-ops_per_s-ci.csv" "$tmp/sweep/in.csv"
+cp "$top/tests/data/sweep-counter-22-locks.csv" "$tmp/sweep/in.csv"
 (cd "$tmp/sweep" && gnuplot -e "gpdir='$top/scripts'; in='in.csv'; out='out'; fmt='svg'; machine='m'; workload='counter';
 	ylabel_text='operations per second'; logy=1; ci=1" "$top/scripts/sweep.gp") 2>"$tmp/sweep/err"
 check "the counter sweep is drawn ($(head -c 200 "$tmp/sweep/err"))" '[ -s "$tmp/sweep/out.svg" ] && [ ! -s "$tmp/sweep/err" ]'

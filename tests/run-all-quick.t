@@ -57,7 +57,10 @@ check "the kernel experiment, where it runs, at one thread count (4x the CPUs); 
 	   [ "$(grep "^program-" "$plan" | awk "{ print \$6 }" | sort -u | tr "\n" " ")" = "kmutex-fix kmutex-spin pthread " ]; }'
 
 # --- the full plan keeps everything ---
-planned full
+# --no-sim: the full plan's simulated section sizes fserver by a pilot of
+# each model at 256 threads, which under make tsan's build outlasts
+# stop_at's 90 s (it failed so); this check is of the real runs' plan.
+planned full --no-sim
 plan=$tmp/full/variants.txt
 check "a full run's sweep keeps Concurrency Kit's locks and every kmutex model, and the kernel's three thread counts" \
 	'grep -q "^sweep-counter-t1-ck-mcs " "$plan" && grep -q "^sweep-counter-t1-kmutex-sleep " "$plan" &&

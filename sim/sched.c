@@ -144,11 +144,11 @@ static bool update_curr(struct sim *s, struct sim_cpu *c, uint64_t at)
 		t->window_exec += sim_window_part(s, t->exec_start, at);
 		t->exec_start = at;
 	}
-	if (!s->eevdf) {
-		update_min_vruntime(s, c);
+	/* CFS's min_vruntime; under EEVDF where an empty queue's V lies
+	 * (avg_vruntime() with no load): the same least vruntime, never back */
+	update_min_vruntime(s, c);
+	if (!s->eevdf)
 		return false;
-	}
-	eevdf_update_min(s, c);
 	if (t->vruntime < t->deadline)
 		return false;
 	t->deadline = t->vruntime + s->min_gran_cycles;

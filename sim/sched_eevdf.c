@@ -105,16 +105,3 @@ void eevdf_place(const struct sim *s, const struct sim_cpu *c, struct sim_thread
 	t->vruntime = (n ? (uint64_t)(sum / n) : c->min_vruntime) - (uint64_t)lag;
 	t->deadline = t->vruntime + slice;
 }
-
-/* update_min_vruntime(): never backwards, to the least vruntime of c's
- * entities; where an empty queue's V lies (avg_vruntime() with no load). */
-void eevdf_update_min(const struct sim *s, struct sim_cpu *c)
-{
-	uint64_t v = c->curr >= 0 ? s->threads[c->curr]->vruntime : UINT64_MAX;
-
-	for (unsigned i = 0; i < c->nrq; i++)
-		if (s->threads[c->rq[i]]->vruntime < v)
-			v = s->threads[c->rq[i]]->vruntime;
-	if (v != UINT64_MAX && v > c->min_vruntime)
-		c->min_vruntime = v;
-}

@@ -146,7 +146,6 @@ int64_t eevdf_lag(const struct sim *s, const struct sim_cpu *c, const struct sim
 /* The thread pick_eevdf() picks, its id; -1 with no entity. */
 int eevdf_pick(const struct sim *s, const struct sim_cpu *c);
 void eevdf_place(const struct sim *s, const struct sim_cpu *c, struct sim_thread *t, bool initial);
-void eevdf_update_min(const struct sim *s, struct sim_cpu *c);
 
 /* sched.c */
 /* Before a shared access at t->vtime: sim_wait_turn, then a preemption point. */

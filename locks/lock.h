@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "../common/lock_events.def"
 #include "spin_exit.h"
 
 /*
@@ -61,39 +62,16 @@ extern const char *const spin_exit_name[SPIN_EXIT_NR];
  * thread that owns it, plain (non-atomic) fields; merged after the join.  Locks
  * without such phases (LOCK_F_PHASES unset) leave every field zero.  With it,
  * acq_fast + acq_spin + acq_nosleep + acq_sleep counts every lock() call.
+ * The counters are named, and each explained, in common/lock_events.def.
  */
 struct lock_events {
-	uint64_t acq_fast;     /* first atomic attempt succeeded */
-	uint64_t acq_spin;     /* acquired in an optimistic spin phase */
-	uint64_t acq_nosleep;  /* acquired in the slow path, neither spinning nor after a futex wait */
-	uint64_t acq_sleep;    /* acquired after at least one futex wait */
-	/* Of acq_nosleep: taken by a slow-path trylock before the waiter joined
-	 * the wait list (4.10: before the spin and again under wait_lock; 3.12+:
-	 * "once more").  The kernel's lock:contention_begin counts these with
-	 * the spin (never queued), so lbcompare needs them apart. */
-	uint64_t nosleep_unqueued;
+#define LOCK_EVENT_FIELD(unused, name) uint64_t name;
+	LOCK_EVENT_PHASES(LOCK_EVENT_FIELD, -)
 	uint64_t spin_exit[SPIN_EXIT_NR];
-	uint64_t spin_cycles;  /* TSC cycles spent in spin phases */
-	uint64_t futex_waits;  /* FUTEX_WAIT calls (each is one sleep, or a failed attempt to) */
-	uint64_t futex_wakes;  /* FUTEX_WAKE calls */
-	uint64_t handoffs;     /* locks handed directly to a waiter by unlock */
-	uint64_t unlock_slow;  /* unlocks that took the lock's slow path (kmutex: wait_lock) */
-	/* kmutex: TSC cycles of the slow unlocks from the failed release (the
-	 * owner already cleared) until they held wait_lock; before 3.15 the
-	 * lock stays held, its owner NULL, all that time. */
-	uint64_t unlock_window_cycles;
-	uint64_t spin_cas_failed;  /* failed compare-and-swaps on the lock word in spin phases */
-	/*
-	 * Involuntary switch-outs where the kernel's own mutex code runs with
-	 * preemption off, or would not lose the CPU at all (kmutex, seen through
-	 * the sched oracle): of a thread holding the lock (`owner`), holding the
-	 * wait list's spinlock, or queued in the MCS/OSQ spinner queue.  Counted
-	 * only where preempt_seen is 1 (the lock saw its threads' switch-outs).
-	 */
-	uint64_t preempt_seen;
-	uint64_t owner_preempted;
-	uint64_t wait_lock_preempted;
-	uint64_t queue_preempted;
+	LOCK_EVENT_COUNTS(LOCK_EVENT_FIELD, -)
+	uint64_t preempt_seen;  /* 1: the lock saw its threads' switch-outs (the next three count) */
+	LOCK_EVENT_PREEMPTS(LOCK_EVENT_FIELD, -)
+#undef LOCK_EVENT_FIELD
 };
 
 /*

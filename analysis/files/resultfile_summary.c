@@ -36,7 +36,9 @@ static const struct {
 	{ "cs_cycles", FIG_COUNT }, { "think_cycles", FIG_COUNT }, { "spin_budget_cycles", FIG_COUNT },
 	{ "spin_budget_effective_cycles", FIG_COUNT }, { "seed", FIG_COUNT },
 	{ "checks_warned", FIG_COUNT },
-	{ "owner_preempted", FIG_COUNT }, { "wait_lock_preempted", FIG_COUNT }, { "queue_preempted", FIG_COUNT },
+#define FIGURE_KIND(key, format, value, check, sense, title, shown) { #key, FIG_##check },
+	SUMMARY_PREEMPT_FIGURES(FIGURE_KIND)
+#undef FIGURE_KIND
 	{ "files_created", FIG_COUNT }, { "files_removed", FIG_COUNT }, { "names_per_job", FIG_COUNT },
 	{ "duration_s", FIG_AMOUNT }, { "warmup_s", FIG_AMOUNT }, { "measured_s", FIG_AMOUNT },
 	{ "op_cost_us_mean", FIG_AMOUNT }, { "op_cost_us_max", FIG_AMOUNT },

@@ -29,15 +29,27 @@ void figure_add(struct figures *out, const char *key, const char *label,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* The self-checks' verdicts (checks.h evaluates and names them). */
+/*
+ * The self-checks, each named once: X(ID, name, evaluator) gives enum
+ * check_id's CHECK_ID, checks.csv's `check` name (check_name[]) and the
+ * function of checks.c that judges it, in checks.csv's order.
+ */
+#define CHECKS(X)                                                                                         \
+	/* bins, histogram count and per-thread counts agree; contended histogram = contentions */      \
+	X(HIST_TOTAL, histogram_total, check_hist_total)                                                 \
+	/* acq_fast + acq_spin + acq_nosleep + acq_sleep = acquisitions (LOCK_F_PHASES) */               \
+	X(PHASES, acquisition_phases, check_phases)                                                      \
+	X(INVARIANT, invariant, check_invariant)                /* the workload's verify() */           \
+	X(TIMER, timer_overhead, check_timer)                   /* timer overhead plausible */          \
+	X(TSC_INVARIANT, tsc_invariant, check_tsc_invariant)    /* CPUID says the TSC is invariant */  \
+	X(TSC_FREQUENCY, tsc_frequency, check_tsc_frequency)    /* calibrated rate agrees with libcpuid's */ \
+	X(TSC_SKEW, tsc_skew, check_tsc_skew)                   /* TSCs ordered across the run's CPUs */ \
+	X(FAIRNESS, fairness, check_fairness)                   /* no thread starved in the measured interval */
+
 enum check_id {
-	CHECK_HIST_TOTAL,     /* bins, histogram count and per-thread counts agree; contended histogram = contentions */
-	CHECK_PHASES,         /* acq_fast + acq_spin + acq_nosleep + acq_sleep = acquisitions (LOCK_F_PHASES) */
-	CHECK_INVARIANT,      /* the workload's verify() */
-	CHECK_TIMER,          /* timer overhead plausible */
-	CHECK_TSC_INVARIANT,  /* CPUID says the TSC is invariant */
-	CHECK_TSC_FREQUENCY,  /* calibrated rate agrees with libcpuid's */
-	CHECK_TSC_SKEW,       /* TSCs ordered across the run's CPUs */
-	CHECK_FAIRNESS,       /* no thread starved in the measured interval */
+#define CHECK_ENUM(id, name, fn) CHECK_##id,
+	CHECKS(CHECK_ENUM)
+#undef CHECK_ENUM
 	CHECKS_NR
 };
 

@@ -13,6 +13,8 @@
 #ifndef LOCKBENCH_EXEC_FILE_H
 #define LOCKBENCH_EXEC_FILE_H
 
+#include "../../common/lock_events.def"
+
 #define EXEC_FORMAT 1
 #define EXEC_KEY_FORMAT "exec_format"
 #define EXEC_FILE_PREFIX "exec"
@@ -31,15 +33,12 @@
 #define EXEC_KEY_PINNED "threads_pinned"
 #define EXEC_KEY_PIN_FAILED "pin_failures"
 
-/* struct lock_events' plain counters, written as ev_NAME (spin exits apart). */
-#define EXEC_EVENTS                                                             \
-	EXEC_EVENT(acq_fast) EXEC_EVENT(acq_spin) EXEC_EVENT(acq_nosleep)       \
-	EXEC_EVENT(acq_sleep) EXEC_EVENT(nosleep_unqueued)                      \
-	EXEC_EVENT(spin_cycles) EXEC_EVENT(futex_waits) EXEC_EVENT(futex_wakes) \
-	EXEC_EVENT(handoffs) EXEC_EVENT(unlock_slow) EXEC_EVENT(spin_cas_failed) \
-	EXEC_EVENT(preempt_seen) EXEC_EVENT(owner_preempted)                    \
-	EXEC_EVENT(wait_lock_preempted) EXEC_EVENT(queue_preempted)             \
-	EXEC_EVENT(unlock_window_cycles)
+/* struct lock_events' plain counters (common/lock_events.def), written as
+ * ev_NAME (spin exits apart): EXEC_EVENTS expands the user's EXEC_EVENT(NAME). */
+#define EXEC_EVENT_OF(unused, name) EXEC_EVENT(name)
+#define EXEC_EVENTS                                                                      \
+	LOCK_EVENT_PHASES(EXEC_EVENT_OF, -) LOCK_EVENT_COUNTS(EXEC_EVENT_OF, -)          \
+	EXEC_EVENT(preempt_seen) LOCK_EVENT_PREEMPTS(EXEC_EVENT_OF, -)
 
 /* The interposer's own counts (struct px_counts, preload.h), by name. */
 #define EXEC_COUNTS                                                               \

@@ -32,21 +32,15 @@ int klock_open(unsigned int threads, char *why, size_t whylen)
 }
 
 const char *const klock_type_name[KLOCK_TYPES] = {
-	[KLOCK_SPINLOCK] = "spinlock",
-	[KLOCK_RWLOCK_READ] = "rwlock_read",
-	[KLOCK_RWLOCK_WRITE] = "rwlock_write",
-	[KLOCK_RWSEM_READ] = "rwsem_read",
-	[KLOCK_RWSEM_WRITE] = "rwsem_write",
-	[KLOCK_MUTEX] = "mutex",
-	[KLOCK_RT_MUTEX] = "rt_mutex",
-	[KLOCK_PERCPU_RWSEM] = "percpu_rwsem",
-	[KLOCK_OTHER] = "other",
+#define KLOCK_TYPE_NAME(id, name) [KLOCK_##id] = #name,
+	KLOCK_TYPE_LIST(KLOCK_TYPE_NAME)
+#undef KLOCK_TYPE_NAME
 };
 
 const char *const klock_mutex_class_name[KLOCK_MUTEX_CLASSES] = {
-	[KLOCK_MUTEX_SPIN] = "spin",
-	[KLOCK_MUTEX_SPIN_SLEEP] = "spin_sleep",
-	[KLOCK_MUTEX_SLEEP] = "sleep",
+#define KLOCK_MUTEX_CLASS_NAME(id, name) [KLOCK_MUTEX_##id] = #name,
+	KLOCK_MUTEX_CLASS_LIST(KLOCK_MUTEX_CLASS_NAME)
+#undef KLOCK_MUTEX_CLASS_NAME
 };
 
 /* Appends "sep text" to buf (len bytes), dropping what does not fit whole. */

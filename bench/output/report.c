@@ -441,9 +441,9 @@ static void write_summary(const struct bench_result *res, FILE *f)
 	for (int s = 0; s < SPIN_EXIT_NR; s++)
 		fprintf(f, SPIN_EXIT_KEY_PREFIX "%s,%" PRIu64 "\n", spin_exit_name[s], ev->spin_exit[s]);
 	SUMMARY_EVENT_FIGURES(WRITE_FIGURE)
-	if (ev->preempt_seen)
-		fprintf(f, "owner_preempted,%" PRIu64 "\nwait_lock_preempted,%" PRIu64 "\nqueue_preempted,%" PRIu64 "\n",
-			ev->owner_preempted, ev->wait_lock_preempted, ev->queue_preempted);
+	if (ev->preempt_seen) {
+		SUMMARY_PREEMPT_FIGURES(WRITE_FIGURE)
+	}
 	fprintf(f, "checks_warned,%u\n", res->checks.count[CHECK_WARN]);
 	if (res->kernel.captured)
 		write_kernel_keys(&res->kernel, f);

@@ -28,14 +28,9 @@
 #include "../workloads/workload.h"
 
 const char *const check_name[CHECKS_NR] = {
-	[CHECK_HIST_TOTAL] = "histogram_total",
-	[CHECK_PHASES] = "acquisition_phases",
-	[CHECK_INVARIANT] = "invariant",
-	[CHECK_TIMER] = "timer_overhead",
-	[CHECK_TSC_INVARIANT] = "tsc_invariant",
-	[CHECK_TSC_FREQUENCY] = "tsc_frequency",
-	[CHECK_TSC_SKEW] = "tsc_skew",
-	[CHECK_FAIRNESS] = "fairness",
+#define CHECK_NAME(id, name, fn) [CHECK_##id] = #name,
+	CHECKS(CHECK_NAME)
+#undef CHECK_NAME
 };
 
 const char *const check_status_name[CHECK_STATUS_NR] = {
@@ -232,14 +227,9 @@ static bool virtual_clock_check(int id)
 void checks_evaluate(struct bench_result *res)
 {
 	static const check_fn fn[CHECKS_NR] = {
-		[CHECK_HIST_TOTAL] = check_hist_total,
-		[CHECK_PHASES] = check_phases,
-		[CHECK_INVARIANT] = check_invariant,
-		[CHECK_TIMER] = check_timer,
-		[CHECK_TSC_INVARIANT] = check_tsc_invariant,
-		[CHECK_TSC_FREQUENCY] = check_tsc_frequency,
-		[CHECK_TSC_SKEW] = check_tsc_skew,
-		[CHECK_FAIRNESS] = check_fairness,
+#define CHECK_FN(id, name, fn) [CHECK_##id] = fn,
+		CHECKS(CHECK_FN)
+#undef CHECK_FN
 	};
 	struct checks *k = &res->checks;
 

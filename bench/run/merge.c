@@ -11,24 +11,14 @@
 
 static void merge_events(struct lock_events *dst, const struct lock_events *src)
 {
-	dst->acq_fast += src->acq_fast;
-	dst->acq_spin += src->acq_spin;
-	dst->acq_nosleep += src->acq_nosleep;
-	dst->acq_sleep += src->acq_sleep;
-	dst->nosleep_unqueued += src->nosleep_unqueued;
+#define MERGE_EVENT(unused, name) dst->name += src->name;
+	LOCK_EVENT_PHASES(MERGE_EVENT, -)
 	for (int r = 0; r < SPIN_EXIT_NR; r++)
 		dst->spin_exit[r] += src->spin_exit[r];
-	dst->spin_cycles += src->spin_cycles;
-	dst->futex_waits += src->futex_waits;
-	dst->futex_wakes += src->futex_wakes;
-	dst->handoffs += src->handoffs;
-	dst->unlock_slow += src->unlock_slow;
-	dst->unlock_window_cycles += src->unlock_window_cycles;
-	dst->spin_cas_failed += src->spin_cas_failed;
+	LOCK_EVENT_COUNTS(MERGE_EVENT, -)
 	dst->preempt_seen |= src->preempt_seen;
-	dst->owner_preempted += src->owner_preempted;
-	dst->wait_lock_preempted += src->wait_lock_preempted;
-	dst->queue_preempted += src->queue_preempted;
+	LOCK_EVENT_PREEMPTS(MERGE_EVENT, -)
+#undef MERGE_EVENT
 }
 
 void merge_results(struct bench_result *res)

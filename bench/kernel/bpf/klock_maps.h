@@ -28,16 +28,23 @@ typedef uint64_t klock_u64;
 #define KLOCK_F_MUTEX  (1u << 5)
 
 /* The lock types the flags name, as `perf lock contention` names them. */
+/* X(ID, name): enum klock_type's KLOCK_ID and its name in summary.csv and
+ * kernel-hist.csv (klock_type_name[]), each named once. */
+#define KLOCK_TYPE_LIST(X)                                                              \
+	X(SPINLOCK, spinlock)         /* SPIN: spinlock_t, raw_spinlock_t (qspinlock slow path) */ \
+	X(RWLOCK_READ, rwlock_read)   /* SPIN|READ: rwlock_t, read side */               \
+	X(RWLOCK_WRITE, rwlock_write) /* SPIN|WRITE: rwlock_t, write side */             \
+	X(RWSEM_READ, rwsem_read)     /* READ: rw_semaphore, down_read (inode i_rwsem shared) */ \
+	X(RWSEM_WRITE, rwsem_write)   /* WRITE: down_write (inode_lock: a directory's i_rwsem) */ \
+	X(MUTEX, mutex)               /* MUTEX, MUTEX|SPIN (optimistic spinning first) */ \
+	X(RT_MUTEX, rt_mutex)         /* RT, alone or with READ/WRITE (PREEMPT_RT's sleeping locks) */ \
+	X(PERCPU_RWSEM, percpu_rwsem) /* PERCPU|READ, PERCPU|WRITE */                    \
+	X(OTHER, other)               /* any combination the kernel adds later */
+
 enum klock_type {
-	KLOCK_SPINLOCK,       /* SPIN: spinlock_t, raw_spinlock_t (qspinlock slow path) */
-	KLOCK_RWLOCK_READ,    /* SPIN|READ: rwlock_t, read side */
-	KLOCK_RWLOCK_WRITE,   /* SPIN|WRITE: rwlock_t, write side */
-	KLOCK_RWSEM_READ,     /* READ: rw_semaphore, down_read (inode i_rwsem shared) */
-	KLOCK_RWSEM_WRITE,    /* WRITE: rw_semaphore, down_write (inode_lock: a directory's i_rwsem) */
-	KLOCK_MUTEX,          /* MUTEX, MUTEX|SPIN (optimistic spinning first) */
-	KLOCK_RT_MUTEX,       /* RT, alone or with READ/WRITE (PREEMPT_RT's sleeping locks) */
-	KLOCK_PERCPU_RWSEM,   /* PERCPU|READ, PERCPU|WRITE */
-	KLOCK_OTHER,          /* any combination the kernel adds later */
+#define KLOCK_TYPE_ENUM(id, name) KLOCK_##id,
+	KLOCK_TYPE_LIST(KLOCK_TYPE_ENUM)
+#undef KLOCK_TYPE_ENUM
 	KLOCK_TYPES
 };
 
@@ -169,10 +176,17 @@ struct klock_pair_key {
  * waiter may spin again (MUTEX|SPIN, then MUTEX) before the one
  * contention_end.  One acquisition, one wait, timed from its first begin.
  */
+/* X(ID, name): enum klock_mutex_class's KLOCK_MUTEX_ID and summary.csv's
+ * name for it (klock_mutex_class_name[]). */
+#define KLOCK_MUTEX_CLASS_LIST(X)                                                       \
+	X(SPIN, spin)             /* never queued: the spin (or the trylocks around it) got it */ \
+	X(SPIN_SLEEP, spin_sleep) /* spun, then queued to sleep */                     \
+	X(SLEEP, sleep)           /* its first begin already the sleeping one (MUTEX alone) */
+
 enum klock_mutex_class {
-	KLOCK_MUTEX_SPIN,        /* never queued: the spin (or the trylocks around it) got it */
-	KLOCK_MUTEX_SPIN_SLEEP,  /* spun, then queued to sleep */
-	KLOCK_MUTEX_SLEEP,       /* its first begin already the sleeping one (MUTEX alone) */
+#define KLOCK_MUTEX_CLASS_ENUM(id, name) KLOCK_MUTEX_##id,
+	KLOCK_MUTEX_CLASS_LIST(KLOCK_MUTEX_CLASS_ENUM)
+#undef KLOCK_MUTEX_CLASS_ENUM
 	KLOCK_MUTEX_CLASSES
 };
 

@@ -23,7 +23,7 @@
  * (workload, threads); within a group, each lock is a variant, the first one
  * met the baseline for ratios, and repeated runs of a variant are
  * repetitions: figures are their median with its 95% CI, every ratio has a
- * verdict (Mann-Whitney U over the repetitions: analysis/stats.h), and
+ * verdict (Mann-Whitney U over the repetitions: analysis/figures/stats.h), and
  * histograms are summed, then compared run by run.  The patch counted contended acquisitions only, so
  * the patch-shaped figures (#contentions, their mean acquisition time, the
  * "acq time = 2^bin cycles" table) are the contended ones; the

@@ -1,7 +1,7 @@
 /*
  * exec_file.h — what the preloaded library writes for the launcher of
  * `lockbench --exec`, one pair of files per process of the program, in the
- * launcher's private directory (results/README.md, "exec-PID.csv"):
+ * launcher's private directory (its merge into a run's files: results/README.md, "--exec runs"; docs/exec.md):
  *   exec-PID.csv     key,value: the lock() figures merged over the process's
  *                    threads (bench_thread's, as a benchmark's), the lock's
  *                    events and settings, the interposer's own counts;

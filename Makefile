@@ -294,9 +294,9 @@ test: export SIM_CALIBRATE := $(SIM_CALIBRATE)
 $(BUILD)/tests/test_sim_profile: TEST_EXTRA = sim/profile.c
 $(BUILD)/tests/test_sim_profile: sim/profile.c sim/profile.h
 
-$(BUILD)/scripts/exec_cost: scripts/exec_cost.c scripts/trials.h $(LIB)
+$(BUILD)/scripts/exec_cost: scripts/exec_cost.c scripts/trials.h analysis/figures/stats.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< analysis/figures/stats.c $(LIB) $(LDLIBS) -lm
 
 # make bench's floor for the interposer's cost: the registry's locks and
 # glibc's mutex calls (for the `pthread` locks' copy), and nothing of ours.
@@ -306,9 +306,9 @@ $(EXEC_FLOOR_SO): $(patsubst %.c,$(BUILD)/pic/%.o,$(LOCK_SRC) $(COMMON_SRC) benc
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS) -ldl
 
-$(BENCH_BIN): scripts/uncontended.c scripts/trials.h $(LIB)
+$(BENCH_BIN): scripts/uncontended.c scripts/trials.h analysis/figures/stats.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< analysis/figures/stats.c $(LIB) $(LDLIBS) -lm
 
 $(BUILD)/scripts/sim_bench: scripts/sim_bench.c $(SIM_LOCKS) $(SIM_LIB) $(LIB)
 	@mkdir -p $(dir $@)

@@ -46,12 +46,14 @@ trap 'rm -rf "$tmp"' EXIT
 # kmutex-*: runstate on both sides (the direct lock cannot load sched).
 opts_of() { case $1 in kmutex-*) echo oracle=runstate ;; esac; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+# "MEDIAN LEAST LARGEST" of the numbers in FILE (scripts/median.awk: the one median)
+stats_of() { sort -g "$1" | awk -f "$(dirname "$0")/median.awk"; }
 # median of the numbers in FILE
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+median() { stats_of "$1" | cut -d' ' -f1; }
 # the least of the numbers in FILE
 least() { sort -n "$1" | awk 'NR == 1 { print $1 } END { if (!NR) print "-" }'; }
 # "LEAST/MEDIAN", and * where the largest is over 1.3x the least (a bimodal spread)
-spread() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit } printf "%s/%s%s", v[1], v[int((NR + 1) / 2)], (v[NR] > 1.3 * v[1]) ? "*" : "" }'; }
+spread() { stats_of "$1" | awk '$1 == "-" { print "-"; next } { printf "%s/%s%s\n", $2, $1, ($3 > 1.3 * $2) ? "*" : "" }'; }
 # B - A, and whether it is at most 3 (issue 40's targets)
 over() { awk -v a="$1" -v b="$2" 'BEGIN { d = b - a; printf "%+.1f %s", d, (d <= 3) ? "met" : "missed" }'; }
 PAIRS=${EXEC_BENCH_PAIRS:-7}

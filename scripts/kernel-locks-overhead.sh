@@ -46,11 +46,12 @@ ops_per_s() {
 	awk -F, '$1 == "ops_per_s" { print $2 }' "$tmp/r/summary.csv"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# "MEDIAN LEAST LARGEST" of the figures on stdin (scripts/median.awk: the one median)
+stats_of() { sort -g | awk -f "$(dirname "$0")/median.awk"; }
+median() { stats_of | cut -d' ' -f1; }
 # spread: "min-max" of the figures, as % of their median.
 spread() {
-	sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "%+.0f..%+.0f%%", 100 * (v[1] / m - 1), 100 * (v[NR] / m - 1) }'
+	stats_of | awk '{ printf "%+.0f..%+.0f%%", 100 * ($2 / $1 - 1), 100 * ($3 / $1 - 1) }'
 }
 
 # measure NAME ARGS...: ROUNDS pairs, off then on.

@@ -25,6 +25,5 @@ sweep_seconds() { awk -v x="$1" 'BEGIN { exit !(x ~ /^[0-9]*\.?[0-9]+$/ && x + 0
 # sweep_median: numbers on stdin, one a line; "median min max" on stdout.  For
 # the median of REPS seeds, [min, max] is a distribution-free interval of
 # 1 - 2/2^REPS (94% at 5), as scripts/sim-validate.sh gives it.
-sweep_median() {
-	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }'
-}
+# scripts/median.awk is the one median of every script.
+sweep_median() { sort -g | awk -f "$top/scripts/median.awk"; }

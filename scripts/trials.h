@@ -6,25 +6,18 @@
 #ifndef LOCKBENCH_SCRIPTS_TRIALS_H
 #define LOCKBENCH_SCRIPTS_TRIALS_H
 
-#include <stdlib.h>
-
+#include "../analysis/figures/stats.h"
 #include "../bench/core/harness.h"
 
 #define TRIALS 9
 #define ITERS 200000
 
-static int cmp_double(const void *a, const void *b)
+/* The project's one median (analysis/figures/stats.c: for an even count the
+ * mean of the two middle figures), so that make bench's figures and
+ * lbcompare's agree on the same numbers. */
+static inline double median(const double *v, int n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sorts v in place. */
-static inline double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
+	return stats_median(v, (size_t)n);
 }
 
 /* The least of v's n figures: where other jobs only ever add (exec_cost.c). */

@@ -93,7 +93,7 @@ SIM_TEST_BIN := $(filter-out $(BUILD)/tests/test_sim_profile,$(filter $(BUILD)/t
 # with sim/oracle_sim.c for the BPF oracle and the sim registry, partially
 # linked into one object of which only the sim registry stays global, so it
 # links beside the native locks.
-SIM_LOCK_SRC := none tas ttas ticket mcs futex kmutex kmutex_queue kmutex_spin kmutex_wait oracle options
+SIM_LOCK_SRC := none tas ttas ticket mcs futex kmutex kmutex_spin kmutex_wait spinq oracle options
 SIM_LOCK_OBJ := $(patsubst %,$(BUILD)/sim/locks/%.o,$(SIM_LOCK_SRC) oracle_sim registry_sim)
 SIM_LOCKS := $(BUILD)/sim-locks.o
 

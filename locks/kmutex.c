@@ -74,11 +74,12 @@
  * kernel's "!owner && need_resched()" exit stays in every era (from 4.10 the
  * kernel's owner *is* the lock word, and a NULL owner means free).
  *
- * One lock in four files, calls going one way (kmutex_internal.h): this
+ * One lock in three files, calls going one way (kmutex_internal.h): this
  * one, with the fast path, unlock, the settings and the ops; the wait list
  * and the sleep in kmutex_wait.c; the optimistic spin phase in
- * kmutex_spin.c, which both of those call; the spinner queue in
- * kmutex_queue.c (osq_lock.c), which only the spin calls.
+ * kmutex_spin.c, which both of those call.  The spinner queue is a type of
+ * its own beneath them, knowing nothing of the mutex (locks/spinq.h,
+ * spinq.c: osq_lock.c), which only the spin takes.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -87,6 +88,11 @@
 #include <string.h>
 
 #include "kmutex_internal.h"
+
+static inline struct kmutex_thread *km_self(struct lock_thread *self)
+{
+	return (struct kmutex_thread *)self->priv;
+}
 
 static struct kmutex_thread *km_of_waiter(struct km_waiter *w)
 {
@@ -305,10 +311,10 @@ static int kmutex_init(void *lock, const struct lock_params *params, const struc
 	l->budget = oracle_spin_budget(oracle, k.spin_budget_cycles);
 	pr_store(&l->state, 0, PR_RELAXED);
 	pr_store(&l->owner, NULL, PR_RELAXED);
-	l->queue_tail = k.layout == KM_LAYOUT_KERNEL ? &l->kernel_queue_tail : &l->lines_queue_tail;
+	l->queue = k.layout == KM_LAYOUT_KERNEL ? &l->kernel_queue : &l->lines_queue;
 	l->wait = k.layout == KM_LAYOUT_KERNEL ? &l->kernel_wait : &l->lines_wait;
 	l->wait_ticket = km_wait_lock_kind(&k) == KW_TICKET;
-	pr_store(l->queue_tail, NULL, PR_RELAXED);
+	spinq_init(l->queue);
 	pr_store(&l->wait->lock, 0, PR_RELAXED);
 	pr_store(&l->wait->head, 0, PR_RELAXED);
 	pr_store(&l->wait->tail, 0, PR_RELAXED);

@@ -1,6 +1,6 @@
 /*
  * kmutex_internal.h — internal to the kmutex lock, nothing else includes it.
- * One lock in four files, each calling only those below it:
+ * One lock in three files, each calling only those below it:
  *   locks/kmutex.c        the policies, the lock word's fast path, unlock,
  *                         settings and lock_ops (mutex.c);
  *   locks/kmutex_wait.c   the wait list and the sleep (mutex.c's slow path);
@@ -8,7 +8,9 @@
  *                         mutex_optimistic_spin()), which kmutex.c calls
  *                         first and 4.10's waiter-spinner in kmutex_wait.c
  *                         calls again;
- *   locks/kmutex_queue.c  the spinner queue, MCS and OSQ (osq_lock.c).
+ * and beneath them, alone, the spinner queue, MCS and OSQ (locks/spinq.h,
+ * spinq.c: osq_lock.c), a type of its own that knows nothing of the mutex,
+ * which only the spin phase takes.
  * The kernel keeps spin and wait in one file; here they are two only to
  * keep each short, and the calls still go one way.  Here: the state they
  * share, and the small helpers more than one of them calls on a hot path,
@@ -24,6 +26,7 @@
 #include "lock.h"
 #include "oracle.h"
 #include "pr.h"
+#include "spinq.h"
 
 /*
  * The lock word, two ways.  From 4.10 the kernel's word is the owner with
@@ -85,13 +88,6 @@ struct kmutex_policy {
 	enum km_sleep_try sleep_try; /* before 4.10 */
 };
 
-/* A spinner queue node. */
-struct km_node {
-	struct km_node *next;
-	struct km_node *prev;
-	uint32_t locked;  /* 1: the queue was handed to us */
-} cacheline_aligned;
-
 /* A wait-list entry (struct mutex_waiter), under wait_lock but for `wake`
  * and `granted`. */
 struct km_waiter {
@@ -114,15 +110,10 @@ struct km_private {
  * queue node, the waiter and the private part, each on its own line. */
 struct kmutex_thread {
 	struct oracle_runstate rs;
-	struct km_node node;
+	struct spinq_node node;
 	struct km_waiter waiter;
 	struct km_private own;
 };
-
-static inline struct kmutex_thread *km_self(struct lock_thread *self)
-{
-	return (struct kmutex_thread *)self->priv;
-}
 
 static inline struct lock_thread *km_lock_thread(struct kmutex_thread *me)
 {
@@ -172,15 +163,15 @@ struct kmutex {
 	 * unlock's wait_lock is then taken on the very line the spinners'
 	 * cmpxchg hits (2.6.29-2.6.36: `count, wait_lock, wait_list, owner`;
 	 * 3.10 added the MCS tail, 3.15 the OSQ's, to the same struct). */
-	struct km_node *kernel_queue_tail;
+	struct spinq kernel_queue;
 	struct km_wait kernel_wait;
 	/* layout=lines: the tail, written only by spinners, kept off the line
 	 * the owner releases; the wait list on a third line. */
-	struct km_node *lines_queue_tail __attribute__((aligned(CACHELINE)));
+	struct spinq lines_queue __attribute__((aligned(CACHELINE)));
 	struct km_wait lines_wait __attribute__((aligned(CACHELINE)));
 	/* Which of the two is in use: set by init, only read after, on a line
 	 * nobody writes. */
-	struct km_node **queue_tail __attribute__((aligned(CACHELINE)));
+	struct spinq *queue __attribute__((aligned(CACHELINE)));
 	struct km_wait *wait;
 	bool wait_ticket;                /* wait_lock is the ticket spinlock */
 } cacheline_aligned;
@@ -252,50 +243,11 @@ static inline void km_acquired(struct kmutex *l, struct kmutex_thread *me)
 	me->own.preempted_at_hold = km_preempted_now(me);
 }
 
-/* The owner hint, for reading its run-state through: acquire, pairing with
- * the release of the store that set it (km_acquired, km_hand_over).  The
- * kernel's ACCESS_ONCE (later READ_ONCE) of lock->owner and its dependent
- * loads: C11's consume, which compilers implement as acquire, and x86-64
- * as a plain mov. */
-static inline const struct oracle_runstate *km_owner(const struct kmutex *l)
-{
-	return pr_load(&l->owner, PR_ACQUIRE);
-}
-
 /* 4.10: an unlock handed us the lock (and made us the owner). */
 static inline void km_handed_over(struct kmutex *l, struct kmutex_thread *me)
 {
 	oracle_running(&me->rs, l->oracle);
 	me->own.preempted_at_hold = km_preempted_now(me);
-}
-
-/* ---- the spinner queue (kmutex_queue.c) ---- */
-
-static inline struct kmutex_thread *km_of_node(struct km_node *node)
-{
-	return (struct kmutex_thread *)((char *)node - offsetof(struct kmutex_thread, node));
-}
-
-bool km_queue_lock(struct kmutex *l, struct km_node *node, const struct oracle_spin *spin);
-void km_queue_unlock_slow(struct kmutex *l, struct km_node *node);
-
-/* The queued waiter's preemptions since it joined (queue_preempted). */
-static inline void km_queue_left(struct kmutex_thread *me)
-{
-	km_lock_thread(me)->ev.queue_preempted += km_preempted_now(me) - me->own.preempted_at_queue;
-}
-
-/* Leaves the queue; a successor, if any, is handed it out of line.  Inline:
- * kmutex-mcs takes and leaves the queue on every attempt of its spin loop. */
-static inline void km_queue_unlock(struct kmutex *l, struct km_node *node)
-{
-	struct km_node *expected = node;
-
-	km_queue_left(km_of_node(node));
-	/* Release: pairs with the acquire exchange of the next queuer. */
-	if (pr_cas(l->queue_tail, &expected, NULL, PR_RELEASE, PR_RELAXED))
-		return;
-	km_queue_unlock_slow(l, node);
 }
 
 /* ---- the optimistic spin phase (kmutex_spin.c) ---- */

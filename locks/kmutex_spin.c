@@ -4,12 +4,92 @@
  * mutex_can_spin_on_owner() and mutex_spin_on_owner(), each era's
  * decisions taken from its policy.  Called by the lock's slow path
  * (kmutex.c) and by 4.10's waiter-spinner (kmutex_wait.c); it calls only the
- * spinner queue (kmutex_queue.c) and the oracle, so calls between the four
- * files go one way: kmutex.c -> kmutex_wait.c -> kmutex_spin.c ->
- * kmutex_queue.c (the kernel's mutex.c -> osq_lock.c, with its spin and wait
- * paths cut apart here only to keep each file short).
+ * spinner queue (locks/spinq.h, which knows nothing of the mutex) and the
+ * oracle, so calls go one way: kmutex.c -> kmutex_wait.c -> kmutex_spin.c
+ * -> spinq.c (the kernel's mutex.c -> osq_lock.c, with its spin and wait
+ * paths cut apart here only to keep each file short).  Here too what the
+ * mutex adds to the queue: when a queued waiter leaves, and the count of
+ * its preemptions while queued.
  */
+#include <stddef.h>
+
 #include "kmutex_internal.h"
+
+/* ---- the spinner queue (locks/spinq.h), as the mutex uses it ---- */
+
+static struct kmutex_thread *km_of_node(struct spinq_node *node)
+{
+	return (struct kmutex_thread *)((char *)node - offsetof(struct kmutex_thread, node));
+}
+
+/* What a queued waiter's leave test needs: its lock and its spin phase
+ * (NULL: 3.10's mspin_lock, never left). */
+struct km_queue_wait {
+	struct kmutex *l;
+	const struct oracle_spin *spin;
+};
+
+/* Whether a queued waiter must leave: need_resched() or the budget (3.15's
+ * osq_lock), and from 4.10 a predecessor off its CPU (vcpu_is_preempted:
+ * here the predecessor is a thread the scheduler can take off, as a
+ * hypervisor takes a vCPU).  Inlined into spinq_lock()'s wait. */
+static bool km_queue_should_leave(struct spinq_node *node, void *ctx)
+{
+	const struct km_queue_wait *qw = ctx;
+
+	if (!qw->spin)
+		return false;
+	if (oracle_spin_over(qw->spin) != ORACLE_SPINNING)
+		return true;
+	if (qw->l->pol->handoff)
+		return !oracle_owner_running(&km_of_node(spinq_prev(node))->rs, qw->l->oracle);
+	return false;
+}
+
+/* The queued waiter's preemptions since it joined (queue_preempted). */
+static void km_queue_left(struct kmutex_thread *me)
+{
+	km_lock_thread(me)->ev.queue_preempted += km_preempted_now(me) - me->own.preempted_at_queue;
+}
+
+/*
+ * Joins the queue and waits to reach its head.  With `spin` NULL the wait
+ * never ends early (3.10's mspin_lock); otherwise the waiter unqueues when
+ * km_queue_should_leave() says so (osq_lock).  Out of line: kmutex-mcs's
+ * spin loop calls it on every attempt, and the queue's wait, inlined here,
+ * stays out of that loop.
+ */
+static __attribute__((noinline)) bool km_queue_lock(struct kmutex *l, struct kmutex_thread *me,
+						    const struct oracle_spin *spin)
+{
+	struct km_queue_wait qw = { l, spin };
+
+	me->own.preempted_at_queue = km_preempted_now(me);
+	if (spinq_lock(l->queue, &me->node, km_queue_should_leave, &qw))
+		return true;  /* handed the queue while leaving, too: its unlock counts the rest */
+	km_queue_left(me);
+	return false;
+}
+
+/* Leaves the queue.  Inline: kmutex-mcs takes and leaves the queue on every
+ * attempt of its spin loop. */
+static inline void km_queue_unlock(struct kmutex *l, struct kmutex_thread *me)
+{
+	km_queue_left(me);
+	spinq_unlock(l->queue, &me->node);
+}
+
+/* ---- the spin phase ---- */
+
+/* The owner hint, for reading its run-state through: acquire, pairing with
+ * the release of the store that set it (km_acquired, km_hand_over).  The
+ * kernel's ACCESS_ONCE (later READ_ONCE) of lock->owner and its dependent
+ * loads: C11's consume, which compilers implement as acquire, and x86-64
+ * as a plain mov. */
+static inline const struct oracle_runstate *km_owner(const struct kmutex *l)
+{
+	return pr_load(&l->owner, PR_ACQUIRE);
+}
 
 static enum spin_exit km_exit_of(enum oracle_watch why)
 {
@@ -102,10 +182,10 @@ static enum spin_exit km_spin_loop(struct kmutex *l, struct lock_thread *self, s
 		enum spin_exit why;
 
 		if (l->pol->queue == KQ_MCS && !w)
-			km_queue_lock(l, &me->node, NULL);
+			km_queue_lock(l, me, NULL);
 		why = km_spin_attempt(l, self, me, w, spin);
 		if (l->pol->queue == KQ_MCS && !w)
-			km_queue_unlock(l, &me->node);
+			km_queue_unlock(l, me);
 		if (why != SPIN_EXIT_NR)
 			return why;
 		pr_relax();
@@ -128,12 +208,12 @@ bool km_optimistic_spin(struct kmutex *l, struct lock_thread *self, struct kmute
 	oracle_spin_start(&spin, &me->rs, l->oracle, l->budget);
 	if (l->pol->can_spin_gate && !w)
 		why = km_can_spin_on_owner(l, &spin);
-	if (why == SPIN_EXIT_NR && queued && !km_queue_lock(l, &me->node, &spin))
+	if (why == SPIN_EXIT_NR && queued && !km_queue_lock(l, me, &spin))
 		why = SPIN_EXIT_QUEUE_GAVE_UP;
 	else if (why == SPIN_EXIT_NR) {
 		why = km_spin_loop(l, self, me, w, &spin);
 		if (queued)
-			km_queue_unlock(l, &me->node);
+			km_queue_unlock(l, me);
 	}
 	self->ev.spin_exit[why]++;
 	self->ev.spin_cycles += pr_clock() - start;

@@ -71,7 +71,7 @@ static void test_kernel_layout_is_one_line(void **state)
 		uintptr_t line = line_of(&l->state);
 
 		assert_true(line_of(&l->owner) == line);
-		assert_true(line_of(l->queue_tail) == line);
+		assert_true(line_of(&l->queue->tail) == line);
 		assert_true(line_of(&l->wait->lock) == line);
 		assert_true(line_of(&l->wait->first) == line && line_of(&l->wait->last) == line);
 		free(l);
@@ -83,7 +83,7 @@ static void test_lines_layout_is_three_lines(void **state)
 	(void)state;
 	for (size_t i = 0; i < NMODELS; i++) {
 		struct kmutex *l = kmutex_with_layout(find(models[i]), NULL);
-		uintptr_t word = line_of(&l->state), tail = line_of(l->queue_tail), wait = line_of(&l->wait->lock);
+		uintptr_t word = line_of(&l->state), tail = line_of(&l->queue->tail), wait = line_of(&l->wait->lock);
 
 		assert_true(line_of(&l->owner) == word);
 		assert_true(tail != word && wait != word && wait != tail);

@@ -49,7 +49,7 @@
 #include "../locks/mcs.c"
 #include "../locks/futex.c"
 #include "../locks/oracle.c"
-#include "../locks/kmutex_queue.c"
+#include "../locks/spinq.c"
 #include "../locks/kmutex_spin.c"
 #include "../locks/kmutex_wait.c"
 #include "../locks/kmutex.c"

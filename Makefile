@@ -166,7 +166,10 @@ EXEC_MAP  := bench/exec/preload_cond.map
 $(EXEC_SO): $(EXEC_OBJ) $(EXEC_MAP)
 	$(CC) -shared $(LDFLAGS) -Wl,--as-needed -Wl,--version-script=$(EXEC_MAP) -o $@ $(EXEC_OBJ) $(LDLIBS) -ldl
 
+# Made anew each time: `ar rcs` only adds, and would keep the object of a
+# source since removed (kmutex_queue.o once spinq.c replaced it).
 $(LIB): $(LIB_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(SIM_OBJ): $(wildcard sim/*.h)
@@ -182,6 +185,7 @@ $(SIM_LOCKS): $(SIM_LOCK_OBJ)
 	$(OBJCOPY) --keep-global-symbol=sim_lock_registry --keep-global-symbol=sim_lock_registry_len $@.tmp $@
 	@rm -f $@.tmp
 $(SIM_LIB): $(SIM_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 # The engine's tests (tests/test_sim*.c) link it.
 $(SIM_TEST_BIN): $(SIM_LIB) $(wildcard sim/*.h)

@@ -1,41 +1,32 @@
 #!/bin/sh
-# bench-docs.sh DOC — `make bench`'s output on stdin, printed with each ratio
-# row's documented ratios beside it (the `$ make bench` sample in DOC,
-# docs/measurement.md) and `<- far from the docs` where one of them is off by
-# more than FAR (1.5x) either way: a figure that departs far from the
-# documented one is said, not left for the reader to spot.  A row is matched
-# by its table (the first three words of the heading line above it) and its
-# first word; its ratios are the fields written `1.23x`.  Raw cycles and ops/s
-# are machine's, not compared.
-doc=$1
+# bench-docs.sh DOC_CSV NOW_CSV — `make bench`'s ratios beside the documented
+# ones: NOW_CSV is scripts/uncontended's (its first argument: one row per
+# ratio it printed, `table,row,column,ratio`), DOC_CSV the same file of the
+# documented sample (docs/measurement.csv: the ratios of docs/measurement.md's
+# `$ make bench` block).  Rows are matched by their keys, never by printed
+# text.  Each measured ratio is printed with the documented one, and
+# `<- far from the docs` where they are off by more than FAR (1.5x) either
+# way: a figure that departs far from the documented one is said, not left
+# for the reader to spot.  Raw cycles and ops/s are the machine's: not in
+# either file.  Exit 2 when a file cannot be read; the figures never fail it.
+doc=$1 now=$2
 far=${FAR:-1.5}
-awk -v far="$far" '
-	function key(line,   w) { split(line, w, " "); return section SUBSEP w[1] }
-	function ratios(line,   f, n, i, out) {
-		n = split(line, f, " "); out = ""
-		for (i = 2; i <= n; i++) if (f[i] ~ /^[0-9]+(\.[0-9]+)?x$/) out = out (out == "" ? "" : " ") f[i]
-		return out
-	}
-	function heading(line,   w) { split(line, w, " "); section = w[1] " " w[2] " " w[3] }
-	# The documented sample: the code block that starts with "$ make bench".
-	NR == FNR {
-		if ($0 == "$ make bench") { inside = 1; section = ""; next }
-		if (inside && $0 ~ /^```/) { inside = 0; next }
-		if (!inside) next
-		if ($0 ~ /^[^ ]/) { heading($0); next }
-		r = ratios($0)
-		if (r != "") doc[key($0)] = r
-		next
-	}
-	FNR == 1 { section = "" }
-	/^[^ ]/ { heading($0); print; next }
+for f in "$doc" "$now"; do
+	[ -f "$f" ] && [ -r "$f" ] || { echo "bench-docs.sh: cannot read '$f'" >&2; exit 2; }
+done
+echo
+echo "make bench's ratios beside the documented sample's ($doc; far: off by more than ${far}x either way):"
+awk -F, -v far="$far" '
+	FNR == 1 { next }                           # the header
+	NR == FNR { doc[$1 SUBSEP $2 SUBSEP $3] = $4; next }
 	{
-		r = ratios($0); k = key($0)
-		if (r == "" || !(k in doc)) { print; next }
-		n = split(r, got, " "); split(doc[k], want, " "); off = 0
-		for (i = 1; i <= n; i++) {
-			g = got[i] + 0; w = want[i] + 0
-			if (w > 0 && g > 0 && (g / w > far || w / g > far)) off = 1
-		}
-		printf "%s   [docs: %s]%s\n", $0, doc[k], off ? "  <- far from the docs" : ""
-	}' "$doc" -
+		k = $1 SUBSEP $2 SUBSEP $3; seen[k] = 1
+		if (!(k in doc)) { printf "  %-16s %-18s %-14s %8.2fx   (not documented)\n", $1, $2, $3, $4; next }
+		g = $4 + 0; w = doc[k] + 0
+		off = (w > 0 && g > 0 && (g / w > far || w / g > far))
+		printf "  %-16s %-18s %-14s %8.2fx   docs %6.2fx%s\n", $1, $2, $3, g, w, off ? "  <- far from the docs" : ""
+	}
+	END {
+		for (k in doc)
+			if (!(k in seen)) { split(k, p, SUBSEP); printf "  %-16s %-18s %-14s documented, not measured\n", p[1], p[2], p[3] }
+	}' "$doc" "$now"

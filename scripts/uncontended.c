@@ -15,10 +15,15 @@
  *    --timing mode (real runs through bench_run(), the median of CONT_REPS,
  *    interleaved so a slow spell of the machine hits them all).
  *
+ * Every ratio printed is also one row of the CSV file named by the first
+ * argument, if any: `table,row,column,ratio` (scripts/bench-docs.sh compares
+ * them with docs/measurement.csv, the documented sample's).
+ *
  * A second thread stays alive (asleep) throughout: glibc drops the lock
  * prefix from its mutex while a process is single-threaded, which no
  * contended benchmark ever sees, and which would flatter `pthread`.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -32,6 +37,16 @@
 #include "trials.h"
 
 static uint64_t sink;
+
+/* The ratios' CSV (NULL: none asked for). */
+static FILE *ratios_csv;
+
+/* One ratio of the printed tables, as a row of the CSV. */
+static void ratio_row(const char *table, const char *row, const char *column, double ratio)
+{
+	if (ratios_csv)
+		fprintf(ratios_csv, "%s,%s,%s,%.4f\n", table, row, column, ratio);
+}
 
 static double rdtscp_pair_cycles(void)
 {
@@ -103,6 +118,7 @@ static void overhead_figures(void)
 	printf("  bare rdtscp pair                 %8.1f\n", p);
 	printf("  timed acquisition, lock 'none'   %8.1f   ratio %.2f (target <= 1.25): %s\n",
 	       m, m / p, m / p <= 1.25 ? "ok" : "OVER TARGET");
+	ratio_row("timing_overhead", "timed_acquisition", "rdtscp_pair", m / p);
 	lock_free_standalone(none, t->lock);
 	free(t->lt);
 	free(t);
@@ -123,6 +139,7 @@ static void timing_mode_figures(void)
 		if (i == 0)
 			all = c;
 		printf("  %-18s %8.1f   %.2fx all\n", modes[i].name, c, c / all);
+		ratio_row("timing_modes", modes[i].name, "all", c / all);
 	}
 }
 
@@ -277,9 +294,12 @@ static void contended_figures(const double *uncontended)
 	printf("  (%u runs repeated because their threads got under %.0f%% of their CPUs; %u kept so after %d tries)\n",
 	       cont_repeated, 100 * CONT_MIN_CPU_SHARE, cont_disturbed, CONT_TRIES);
 	printf("  %-12s %12s %12s %12s   %-14s %s\n", "lock", "all", "sample:64", "off", "sample:64/all", "off/all");
-	for (int i = 0; i < NCONT; i++)
+	for (int i = 0; i < NCONT; i++) {
 		printf("  %-12s %12.0f %12.0f %12.0f   %12.2fx %8.2fx\n", cont_locks[i], ops[i][0], ops[i][1],
 		       ops[i][2], ops[i][1] / ops[i][0], ops[i][2] / ops[i][0]);
+		ratio_row("contended", cont_locks[i], "sample:64/all", ops[i][1] / ops[i][0]);
+		ratio_row("contended", cont_locks[i], "off/all", ops[i][2] / ops[i][0]);
+	}
 	printf("\nlockbench's own vs Concurrency Kit's, same algorithm: own/ck (uncontended: ck's cycles per\n"
 	       "lock+unlock / own's, target >= 1.00; contended: the median over rounds of own's ops/s / ck's\n"
 	       "in adjacent runs, target >= 0.90):\n");
@@ -289,10 +309,12 @@ static void contended_figures(const double *uncontended)
 		int own = cont_index(pairs[p][0]), ck = cont_index(pairs[p][1]);
 
 		printf("  %-8s %5.2fx %-9s", pairs[p][0], unc, unc >= 1.0 ? "ok" : "BELOW");
+		ratio_row("own_vs_ck", pairs[p][0], "uncontended", unc);
 		for (int m = 0; m < NMODES; m++) {
 			double r = paired_ratio(own, ck, m);
 
 			printf(" %5.2fx %-9s", r, r >= 0.9 ? "ok" : "BELOW");
+			ratio_row("own_vs_ck", pairs[p][0], cont_modes[m].name, r);
 		}
 		printf("\n");
 	}
@@ -310,13 +332,19 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static double cycles[256];
 	double base;
 	size_t n = lock_registry_len < 256 ? lock_registry_len : 256;
 	pthread_t other;
 
+	if (argc > 1 && !(ratios_csv = fopen(argv[1], "w"))) {
+		fprintf(stderr, "uncontended: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	if (ratios_csv)
+		fprintf(ratios_csv, "table,row,column,ratio\n");
 	if (pipe(wake_pipe) != 0 || pthread_create(&other, NULL, sleeper, NULL) != 0) {
 		perror("uncontended: cannot start the second thread");
 		return 1;
@@ -337,9 +365,14 @@ int main(void)
 		printf("  %-18s %8.1f   %.2fx pthread%s\n", ops->name, cycles[i], cycles[i] / base,
 		       !target ? "" :
 		       cycles[i] <= base ? "  (target <= pthread: ok)" : "  (target <= pthread: SLOWER)");
+		ratio_row("uncontended", ops->name, "pthread", cycles[i] / base);
 	}
 	contended_figures(cycles);
 	if (write(wake_pipe[1], "x", 1) != 1 || pthread_join(other, NULL) != 0)
 		return 1;
+	if (ratios_csv && fclose(ratios_csv) != 0) {
+		fprintf(stderr, "uncontended: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
 	return 0;
 }

@@ -28,19 +28,6 @@ else
 fi
 check "a real --exec run made ($(cat "$tmp/err"))" '[ -f "$tmp/base/summary.csv" ]'
 
-# set DIR KEY=VALUE...: each KEY set to VALUE in DIR/summary.csv (added where
-# absent); KEY= with nothing after it removes the key.
-set_keys() {
-	into=$1
-	shift
-	awk -F, -v edits="$*" '
-		BEGIN { n = split(edits, e, " "); for (i = 1; i <= n; i++) { split(e[i], kv, "="); want[kv[1]] = kv[2]; order[i] = kv[1] } }
-		$1 in want { next }
-		{ print }
-		END { for (i = 1; i <= n; i++) if (want[order[i]] != "") print order[i] "," want[order[i]] }' \
-		"$into/summary.csv" >"$into/summary.new" && mv "$into/summary.new" "$into/summary.csv"
-}
-
 # plant NAME LOCK PROGRAM THREADS EVENTS LATENCY: a copy of the real run as
 # LOCK's run of PROGRAM, with metric events (higher is better) and latency_ms
 # (lower is better).
@@ -117,11 +104,7 @@ refused() {
 	rm -rf "$tmp/bad"
 	cp -r "$tmp/t4-fix-1" "$tmp/bad"
 	set_keys "$tmp/bad" "$@"
-	"$CMP" "$tmp/t4-pthread-1" "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	check "$name: refused in one line" \
-		'[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-		 grep -q "bad/summary.csv" "$tmp/err" && grep -qF -- "$want" "$tmp/err"'
+	lbcompare_refuses "$name" "$want" "$tmp/t4-pthread-1" "$tmp/bad"
 }
 refused "a metric without its direction" metric_better_latency_ms metric_better_latency_ms=
 refused "a direction neither higher nor lower" "'up'" metric_better_events=up

@@ -97,3 +97,29 @@ stop_at() {
 	wait $sa_pid
 	rc=$?
 }
+
+# set_keys DIR KEY=VALUE...: each KEY set to VALUE in DIR/summary.csv (added where
+# absent); KEY= with nothing after it removes the key.
+set_keys() {
+	into=$1
+	shift
+	awk -F, -v edits="$*" '
+		BEGIN { n = split(edits, e, " "); for (i = 1; i <= n; i++) { split(e[i], kv, "="); want[kv[1]] = kv[2]; order[i] = kv[1] } }
+		$1 in want { next }
+		{ print }
+		END { for (i = 1; i <= n; i++) if (want[order[i]] != "") print order[i] "," want[order[i]] }' \
+		"$into/summary.csv" >"$into/summary.new" && mv "$into/summary.new" "$into/summary.csv"
+}
+
+# lbcompare_refuses NAME WANT RUN...: "$CMP" RUN... is refused in one line:
+# exit 1, nothing on stdout, one stderr line naming a bad/summary.csv and
+# WANT.  Needs $CMP and $tmp.
+lbcompare_refuses() {
+	name=$1 want=$2
+	shift 2
+	"$CMP" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$name: refused in one line" \
+		'[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		 grep -q "bad/summary.csv" "$tmp/err" && grep -qF -- "$want" "$tmp/err"'
+}

@@ -132,6 +132,9 @@ static void run_cleanly(void **state)
 		assert_int_equal(figure_u64(&res, "files_removed"), res.ops_all * names);
 		assert_true(figure_double(&res, "jobs_per_min") > 0 || res.ops == 0);
 	}
+	/* Every metric it declares, figures() gave (else summary.csv lacks it). */
+	for (const struct workload_metric *m = cfg.workload->metrics; m && m->key; m++)
+		assert_true(figure_double(&res, m->key) >= 0);
 	bench_result_free(&res);
 	parent_check_empty_and_remove();
 }
@@ -318,6 +321,37 @@ static void fserver_verify_catches_damaged_pool(void **state)
 	parent_check_empty_and_remove();
 }
 
+/* A text of 1 to max bytes, none of them a comma or a control character: a
+ * summary.csv value (common/metric.def). */
+static bool csv_text(const char *s, size_t max)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n >= 1 && n <= max && !strpbrk(s, ",\n\r\t");
+}
+
+/* Every registered workload's metrics are declared as the reader accepts
+ * them (results/README.md, "A workload's own metrics"). */
+static void metrics_declared_as_read(void **state)
+{
+	(void)state;
+	for (size_t w = 0; w < workload_registry_len; w++) {
+		const struct workload_metric *metrics = workload_registry[w]->metrics;
+
+		for (const struct workload_metric *m = metrics; m && m->key; m++) {
+			print_message("# %s: metric %s\n", workload_registry[w]->name, m->key);
+			assert_true(strlen(m->key) > 0 && strspn(m->key, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(m->key));
+			assert_true(csv_text(m->unit, METRIC_UNIT_MAX));
+			assert_true(csv_text(m->title, METRIC_TITLE_MAX));
+			assert_true(m->sense >= WM_COUNT && m->sense <= WM_LOWER);
+			assert_non_null(m->how);
+			for (const struct workload_metric *o = metrics; o < m; o++)
+				assert_string_not_equal(o->key, m->key);
+			assert_true(m - metrics < 8);   /* the reader's RESULT_METRICS_MAX */
+		}
+	}
+}
+
 int main(void)
 {
 	static const struct run_case cases[] = {
@@ -333,6 +367,7 @@ int main(void)
 		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[5]),
 		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[6]),
 		cmocka_unit_test_prestate(run_cleanly, (void *)&cases[7]),
+		cmocka_unit_test(metrics_declared_as_read),
 		cmocka_unit_test(injected_faults_fail_cleanly),
 		cmocka_unit_test(dir_missing_is_usage),
 		cmocka_unit_test(dir_not_a_directory_is_usage),

@@ -46,7 +46,7 @@ stopped() {
 
 . "$(dirname "$0")/../scripts/registry.sh"
 all=$("$LB" --list | registry_names workloads)
-echo "1..$((25 + 2 * $(echo "$all" | wc -l)))"
+echo "1..$((26 + 2 * $(echo "$all" | wc -l)))"
 
 "$LB" --list >"$tmp/list" 2>&1
 check "--list shows creat and fserver" 'grep -q "^  creat " "$tmp/list" && grep -q "^  fserver " "$tmp/list"'
@@ -75,6 +75,10 @@ check "fserver prints jobs/min and its histogram" \
 	'grep -q "jobs/s)" "$tmp/out" && grep -q "jobs/min" "$tmp/out" && grep -q "^@acq_cycles:" "$tmp/out"'
 check "fserver summary.csv: unit jobs, jobs_per_min = 60 x ops_per_s" \
 	'[ "$(key "$tmp/rf" unit)" = jobs ] && awk -v j="$(key "$tmp/rf" jobs_per_min)" -v o="$(key "$tmp/rf" ops_per_s)" "BEGIN { d = j - 60 * o; exit !(d < 0.1 && d > -0.1) }"'
+check "fserver summary.csv declares its metrics after their values (results/README.md)" \
+	'grep -A3 "^job_ms_mean," "$tmp/rf/summary.csv" | tr "\n" " " |
+	 grep -q "sense_of_job_ms_mean,time unit_of_job_ms_mean,ms title_of_job_ms_mean,avg job ms" &&
+	 [ "$(key "$tmp/rf" sense_of_acq_per_job)" = count ] && [ "$(key "$tmp/rf" sense_of_jobs_per_min)" = rate ]'
 check "fserver: names made = removed = jobs x names per job" \
 	'[ "$(key "$tmp/rf" files_created)" -eq $(( $(key "$tmp/rf" ops_all) * $(key "$tmp/rf" names_per_job) )) ] && [ "$(key "$tmp/rf" files_removed)" = "$(key "$tmp/rf" files_created)" ]'
 check "fserver leaves --dir empty" 'empty "$tmp/f"'

@@ -452,12 +452,39 @@ unsigned int program_columns(const struct group *g, struct column *cols)
 	return n;
 }
 
+/* A declared sense as the verdict's: the same words (common/metric.def). */
+static enum sense wmetric_sense(enum result_sense s)
+{
+	static const enum sense senses[] = {
+#define AS_SENSE(name, word) [RESULT_SENSE_##name] = SENSE_##name,
+		METRIC_SENSES(AS_SENSE)
+#undef AS_SENSE
+	};
+
+	return senses[s];
+}
+
+unsigned int workload_columns(const struct group *g, struct column *cols)
+{
+	unsigned int n = 0;
+
+	for (unsigned int m = 0; m < g->nwmetrics; m++)
+		if (strcmp(g->wmetric[m].key, g->rate.name) != 0)
+			cols[n++] = (struct column){ g->wmetric[m].title, g->wmetric[m].key, 1, "%.5g", false, true,
+						     NULL, NULL, NULL, NULL, false, 1 + wmetric_sense(g->wmetric[m].sense) };
+	return n;
+}
+
 unsigned int table_columns(const struct group *g, unsigned int tables, struct column *cols)
 {
 	unsigned int n = 0;
 
 	/* Table by table, each in the contract's order. */
 	for (unsigned int table = 1; table <= tables; table <<= 1) {
+		if (table & tables & TABLE_WORKLOAD) {
+			n += workload_columns(g, cols + n);
+			continue;
+		}
 		if (g->program && (table & tables & (TABLE_THROUGHPUT | TABLE_SWEEP))) {
 			if (table == TABLE_THROUGHPUT || !(tables & TABLE_THROUGHPUT))
 				n += program_columns(g, cols + n);
@@ -475,7 +502,7 @@ unsigned int table_columns(const struct group *g, unsigned int tables, struct co
  * of all acquisitions. */
 unsigned int ratio_columns(const struct group *g, struct column *cols)
 {
-	return table_columns(g, TABLE_THROUGHPUT | TABLE_CONTENDED | TABLE_ALL, cols);
+	return table_columns(g, TABLE_THROUGHPUT | TABLE_CONTENDED | TABLE_ALL | TABLE_WORKLOAD, cols);
 }
 
 const char *figure_name(const struct column *col)

@@ -70,11 +70,15 @@ enum table {
 	TABLE_CONTENDED = 1 << 1,   /* the patch's: contended acquisitions only */
 	TABLE_ALL = 1 << 2,         /* every acquisition, fast path included */
 	TABLE_SWEEP = 1 << 3,       /* a sweep-<workload>-<key>.csv across thread counts */
+	/* The workload's own metrics, as its runs declare them (workload_columns):
+	 * after the throughput table's figures, and last in ratio_columns. */
+	TABLE_WORKLOAD = 1 << 4,
 };
 
-/* The most columns ratio_columns gives: every figure of the contract. */
+/* The most columns ratio_columns gives: every figure of the contract, and
+ * a workload's own metrics. */
 #define SUMMARY_COUNT_ONE(...) +1
-enum { RATIO_COLUMNS_MAX = 0 SUMMARY_FIGURES(SUMMARY_COUNT_ONE) };
+enum { RATIO_COLUMNS_MAX = 0 SUMMARY_FIGURES(SUMMARY_COUNT_ONE) + RESULT_METRICS_MAX };
 #undef SUMMARY_COUNT_ONE
 
 /* The acquisition-phase counts (the contract's SUMMARY_LOCK_FIGURES), in order. */
@@ -176,8 +180,12 @@ unsigned int column_tables(const struct column *col);
  * better, then the program's wall time and CPU time; into
  * cols[RATIO_COLUMNS_MAX], returns how many (0: not an --exec group). */
 unsigned int program_columns(const struct group *g, struct column *cols);
-/* Every figure with a ratio (TABLE_THROUGHPUT, _CONTENDED, _ALL), into
- * cols[RATIO_COLUMNS_MAX]; returns how many. */
+/* The workload's own metrics (the group's wmetric, TABLE_WORKLOAD) but the
+ * one that is its rate (shown as the rate column), into cols; returns how
+ * many.  A run older than the declarations lacks them: "n/a" there. */
+unsigned int workload_columns(const struct group *g, struct column *cols);
+/* Every figure with a ratio (TABLE_THROUGHPUT, _CONTENDED, _ALL, _WORKLOAD),
+ * into cols[RATIO_COLUMNS_MAX]; returns how many. */
 unsigned int ratio_columns(const struct group *g, struct column *cols);
 /* The figures of the models beside the running kernel's mutex (the kernel
  * row the baseline): returns the table and its length in *n. */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../common/metric.def"
 #include "../../common/safefile.h"
 
 #define RESULT_BINS 64
@@ -180,6 +181,28 @@ struct result_metric {
  * them: every metric_NAME), at most RESULT_METRICS_MAX (the reader refuses
  * more); returns how many. */
 unsigned int result_metrics(const struct result_run *run, struct result_metric *m);
+
+/* One of a workload's own metrics, as its summary.csv declares it
+ * (common/metric.def: sense_of_KEY, unit_of_KEY, title_of_KEY). */
+enum result_sense {
+#define RESULT_SENSE(name, word) RESULT_SENSE_##name,
+	METRIC_SENSES(RESULT_SENSE)
+#undef RESULT_SENSE
+};
+struct result_workload_metric {
+	char key[RESULT_KEY_LEN];
+	char unit[METRIC_UNIT_MAX + 1];
+	char title[METRIC_TITLE_MAX + 1];
+	enum result_sense sense;
+};
+/* The run's declared workload metrics in the file's order, at most
+ * RESULT_METRICS_MAX (the reader refuses more): how many.  Runs written
+ * before the declarations have none: their workload's keys are read (and
+ * ignored) as any other key the reader does not know. */
+unsigned int result_workload_metrics(const struct result_run *run, struct result_workload_metric *m);
+/* The key of the run's rate where it is per minute (rate_unit "UNIT/min":
+ * UNIT_per_min) into buf: false where it is per second (ops_per_s). */
+bool result_rate_key(const struct result_run *run, char *buf, size_t len);
 
 /* The value of `key` as a finite number: 0, or -1 with a message when it is
  * missing or not a number. */

@@ -44,6 +44,7 @@ const char *rf_key_with_prefix(const struct result_run *run, const char *prefix)
 /* The checks one file kind's reader asks of another's. */
 int rf_check_exec(const struct result_run *run, const char *what, char *err, size_t errlen);
 int rf_check_summary(const struct result_run *run, const char *what, char *err, size_t errlen);
+int rf_check_workload_metrics(const struct result_run *run, const char *what, char *err, size_t errlen);
 int rf_check_quantiles(const struct result_run *run, const char *stem, const uint64_t *bins,
 		       uint64_t total, const char *file, char *err, size_t errlen);
 int rf_check_kernel_types(const struct result_run *run, const char *what, char *err, size_t errlen);

@@ -23,8 +23,10 @@ enum figure_kind {
 };
 
 /* The contract's figures (common/summary.def) by their check, then the keys
- * outside it: the settings, the conditional ones, the workloads' own and
- * the kernel capture's. */
+ * outside it: the settings, the conditional ones, the file workloads'
+ * counts and the kernel capture's.  A workload's own metrics are checked as
+ * its runs declare them (resultfile_metric.c), its rate per minute as the
+ * rate (check_rate). */
 static const struct {
 	const char *key;
 	enum figure_kind kind;
@@ -43,7 +45,6 @@ static const struct {
 	{ "duration_s", FIG_AMOUNT }, { "warmup_s", FIG_AMOUNT }, { "measured_s", FIG_AMOUNT },
 	{ "op_cost_us_mean", FIG_AMOUNT }, { "op_cost_us_max", FIG_AMOUNT },
 	{ "op_deviance_us_mean", FIG_AMOUNT }, { "cpu_utilisation_pct", FIG_AMOUNT },
-	{ "jobs_per_min", FIG_AMOUNT }, { "job_ms_mean", FIG_AMOUNT }, { "acq_per_job", FIG_AMOUNT },
 	{ "kernel_contentions", FIG_COUNT }, { "kernel_wait_cycles_sum", FIG_COUNT },
 	{ "kernel_wait_cycles_min", FIG_COUNT }, { "kernel_wait_cycles_max", FIG_COUNT },
 	{ "kernel_wait_bin_p50", FIG_COUNT }, { "kernel_wait_bin_p99", FIG_COUNT },
@@ -59,7 +60,7 @@ static const char *const count_prefixes[] = {
 
 /* An acquisition-phase count: `acq_` and one lowercase word (acq_fast,
  * acq_spin, acq_nosleep, acq_sleep, and any phase a later version adds;
- * acq_cycles_sum or acq_per_job have a second `_`).  Where a lock records
+ * acq_cycles_sum has a second `_`).  Where a lock records
  * phases they add up to `acquisitions`. */
 static bool phase_key(const char *key)
 {
@@ -85,6 +86,22 @@ static int figure_kind(const char *key)
 		if (strcmp(figure_kinds[i].key, key) == 0)
 			return (int)figure_kinds[i].kind;
 	return -1;
+}
+
+/* A workload's declared metric (sense_of_KEY) is none of lockbench's own
+ * figures: the tables would show that one twice, under two senses. */
+static int check_metric_keys(const struct result_run *run, const char *what, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < run->nkv; i++) {
+		const char *key = run->kv[i].key, *name = key + strlen(METRIC_SENSE_PREFIX);
+
+		if (strncmp(key, METRIC_SENSE_PREFIX, strlen(METRIC_SENSE_PREFIX)) == 0 && figure_kind(name) >= 0) {
+			snprintf(err, errlen, "%s: %s: %s is one of lockbench's own figures, not a workload's metric",
+				 what, key, name);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* One key's value against its kind. */
@@ -144,7 +161,6 @@ struct derived {
 
 static const struct derived derived_figures[] = {
 	{ "ops_per_s", "ops", NULL, "measured_s", 1, NULL },
-	{ "jobs_per_min", "ops", NULL, "measured_s", 60, "60" },
 	{ "cpu_us_per_op", "cpu_user_s", "cpu_sys_s", "ops", 1e6, "1e6" },
 	{ "acq_cycles_mean", "acq_cycles_sum", NULL, "acquisitions", 1, NULL },
 	{ "contended_acq_cycles_mean", "contended_acq_cycles_sum", NULL, "contentions", 1, NULL },
@@ -188,6 +204,22 @@ static int check_derived(const struct result_run *run, const struct derived *d, 
 	snprintf(err, errlen, "%s: %s is %s, but %s = %.3f", what, d->key, f.text, expr,
 		 den.value > 0 ? d->scale * num.value / den.value : 0);
 	return -1;
+}
+
+/* A workload's rate per minute (rate_unit UNIT/min), where the run wrote
+ * it as UNIT_per_min: a decimal >= 0, and 60 * ops / measured_s.  Known
+ * from rate_unit alone, so runs written before a workload declared its
+ * metrics are checked as they were. */
+static int check_rate(const struct result_run *run, bool derived, const char *what, char *err, size_t errlen)
+{
+	char key[RESULT_KEY_LEN];
+	const char *value;
+	struct derived d = { key, "ops", NULL, "measured_s", 60, "60" };
+
+	if (!result_rate_key(run, key, sizeof(key)) || !(value = result_get(run, key)))
+		return 0;
+	return derived ? check_derived(run, &d, what, err, errlen)
+		       : check_kind(key, value, FIG_AMOUNT, what, err, errlen);
 }
 
 /* Where a lock records phases (any phase count nonzero), they add up to
@@ -290,6 +322,8 @@ int rf_check_summary(const struct result_run *run, const char *what, char *err, 
 					    err, errlen))
 			return -1;
 	}
+	if (check_rate(run, false, what, err, errlen))
+		return -1;
 	if (figure_of(run, "threads", &f) && f.value > RESULT_MAX_THREADS) {
 		snprintf(err, errlen, "%s: threads is %s, above lockbench's limit %d", what, f.text,
 			 RESULT_MAX_THREADS);
@@ -309,6 +343,9 @@ int rf_check_summary(const struct result_run *run, const char *what, char *err, 
 	for (size_t i = 0; i < sizeof(derived_figures) / sizeof(derived_figures[0]); i++)
 		if (check_derived(run, &derived_figures[i], what, err, errlen))
 			return -1;
+	if (check_rate(run, true, what, err, errlen) || check_metric_keys(run, what, err, errlen) ||
+	    rf_check_workload_metrics(run, what, err, errlen))
+		return -1;
 	return check_phases(run, what, err, errlen) || rf_check_kernel_types(run, what, err, errlen) ||
 			       rf_check_exec(run, what, err, errlen)
 		       ? -1

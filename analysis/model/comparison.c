@@ -125,9 +125,7 @@ static struct rate rate_of(const struct result_run *run, const char *unit)
 	snprintf(r.title, sizeof(r.title), "%s", r.words);
 	if (r.title[0] >= 'a' && r.title[0] <= 'z')
 		r.title[0] = (char)(r.title[0] - 'a' + 'A');
-	if (per_min)
-		snprintf(r.name, sizeof(r.name), "%.*s_per_min", len, what);
-	else
+	if (!result_rate_key(run, r.name, sizeof(r.name)))
 		snprintf(r.name, sizeof(r.name), "ops_per_s");
 	return r;
 }
@@ -193,6 +191,34 @@ static int group_metrics(struct builder *b, struct group *g, const struct result
 	return 0;
 }
 
+/* The run's workload metrics into its group's: each with the sense and unit
+ * every run that declares it gives (-1 with the error set where two differ:
+ * their figures could not be compared). */
+static int group_wmetrics(struct builder *b, struct group *g, const struct result_run *run)
+{
+	struct result_workload_metric m[RESULT_METRICS_MAX];
+	unsigned int n = result_workload_metrics(run, m);
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int k = 0;
+
+		while (k < g->nwmetrics && strcmp(g->wmetric[k].key, m[i].key) != 0)
+			k++;
+		if (k < g->nwmetrics && (g->wmetric[k].sense != m[i].sense || strcmp(g->wmetric[k].unit, m[i].unit)))
+			return fail(b, "%s/summary.csv: metric %s is declared otherwise (sense, unit) than by other runs of %s",
+				    run->dir, m[i].key, g->workload);
+		if (k < g->nwmetrics)
+			continue;
+		if (g->nwmetrics >= RESULT_METRICS_MAX)
+			return fail(b, "runs of %s declare more than %d metrics", g->workload, RESULT_METRICS_MAX);
+		memcpy(g->wmetric[g->nwmetrics].key, m[i].key, sizeof(m[i].key));
+		memcpy(g->wmetric[g->nwmetrics].unit, m[i].unit, sizeof(m[i].unit));
+		memcpy(g->wmetric[g->nwmetrics].title, m[i].title, sizeof(m[i].title));
+		g->wmetric[g->nwmetrics++].sense = m[i].sense;
+	}
+	return 0;
+}
+
 /* The run's variant in group g, a new one the first time it is met; NULL with the error set. */
 static struct variant *variant_for(struct builder *b, struct group *g, const struct result_run *run, const char *lock)
 {
@@ -247,7 +273,7 @@ static int group_run(struct builder *b, const struct result_run *run)
 	if (result_number(run, "threads", &threads, b->err, b->errlen))
 		return -1;
 	if (!(g = group_for(b, (unsigned int)host, run, workload, unit, (unsigned int)threads)) ||
-	    group_metrics(b, g, run) || !(v = variant_for(b, g, run, lock)))
+	    group_metrics(b, g, run) || group_wmetrics(b, g, run) || !(v = variant_for(b, g, run, lock)))
 		return -1;
 	if (v->nreps >= MAX_REPS)
 		return fail(b, "too many repetitions of %s", lock);

@@ -48,7 +48,7 @@ struct rate {
 	double scale;            /* ops_per_s times this: 1, or 60 for a rate per minute */
 	char title[32];          /* its column's title: Ops/sec, Jobs/min */
 	char words[32];          /* in a sentence: ops/sec, jobs/min */
-	char name[48];           /* its name in the CSV files: ops_per_s, jobs_per_min */
+	char name[48];           /* its name in the CSV files: ops_per_s, UNIT_per_min */
 };
 
 /* One of an --exec group's metrics (metric_NAME), the way every run of
@@ -56,6 +56,15 @@ struct rate {
 struct group_metric {
 	char key[RESULT_KEY_LEN];   /* metric_NAME */
 	bool lower;
+};
+
+/* One of a workload's own metrics (result_workload_metrics), the way every
+ * run of the group that declares it does. */
+struct group_wmetric {
+	char key[RESULT_KEY_LEN];
+	char unit[METRIC_UNIT_MAX + 1];
+	char title[METRIC_TITLE_MAX + 1];
+	enum result_sense sense;
 };
 
 struct group {
@@ -72,6 +81,10 @@ struct group {
 	char name[RESULT_PROGRAM_LEN + 8];
 	struct group_metric metric[RESULT_METRICS_MAX];
 	unsigned int nmetrics;
+	/* The workload's own metrics, as its runs declare them (none in runs
+	 * written before the declarations). */
+	struct group_wmetric wmetric[RESULT_METRICS_MAX];
+	unsigned int nwmetrics;
 	struct variant v[MAX_VARIANTS];
 	unsigned int nv;
 };

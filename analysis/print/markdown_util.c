@@ -134,13 +134,15 @@ void md_chance_note(FILE *out, const struct group *g, const struct column *cols,
 }
 
 /* The headline figures of group G (ratio_columns' first four: throughput,
- * CPU us/op, #contentions, contended mean cycles), a row per variant. */
+ * CPU us/op, #contentions, contended mean cycles), then the workload's own
+ * metrics, a row per variant. */
 void md_headline_table(FILE *out, const struct group *g)
 {
 	struct column cols[RATIO_COLUMNS_MAX];
 
 	ratio_columns(g, cols);
-	md_figure_table(out, g, "variant", cols, MD_HEADLINE_COLUMNS);
+	md_figure_table(out, g, "variant", cols,
+			MD_HEADLINE_COLUMNS + workload_columns(g, cols + MD_HEADLINE_COLUMNS));
 }
 
 void tally_add(struct tally *t, const char *key)

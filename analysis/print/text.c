@@ -199,7 +199,7 @@ static int print_throughput(struct text *t, const struct group *g)
 	if (g->program)
 		fprintf(t->out, "The program's own figures (one run is one operation, so these replace runs/sec): its metrics,\n"
 			"each judged the way its runs say it is better (metric_better_NAME), its wall and CPU time:\n");
-	return print_block(t, g, cols, table_columns(g, TABLE_THROUGHPUT, cols), ROWS_ALL);
+	return print_block(t, g, cols, table_columns(g, TABLE_THROUGHPUT | TABLE_WORKLOAD, cols), ROWS_ALL);
 }
 
 /* The patch's "#contentions" and "Time to acquire mutex": contended

@@ -411,6 +411,23 @@ static void write_kernel_keys(const struct kernel_locks *k, FILE *f)
 	report_kernel_keys(k, f);
 }
 
+/* A workload's figure and, where it is one of its metrics, the lines that
+ * declare it (common/metric.def): lbcompare compares it from these alone. */
+static void write_extra(const struct workload_ops *wl, const struct figure *fig, FILE *f)
+{
+	static const char *const sense_word[] = {
+#define SENSE_WORD(name, word) [WM_##name] = word,
+		METRIC_SENSES(SENSE_WORD)
+#undef SENSE_WORD
+	};
+
+	fprintf(f, "%s,%s\n", fig->key, fig->value);
+	for (const struct workload_metric *m = wl->metrics; m && m->key; m++)
+		if (strcmp(m->key, fig->key) == 0)
+			fprintf(f, METRIC_SENSE_PREFIX "%s,%s\n" METRIC_UNIT_PREFIX "%s,%s\n" METRIC_TITLE_PREFIX "%s,%s\n",
+				m->key, sense_word[m->sense], m->key, m->unit, m->key, m->title);
+}
+
 static void write_summary(const struct bench_result *res, FILE *f)
 {
 	const struct bench_result *r = res;  /* the contract's name for it */
@@ -448,7 +465,7 @@ static void write_summary(const struct bench_result *res, FILE *f)
 	if (res->kernel.captured)
 		write_kernel_keys(&res->kernel, f);
 	for (unsigned int i = 0; i < res->extra.n; i++)
-		fprintf(f, "%s,%s\n", res->extra.f[i].key, res->extra.f[i].value);
+		write_extra(cfg->workload, &res->extra.f[i], f);
 }
 
 static void write_hist_of(const struct hist *h, FILE *f)

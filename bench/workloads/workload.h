@@ -11,7 +11,8 @@
  * workload with settings keeps them in the same file, as a lock does: a table
  * of options (struct workload_option below), the bytes they fill (struct
  * workload_settings, core/config.h), and settings_figures() (what it ran with, in
- * summary.csv).
+ * summary.csv).  Its own figures come from figures(); those lbcompare should
+ * compare between locks it declares its metrics (struct workload_metric).
  */
 #ifndef LOCKBENCH_WORKLOAD_H
 #define LOCKBENCH_WORKLOAD_H
@@ -20,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../common/metric.def"
 #include "../core/config.h"
 #include "../core/harness.h"
 #include "../core/result.h"
@@ -64,6 +66,31 @@ struct workload_option {
 	/* Checks VALUE whole and stores it into `s`: 0, or -1 with a one-line
 	 * message (what is wrong with VALUE; the caller names the option) in err. */
 	int (*set)(struct workload_settings *s, const char *value, char *err, size_t errlen);
+};
+
+/*
+ * One of a workload's own metrics, which lbcompare compares between locks
+ * with a ratio, an interval and a verdict, as it does ops_per_s: declared
+ * here (name, unit, direction, as stress-ng's stress_metrics_set() and
+ * bench/exec/programs.def declare theirs) and filled by the workload's
+ * figures() hook (figure_add() of `key`).  The writer puts each one's value
+ * in summary.csv with the lines that declare it (common/metric.def), so the
+ * reader and the tables know it from the file alone: adding a metric is its
+ * entry here and its figure_add().  A metric whose key is the workload's rate
+ * in its own unit (jobs_per_min, for a per_minute workload of "jobs") is that
+ * rate: the tables show it once, as their rate column.
+ */
+enum workload_metric_sense {
+#define WL_METRIC_SENSE(name, word) WM_##name,
+	METRIC_SENSES(WL_METRIC_SENSE)
+#undef WL_METRIC_SENSE
+};
+struct workload_metric {
+	const char *key;     /* its summary.csv key, [a-z0-9_]+, none of lockbench's own */
+	const char *unit;    /* what its value counts, no comma: "ms", "acquisitions" */
+	enum workload_metric_sense sense;  /* which way is better */
+	const char *title;   /* its column's title in lbcompare's tables (METRIC_TITLE_MAX bytes) */
+	const char *how;     /* how figures() computes it, one line (results/README.md says so) */
 };
 
 struct workload_ops {
@@ -113,6 +140,10 @@ struct workload_ops {
 	void (*teardown)(void *shared, const struct bench_config *cfg);
 	/* Extra figures for the summary and summary.csv (e.g. jobs/min). */
 	void (*figures)(const struct bench_result *res, struct figures *out);
+	/* Its own metrics (NULL: none), ended by an entry whose key is NULL:
+	 * figures() adds each one (struct workload_metric).  Last, so that the
+	 * members above, op() among them, keep their offsets. */
+	const struct workload_metric *metrics;
 };
 
 extern const struct workload_ops *const workload_registry[];

@@ -28,7 +28,7 @@ mkdir "$tmp/d"
 "$LB" -l pthread -w fpos -t 4 -d 0.3 --warmup 0.05 --read-size 4096 --dir "$tmp/d" -o "$tmp/r" \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
-check "-w fpos --read-size 4096 runs (exit 0, nothing on stderr)" '[ $rc -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "-w fpos --read-size 4096 runs (exit 0, nothing on stderr but the machine's warnings)" '[ $rc -eq 0 ] && ! grep -qv "^lockbench: WARNING: " "$tmp/err"'
 check "the summary and summary.csv record the read size and the file's" \
 	'grep -q "^  workload opts   read_size_bytes=4096 file_bytes=262144$" "$tmp/out" &&
 	 [ "$(val "$tmp/r" read_size_bytes)" = 4096 ] && [ "$(val "$tmp/r" file_bytes)" = 262144 ]'

@@ -57,7 +57,7 @@ check "--list's plan: fserver's jobs per minute, the others' ops per second; cre
 mkdir "$tmp/c"
 "$LB" -l futex -w creat -t 4 -d 0.3 --warmup 0.05 --dir "$tmp/c" -o "$tmp/rc" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-check "creat runs (exit 0, nothing on stderr)" '[ $rc -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "creat runs (exit 0, nothing on stderr but the machine's warnings)" '[ $rc -eq 0 ] && ! grep -qv "^lockbench: WARNING: " "$tmp/err"'
 check "creat prints ops/s and its histogram" 'grep -q "ops/s)" "$tmp/out" && grep -q "^@acq_cycles:" "$tmp/out"'
 check "creat prints test-mutex's figures" \
 	'grep -q "avg cost/op us" "$tmp/out" && grep -q "deviance/op us" "$tmp/out" && grep -q "cpu util %" "$tmp/out"'

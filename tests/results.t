@@ -22,7 +22,15 @@ check "and leaves no directory, partial or whole" 'empty "$tmp/full"'
 mkdir "$tmp/sig"
 "$LB" -l futex -t 4 -d 30 -o "$tmp/sig/r" >"$tmp/sig.out" 2>"$tmp/sig.err" &
 pid=$!
-sleep 0.5
+# Signalled once its partial directory is there (the stop signals are
+# caught before it is made): a fixed 0.5 s could come before, on a loaded
+# machine, and SIGTERM's default action then gave 143.
+i=0
+while [ -z "$(ls -A "$tmp/sig")" ] && [ $i -lt 200 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.2
 kill -TERM $pid
 wait $pid
 rc=$?

@@ -242,15 +242,52 @@ static void list_workload_options(FILE *out)
 	}
 }
 
+/* Each lock role's `ROLE NAME` line (enum lock_role), in registry order. */
+static void list_lock_roles(FILE *out)
+{
+	static const struct { unsigned int role; const char *word; } roles[] = {
+		{ LOCK_R_NUMA_ONLY, "numa-only" },
+		{ LOCK_R_PROGRAM_BASE, "program-baseline" },
+		{ LOCK_R_KERNEL_BASE, "kernel-baseline" },
+	};
+
+	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++)
+		for (size_t i = 0; i < lock_registry_len; i++)
+			if (lock_plans[i].roles & roles[r].role)
+				fprintf(out, "  %s %s\n", roles[r].word, lock_registry[i]->name);
+}
+
+/* The patch table's column COLUMN's `patch-lock NAME always` (or
+ * `kernel-locks` for the kernel's baseline); false when no lock has it. */
+static bool list_patch_column(FILE *out, unsigned int column)
+{
+	for (size_t i = 0; i < lock_registry_len; i++)
+		if (lock_plans[i].column == column) {
+			fprintf(out, "  patch-lock %s %s\n", lock_registry[i]->name,
+				lock_plans[i].roles & LOCK_R_KERNEL_BASE ? "kernel-locks" : "always");
+			return true;
+		}
+	return false;
+}
+
+/* The patch table's columns in order, 1 up to the first that no lock has. */
+static void list_patch_locks(FILE *out)
+{
+	for (unsigned int column = 1; list_patch_column(out, column); column++)
+		;
+}
+
 /* What run-all plans, for scripts/registry.sh: one line each, words only.
  * `workload NAME ROLE FULL QUICK` (-d seconds), `takes-dir NAME` for each
  * workload that makes its files under --dir, `unit NAME UNIT s|min` (its
  * operation's name, its throughput per second or per minute),
  * `meets-in-kernel NAME` for each workload whose threads also meet on a
  * kernel lock, `no-exclusion NAME` for each lock that excludes nothing (with
- * --kernel-locks, the kernel's own lock alone), `patch-lock NAME
- * always|kernel-locks`, the patch table's columns in order, and `program
- * NAME ROLE FULL QUICK` (bench/exec/programs.def: its {seconds}). */
+ * --kernel-locks, the kernel's own lock alone), `numa-only NAME`,
+ * `program-baseline NAME` and `kernel-baseline NAME` (a lock's roles,
+ * locks/locks.def), `patch-lock NAME always|kernel-locks`, the patch table's
+ * columns in order (the first two the patch pair), and `program NAME ROLE
+ * FULL QUICK` (bench/exec/programs.def: its {seconds}). */
 static void list_plan(FILE *out)
 {
 	fprintf(out, "plan:\n");
@@ -270,9 +307,8 @@ static void list_plan(FILE *out)
 	for (size_t i = 0; i < lock_registry_len; i++)
 		if (lock_registry[i]->flags & LOCK_F_NO_EXCLUSION)
 			fprintf(out, "  no-exclusion %s\n", lock_registry[i]->name);
-	for (size_t i = 0; i < lock_patch_table_len; i++)
-		fprintf(out, "  patch-lock %s %s\n", lock_patch_table[i].lock,
-			lock_patch_table[i].kernel_locks ? "kernel-locks" : "always");
+	list_lock_roles(out);
+	list_patch_locks(out);
 	for (size_t i = 0; i < exec_program_registry_len; i++)
 		fprintf(out, "  program %s %s %g %g\n", exec_program_registry[i].name,
 			program_role_names[exec_program_registry[i].role], exec_program_registry[i].seconds_full,

@@ -3,7 +3,8 @@
  * that lists them.  The harness sees a lock only through struct lock_ops.
  *
  * Adding a lock: write locks/<name>.c ending in one `const struct lock_ops
- * lock_ops_<name>`, and add LOCK(<name>) to locks/locks.def.  The Makefile
+ * lock_ops_<name>`, and add LOCK(<name>, 0, 0) to locks/locks.def (no
+ * patch-table column, no role: struct lock_plan below).  The Makefile
  * builds every .c file in locks/, and the registry-wide tests pick it up.
  * A lock with settings keeps them in the same file: a table of options
  * (struct lock_option, given as --lock-opt KEY=VALUE and listed by --list),
@@ -142,17 +143,31 @@ struct lock_ops {
 extern const struct lock_ops *const lock_registry[];
 extern const size_t lock_registry_len;
 
-/* run-all's patch experiment (`--list`'s plan: section, read by
- * scripts/registry.sh): its locks as the columns of the patch table, in
- * order, the first the baseline every ratio is to (2.6.34's kmutex-spin),
- * the second the fix.  A kernel_locks column runs only where lockbench
- * --kernel-locks works: `none`, whose waits are then the kernel's own. */
-struct lock_patch_column {
-	const char *lock;
-	bool kernel_locks;
+/* What run-all and the report do with a lock beyond the sweep: its roles,
+ * declared on its locks/locks.def line and said by `--list`'s plan: section
+ * (scripts/registry.sh), so that no script or report knows a lock by name. */
+enum lock_role {
+	/* Keeps the lock within a NUMA node: means something only with two or
+	 * more, so run-all sweeps it only there unless --locks names it. */
+	LOCK_R_NUMA_ONLY    = 1u << 0,
+	/* The programs' baseline: first under every program (the first lock met
+	 * is a comparison's baseline), and the lock run-all's --exec probe uses. */
+	LOCK_R_PROGRAM_BASE = 1u << 1,
+	/* With --kernel-locks the running kernel's own lock alone (a lock that
+	 * excludes nothing): the kernel row's baseline, its patch-table column
+	 * only where kernel capture works, the --kernel-locks probe's lock. */
+	LOCK_R_KERNEL_BASE  = 1u << 2,
 };
-extern const struct lock_patch_column lock_patch_table[];
-extern const size_t lock_patch_table_len;
+
+/* One lock's line of run-all's plan, lock_plans[i] lock_registry[i]'s. */
+struct lock_plan {
+	/* Its column of the patch experiment's table, from 1: 1 the baseline of
+	 * every ratio (2.6.34's kmutex-spin), 2 the fix (the patch pair); 0 not
+	 * in it.  The columns are 1..N, each once (tests/test_locks.c). */
+	unsigned int column;
+	unsigned int roles; /* enum lock_role */
+};
+extern const struct lock_plan lock_plans[];
 
 /* The lock called `name`, or NULL. */
 const struct lock_ops *lock_find(const char *name);

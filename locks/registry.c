@@ -7,26 +7,23 @@
 
 #include "lock.h"
 
-#define LOCK(id) extern const struct lock_ops lock_ops_##id;
+#define LOCK(id, column, roles) extern const struct lock_ops lock_ops_##id;
 #include "locks.def"
 #undef LOCK
 
 const struct lock_ops *const lock_registry[] = {
-#define LOCK(id) &lock_ops_##id,
+#define LOCK(id, column, roles) &lock_ops_##id,
 #include "locks.def"
 #undef LOCK
 };
 
 const size_t lock_registry_len = sizeof(lock_registry) / sizeof(lock_registry[0]);
 
-/* The seed's variants in the order of its table: 2.6.34 first, the fix
- * second, then the rest of the kernel's history and glibc's mutex. */
-const struct lock_patch_column lock_patch_table[] = {
-	{ "kmutex-spin", false }, { "kmutex-fix", false }, { "kmutex-sleep", false },
-	{ "kmutex-mcs", false }, { "kmutex-osq", false }, { "kmutex-handoff", false },
-	{ "pthread", false }, { "none", true },
+const struct lock_plan lock_plans[] = {
+#define LOCK(id, column, roles) { column, roles },
+#include "locks.def"
+#undef LOCK
 };
-const size_t lock_patch_table_len = sizeof(lock_patch_table) / sizeof(lock_patch_table[0]);
 
 const char *const spin_exit_name[SPIN_EXIT_NR] = {
 #define SPIN_EXIT_NAME(id, name, title) [SPIN_EXIT_##id] = name,

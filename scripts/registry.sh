@@ -23,8 +23,12 @@ in_list() {
 # (the workloads that make files under --dir, and those whose threads also
 # meet on a kernel lock) and for `no-exclusion` (the locks that exclude
 # nothing), `NAME UNIT s|min` for `unit` (what one operation
-# is called, its throughput per second or per minute), `NAME WHEN` for
-# `patch-lock`, the patch table's locks (WHEN: always, or kernel-locks),
+# is called, its throughput per second or per minute), `NAME` for each lock
+# role of locks/locks.def: `numa-only` (swept only on two or more NUMA
+# nodes), `program-baseline` (first under every program) and
+# `kernel-baseline` (with --kernel-locks the kernel's own lock alone),
+# `NAME WHEN` for `patch-lock`, the patch table's locks in column order
+# (the first two the patch pair; WHEN: always, or kernel-locks),
 # `NAME ROLE FULL QUICK` for `program` (bench/exec/programs.def: its
 # {seconds} in a full and a --quick run).
 registry_plan() {

@@ -11,7 +11,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..56"
+echo "1..58"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -105,6 +105,22 @@ check "the sweep: its title, lbcompare's text named, the ops table with both loc
 	'grep -q "^## Counter sweep$" "$tmp/r.md" && grep -q "\`data/sweep-counter.txt\`" "$tmp/r.md" &&
 	 grep -q "^| threads | tas | ticket |$" "$tmp/r.md" && grep -Eq "^\| 2 \| [0-9]+ \| [0-9]+ \|$" "$tmp/r.md"'
 check "ck-cohort, in the build but not in --locks, is not said skipped" '! grep -q "ck-cohort" "$tmp/r.md"'
+# A full run with no --locks: each NUMA-only lock (run-env's NUMA_ONLY_LOCKS,
+# the locks' roles in locks/locks.def) the sweep has no run of is said
+# skipped, by the name the run directory gives, whatever the lock is.
+numa_report() { # NUMA_ONLY_LOCKS: the report of $d as such a run, into $tmp/numa.md
+	rm -rf "$tmp/numa" && cp -r "$d" "$tmp/numa" &&
+	sed -i 's/^QUICK=.*/QUICK=0/; s/^LOCKS=.*/LOCKS=/' "$tmp/numa/settings" &&
+	printf 'NUMA_ONLY_LOCKS=%s\n' "$1" >>"$tmp/numa/run-env" &&
+	"$CMP" --markdown "$tmp/numa" >"$tmp/numa.md" 2>"$tmp/numa.err"
+}
+numa_report ck-cohort
+check "a NUMA-only lock left out of the sweep on one node is said skipped ($(head -c 200 "$tmp/numa.err"))" \
+	'grep -q "^\`ck-cohort\` was skipped: this machine has 1 NUMA node(s)" "$tmp/numa.md"'
+numa_report kmutex-spin
+check "the sentence follows the role, not a name: kmutex-spin said skipped, ck-cohort not ($(head -c 200 "$tmp/numa.err"))" \
+	'grep -q "^\`kmutex-spin\` was skipped: this machine has 1 NUMA node(s)" "$tmp/numa.md" &&
+	 ! grep -q "ck-cohort" "$tmp/numa.md"'
 check "the failed runs: the watchdog's, with its last stderr line, and the one not run" \
 	'grep -q "^- \`sweep-counter-t2-ticket-r2\` (exit status 4, watchdog): lockbench: watchdog: no progress for 10 s$" "$tmp/r.md" &&
 	 grep -q "^- \`sweep-counter-t2-tas-r2\` (exit status not run): $" "$tmp/r.md"'

@@ -276,6 +276,24 @@ static bool quick_left_out_ck(struct md *m, const char *w)
 	return false;
 }
 
+/* A NUMA-only lock (run-env's NUMA_ONLY_LOCKS: its role in locks/locks.def)
+ * only keeps the lock within a node: run-all sweeps it where there are two
+ * or more, or where --locks names it.  Each one in the build that the sweep
+ * of W has no run of, --locks naming none, was skipped for that. */
+static void print_numa_skipped(struct md *m, const char *w)
+{
+	char lock[64], opt[80];
+
+	if (*rundir_setting(m->d, "LOCKS"))
+		return;
+	for (const char *p = rundir_env(m->d, "NUMA_ONLY_LOCKS"); md_next_word(&p, lock, sizeof(lock));) {
+		snprintf(opt, sizeof(opt), "-l %s ", lock);
+		if (word_in(lock, rundir_env(m->d, "ALL_LOCKS")) && !rundir_plans(m->d, "sweep", w, opt, false))
+			fprintf(m->out, "`%s` was skipped: this machine has %s NUMA node(s), and the cohort lock only keeps the lock within a node where there are two or more (name it in `--locks` to run it anyway).\n\n",
+				lock, rundir_env(m->d, "NUMA_NODES"));
+	}
+}
+
 static void print_sweep(struct md *m, const char *w)
 {
 	const struct md_part *part = md_part(m, "sweep", w);
@@ -285,14 +303,10 @@ static void print_sweep(struct md *m, const char *w)
 	 * failed, and then its line says why. */
 	if (!part || md_failed_comparison(m, part))
 		return;
-	/* The cohort lock only keeps the lock within a node: run-all sweeps it
-	 * where there are two or more, or where --locks names it. */
 	if (quick_left_out_ck(m, w))
 		fprintf(m->out, "`--quick`'s sweep leaves out Concurrency Kit's locks and the patch table's (the patch experiment runs those): a first look; a full `./run-all` sweeps every lock.\n\n");
-	else if (word_in("ck-cohort", rundir_env(m->d, "ALL_LOCKS")) && !*rundir_setting(m->d, "LOCKS") &&
-	    !rundir_plans(m->d, "sweep", w, "-l ck-cohort ", false))
-		fprintf(m->out, "`ck-cohort` was skipped: this machine has %s NUMA node(s), and the cohort lock only keeps the lock within a node where there are two or more (name it in `--locks` to run it anyway).\n\n",
-			rundir_env(m->d, "NUMA_NODES"));
+	else
+		print_numa_skipped(m, w);
 	print_sweep_table(m, part->c, w);
 	md_sweep_verdicts(m, part->c, w);
 	fprintf(m->out, "Every run's full comparison (contentions, acquisition cycles, histograms, with the 95%% CIs and verdicts against the first lock of each thread count): `data/sweep-%s.txt`; the same figures as CSV: `data/stats-%s-t*.csv`.\n\n",

@@ -40,13 +40,21 @@ bad_values() {
 	esac
 }
 
-# other OWNER-KIND KEY: a lock or workload that has no option KEY.
+# other OWNER-KIND KEY: a lock or workload that has no option KEY, one with
+# other options where there is one (its refusal lists them).
 other() {
-	if [ "$1" = lock ]; then names=$locks; else names=$workloads; fi
-	for o in $names; do
-		awk -v k="$1" -v o="$o" -v key="$2" '$2 == k && $3 == o && $4 == key { f = 1 } END { exit !f }' \
-			"$tmp/options" || { echo "$o"; return; }
-	done
+	if [ "$1" = lock ]; then all=$locks; else all=$workloads; fi
+	for o in $all; do
+		awk -v k="$1" -v o="$o" -v key="$2" '$2 == k && $3 == o { n++; if ($4 == key) f = 1 }
+			END { print (f ? 2 : n ? 0 : 1), o }' "$tmp/options"
+	done | sort -s -n -k1,1 | awk '$1 < 2 { print $2; exit }'
+}
+
+# names OWNER-KIND NAME: NAME's options as a refusal lists them, from --list:
+# " KEY KEY" (a lock's, as --lock-opt takes them), " --KEY" (a workload's), " none".
+names() {
+	awk -v k="$1" -v o="$2" '$2 == k && $3 == o { s = s " " (k == "workload" ? "--" : "") $4 }
+		END { print s == "" ? " none" : s }' "$tmp/options"
 }
 
 check "--list declares options (lock and workload ones: $(wc -l <"$tmp/options"))" \
@@ -92,7 +100,8 @@ EOF
 	if [ "$kind" = lock ]; then opt="--lock-opt $key=1" said="--lock-opt $key"; else opt="$typed 1" said=$typed; fi
 	lacks=$(other "$kind" "$key")
 	if [ -n "$lacks" ]; then
-		usage_error "$said with $kind $lacks, which lacks it" "$said: $kind $lacks has no " \
+		usage_error "$said with $kind $lacks, which lacks it, names $lacks's options" \
+			"$said: $kind $lacks has no $([ "$kind" = lock ] && echo "option '$key'" || echo "such option") (its options:$(names "$kind" "$lacks"))" \
 			$opt $flag "$lacks" $RUN
 	fi
 	# shellcheck disable=SC2086 # 17 times the option and its value

@@ -1,9 +1,10 @@
 /*
  * cli.c — options of bench/lockbench.  Every number is checked whole and in
  * range; every name against its registry.  A bad value is one line on stderr
- * and exit status 2 (the caller's), before anything runs.  The workloads'
- * own options (struct workload_option) are long options made here from the
- * registry, handed to the workload chosen once every argument is read.
+ * and exit status 2 (the caller's), before anything runs.  The options the
+ * locks and workloads declare (common/option.h) are made into long options
+ * here from the registries, and handed to the lock and workload chosen once
+ * every argument is read: this file names no lock and no lock's option.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -30,12 +31,12 @@
 #define MAX_WORK_CYCLES UINT64_C(1000000000000)
 
 enum {
-	OPT_CS = 256, OPT_THINK, OPT_LIST, OPT_PIN, OPT_SPIN_BUDGET, OPT_LOCK_NODE,
+	OPT_CS = 256, OPT_THINK, OPT_LIST, OPT_PIN, OPT_LOCK_NODE,
 	OPT_WATCHDOG, OPT_DIR, OPT_SEED, OPT_WARMUP,
-	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_ORACLE, OPT_KERNEL_LOCKS,
+	OPT_MAX_OPS, OPT_QUIET, OPT_TOPOLOGY, OPT_KERNEL_LOCKS,
 	OPT_TIMING, OPT_LOCK_OPT, OPT_SCHED, OPT_EXEC, OPT_METRIC, OPT_PROGRAM,
 	OPT_SIM, OPT_SIM_CPUS, OPT_SIM_SEED, OPT_SIM_SEMANTICS, OPT_SIM_SCHED,
-	OPT_WORKLOAD_FIRST = 1024,    /* + i: the i-th distinct workload option key */
+	OPT_DECLARED_FIRST = 1024,    /* + i: declared_longs[i] */
 };
 
 static const struct option long_options[] = {
@@ -49,8 +50,6 @@ static const struct option long_options[] = {
 	{ "think",       required_argument, NULL, OPT_THINK },
 	{ "list",        no_argument,       NULL, OPT_LIST },
 	{ "pin",         required_argument, NULL, OPT_PIN },
-	{ "spin-budget", required_argument, NULL, OPT_SPIN_BUDGET },
-	{ "oracle",      required_argument, NULL, OPT_ORACLE },
 	{ "lock-opt",    required_argument, NULL, OPT_LOCK_OPT },
 	{ "lock-node",   required_argument, NULL, OPT_LOCK_NODE },
 	{ "watchdog",    required_argument, NULL, OPT_WATCHDOG },
@@ -75,12 +74,33 @@ static const struct option long_options[] = {
 };
 #define OWN_OPTIONS (sizeof(long_options) / sizeof(long_options[0]) - 1)
 
-/* Distinct keys of every workload's options, at most. */
-#define MAX_WORKLOAD_KEYS 32
-/* lockbench's own options, then one per distinct workload option key; and
- * that key of each option OPT_WORKLOAD_FIRST + i. */
-static struct option all_options[OWN_OPTIONS + MAX_WORKLOAD_KEYS + 1];
-static const char *workload_keys[MAX_WORKLOAD_KEYS];
+/*
+ * Whose option: the lock's or the workload's.  A message names the owner
+ * (what) and its options as they are typed (key_prefix); a lock's names the
+ * key it was not given (typed inside --lock-opt's value, or an alias's), a
+ * workload's was typed as the option itself.
+ */
+enum option_owner { OWNER_LOCK, OWNER_WORKLOAD, OWNER_NR };
+static const struct {
+	const char *what;
+	const char *key_prefix;
+	bool names_key;
+} owners[OWNER_NR] = {
+	[OWNER_LOCK] = { "lock", "", true },
+	[OWNER_WORKLOAD] = { "workload", "--", false },
+};
+
+/* The long options made from declarations: each workload option's --KEY and
+ * each lock option's --ALIAS, once each, as getopt's OPT_DECLARED_FIRST + i. */
+#define MAX_DECLARED_LONGS 32
+static struct declared_long {
+	enum option_owner owner;
+	const char *name;    /* typed after "--" */
+	const char *key;     /* the option's key */
+} declared_longs[MAX_DECLARED_LONGS];
+static size_t ndeclared_longs;
+/* lockbench's own options, then the declared ones. */
+static struct option all_options[OWN_OPTIONS + MAX_DECLARED_LONGS + 1];
 
 static bool own_option(const char *name)
 {
@@ -90,46 +110,108 @@ static bool own_option(const char *name)
 	return false;
 }
 
-static bool workload_key_known(const char *key, size_t nkeys)
+/* OWNER's option `key`, typed --NAME, among the long options: 0 (added, or
+ * there already), or -1 with what is wrong with the declaration in err. */
+static int declare_long(enum option_owner owner, const char *owner_name, const char *name, const char *key,
+			char *err, size_t errlen)
 {
-	for (size_t i = 0; i < nkeys; i++)
-		if (strcmp(workload_keys[i], key) == 0)
-			return true;
-	return false;
+	const char *why = own_option(name) ? "is one of lockbench's own" : NULL;
+
+	for (size_t i = 0; i < ndeclared_longs && !why; i++) {
+		if (strcmp(declared_longs[i].name, name) != 0)
+			continue;
+		if (declared_longs[i].owner == owner && strcmp(declared_longs[i].key, key) == 0)
+			return 0;
+		why = "is another option's already";
+	}
+	if (!why && ndeclared_longs == MAX_DECLARED_LONGS)
+		why = "is one long option too many";
+	if (why) {
+		snprintf(err, errlen, "internal error: %s %s's option --%s %s", owners[owner].what, owner_name, name,
+			 why);
+		return -1;
+	}
+	declared_longs[ndeclared_longs++] = (struct declared_long){ owner, name, key };
+	return 0;
+}
+
+/* Every workload option's --KEY and every lock option's --ALIAS. */
+static int declare_longs(char *err, size_t errlen)
+{
+	for (size_t w = 0; w < workload_registry_len; w++)
+		for (const struct option_def *o = workload_registry[w]->options; o && o->key; o++)
+			if (declare_long(OWNER_WORKLOAD, workload_registry[w]->name, o->key, o->key, err, errlen))
+				return -1;
+	for (size_t l = 0; l < lock_registry_len; l++)
+		for (const struct option_def *o = lock_registry[l]->options; o && o->key; o++)
+			if (o->alias && declare_long(OWNER_LOCK, lock_registry[l]->name, o->alias, o->key, err, errlen))
+				return -1;
+	return 0;
 }
 
 /*
- * all_options, once: a workload option that is also one of lockbench's own
- * is a mistake in the workload's table, named in `err`.  The registry is
- * constant, so a table that is right once stays right.
+ * all_options, once: a declared option that is also one of lockbench's own,
+ * or another owner's, is a mistake in the declaring file's table, named in
+ * `err`.  The registries are constant, so tables right once stay right.
  */
 static int options_build(char *err, size_t errlen)
 {
 	static bool built;
-	size_t nkeys = 0;
 
 	if (built)
 		return 0;
+	ndeclared_longs = 0;
+	if (declare_longs(err, errlen))
+		return -1;
 	memcpy(all_options, long_options, sizeof(long_options[0]) * OWN_OPTIONS);
-	for (size_t w = 0; w < workload_registry_len; w++)
-		for (const struct workload_option *o = workload_registry[w]->options; o && o->key; o++) {
-			bool own = own_option(o->key);
-
-			if (!own && workload_key_known(o->key, nkeys))
-				continue;
-			if (own || nkeys == MAX_WORKLOAD_KEYS) {
-				snprintf(err, errlen, "internal error: workload %s's option --%s %s",
-					 workload_registry[w]->name, o->key,
-					 own ? "is one of lockbench's own" : "is one key too many");
-				return -1;
-			}
-			all_options[OWN_OPTIONS + nkeys] = (struct option){
-				o->key, required_argument, NULL, OPT_WORKLOAD_FIRST + (int)nkeys };
-			workload_keys[nkeys++] = o->key;
-		}
-	all_options[OWN_OPTIONS + nkeys] = (struct option){ NULL, 0, NULL, 0 };
+	for (size_t i = 0; i < ndeclared_longs; i++)
+		all_options[OWN_OPTIONS + i] = (struct option){
+			declared_longs[i].name, required_argument, NULL, OPT_DECLARED_FIRST + (int)i };
+	all_options[OWN_OPTIONS + ndeclared_longs] = (struct option){ NULL, 0, NULL, 0 };
 	built = true;
 	return 0;
+}
+
+/* Whether getopt's `opt` is a declared long option of OWNER's. */
+static bool declared_by(int opt, enum option_owner owner)
+{
+	return opt >= OPT_DECLARED_FIRST && declared_longs[opt - OPT_DECLARED_FIRST].owner == owner;
+}
+
+/* Lock i is the first whose options are table opts. */
+static bool first_with_table(size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (lock_registry[j]->options == lock_registry[i]->options)
+			return false;
+	return true;
+}
+
+/* " a b c": the locks whose options are table opts. */
+static void print_table_locks(FILE *out, const struct option_def *opts)
+{
+	for (size_t j = 0; j < lock_registry_len; j++)
+		if (lock_registry[j]->options == opts)
+			fprintf(out, " %s", lock_registry[j]->name);
+}
+
+/* Each lock option's alias: "--ALIAS VALUE       KEY= of LOCKS". */
+static void usage_lock_aliases(FILE *out)
+{
+	char spelling[64];
+
+	for (size_t i = 0; i < lock_registry_len; i++) {
+		if (!first_with_table(i))
+			continue;
+		for (const struct option_def *o = lock_registry[i]->options; o && o->key; o++) {
+			if (!o->alias)
+				continue;
+			snprintf(spelling, sizeof(spelling), "--%s VALUE", o->alias);
+			fprintf(out, "      %-19s %s= of", spelling, o->key);
+			print_table_locks(out, lock_registry[i]->options);
+			fprintf(out, "\n");
+		}
+	}
 }
 
 /* Each workload's options, one line each: "--KEY VALUE   workload: help". */
@@ -139,7 +221,7 @@ static void usage_workload_options(FILE *out)
 	bool any = false;
 
 	for (size_t w = 0; w < workload_registry_len; w++)
-		for (const struct workload_option *o = workload_registry[w]->options; o && o->key; o++) {
+		for (const struct option_def *o = workload_registry[w]->options; o && o->key; o++) {
 			if (!any)
 				fprintf(out, "workload options (given with -w of a workload that has them):\n");
 			any = true;
@@ -161,8 +243,10 @@ void cli_usage(FILE *out)
 		"      --think CYCLES      busy work between operations (default 0)\n"
 		"      --pin POLICY        thread placement (default %s; --topology shows each order):\n%s"
 		"      --lock-opt KEY=VALUE  a setting of the lock under test (--list shows each lock's);\n"
-		"                          --oracle NAME and --spin-budget CYCLES are kmutex-*'s\n"
-		"                          oracle= and spin-budget=\n"
+		"                          some have a spelling of their own, --ALIAS VALUE for KEY=VALUE:\n",
+		MAX_THREADS, PLACEMENT_DEFAULT, placement_help);
+	usage_lock_aliases(out);
+	fprintf(out,
 		"      --lock-node N       NUMA node of the lock and shared data (default: first thread's)\n"
 		"      --watchdog SECONDS  abort (exit 4) after this long without a lock acquisition\n"
 		"                          (default: the larger of 5 and --duration)\n"
@@ -199,7 +283,7 @@ void cli_usage(FILE *out)
 		"      --list              list locks, workloads and programs\n"
 		"      --topology          print the machine and each placement policy's CPU order\n"
 		"  -h, --help              this text\n",
-		MAX_THREADS, PLACEMENT_DEFAULT, placement_help, EXEC_METRICS_MAX, SIM_MAX_CPUS);
+		EXEC_METRICS_MAX, SIM_MAX_CPUS);
 	usage_workload_options(out);
 	fprintf(out,
 		"exit status: 0 ok, 1 runtime error, 2 bad usage, 3 invariant failed (lost updates),\n"
@@ -211,19 +295,14 @@ static void list_lock_options(FILE *out)
 {
 	fprintf(out, "options:\n");
 	for (size_t i = 0; i < lock_registry_len; i++) {
-		const struct lock_option *opts = lock_registry[i]->options;
-		bool first = true;
+		const struct option_def *opts = lock_registry[i]->options;
 
-		for (size_t j = 0; j < i; j++)
-			first &= lock_registry[j]->options != opts;
-		if (!opts || !first)
+		if (!opts || !first_with_table(i))
 			continue;
 		fprintf(out, "  of");
-		for (size_t j = i; j < lock_registry_len; j++)
-			if (lock_registry[j]->options == opts)
-				fprintf(out, " %s", lock_registry[j]->name);
+		print_table_locks(out, opts);
 		fprintf(out, " (--lock-opt KEY=VALUE):\n");
-		for (const struct lock_option *o = opts; o->key; o++)
+		for (const struct option_def *o = opts; o->key; o++)
 			fprintf(out, "    %s=%s\n        %s\n", o->key, o->value, o->help);
 	}
 }
@@ -232,7 +311,7 @@ static void list_lock_options(FILE *out)
 static void list_workload_options(FILE *out)
 {
 	for (size_t w = 0; w < workload_registry_len; w++) {
-		const struct workload_option *o = workload_registry[w]->options;
+		const struct option_def *o = workload_registry[w]->options;
 
 		if (!o)
 			continue;
@@ -277,8 +356,26 @@ static void list_patch_locks(FILE *out)
 		;
 }
 
-/* What run-all plans, for scripts/registry.sh: one line each, words only.
- * `workload NAME ROLE FULL QUICK` (-d seconds), `takes-dir NAME` for each
+/* Every declared option, one line each, for tests/options.t and
+ * scripts/options-doc.sh: `option lock LOCK KEY VALUE TYPED HELP...` for
+ * each lock that has it (given --lock-opt KEY=VALUE), `option workload
+ * WORKLOAD KEY VALUE TYPED HELP...`; TYPED is the long option that also
+ * gives it (a workload's --KEY, a lock's --ALIAS), or `-`; its help is the
+ * rest of the line. */
+static void list_declared(FILE *out)
+{
+	for (size_t i = 0; i < lock_registry_len; i++)
+		for (const struct option_def *o = lock_registry[i]->options; o && o->key; o++)
+			fprintf(out, "  option lock %s %s %s %s%s %s\n", lock_registry[i]->name, o->key, o->value,
+				o->alias ? "--" : "-", o->alias ? o->alias : "", o->help);
+	for (size_t i = 0; i < workload_registry_len; i++)
+		for (const struct option_def *o = workload_registry[i]->options; o && o->key; o++)
+			fprintf(out, "  option workload %s %s %s --%s %s\n", workload_registry[i]->name, o->key,
+				o->value, o->key, o->help);
+}
+
+/* What run-all plans, for scripts/registry.sh: one line each, words only
+ * (an option line's help aside).  `workload NAME ROLE FULL QUICK` (-d seconds), `takes-dir NAME` for each
  * workload that makes its files under --dir, `unit NAME UNIT s|min` (its
  * operation's name, its throughput per second or per minute),
  * `meets-in-kernel NAME` for each workload whose threads also meet on a
@@ -286,8 +383,9 @@ static void list_patch_locks(FILE *out)
  * --kernel-locks, the kernel's own lock alone), `numa-only NAME`,
  * `program-baseline NAME` and `kernel-baseline NAME` (a lock's roles,
  * locks/locks.def), `patch-lock NAME always|kernel-locks`, the patch table's
- * columns in order (the first two the patch pair), and `program NAME ROLE
- * FULL QUICK` (bench/exec/programs.def: its {seconds}). */
+ * columns in order (the first two the patch pair), `program NAME ROLE FULL
+ * QUICK` (bench/exec/programs.def: its {seconds}), and list_declared()'s
+ * `option` lines (words, then the option's help). */
 static void list_plan(FILE *out)
 {
 	fprintf(out, "plan:\n");
@@ -313,6 +411,7 @@ static void list_plan(FILE *out)
 		fprintf(out, "  program %s %s %g %g\n", exec_program_registry[i].name,
 			program_role_names[exec_program_registry[i].role], exec_program_registry[i].seconds_full,
 			exec_program_registry[i].seconds_quick);
+	list_declared(out);
 }
 
 void cli_list(FILE *out)
@@ -403,124 +502,116 @@ static int parse_workload(const char *text, struct bench_config *cfg, char *err,
 }
 
 /*
- * --lock-opt KEY=VALUE (and its older spellings, --oracle and --spin-budget):
- * kept as given, then handed to the lock's own options once every argument
- * is read, since -l may come after them.  The lock checks the value.
+ * The declared options as typed: --lock-opt KEY=VALUE and a lock option's
+ * --ALIAS VALUE (the lock's), a workload option's --KEY VALUE.  Each is kept
+ * as given and handed to its owner once every argument is read, since -l and
+ * -w may come after them; the owner's set() checks the value.
  */
-#define MAX_LOCK_OPTS 16
-struct lock_opt_arg {
-	const char *spelling;    /* how messages name it: "--lock-opt oracle", "--oracle" */
-	char spelling_buf[48];
+#define MAX_OWNER_ARGS 16     /* of each owner */
+static struct option_arg {
+	enum option_owner owner;
+	char spelling[48];        /* how messages name it: "--lock-opt KEY", "--ALIAS", "--KEY" */
 	const char *key, *value;
 	size_t klen;
+} option_args[OWNER_NR * MAX_OWNER_ARGS];
+static unsigned int noption_args, nowner_args[OWNER_NR];
+
+/* One more of OWNER's settings, typed --TYPED: the option's key is klen bytes at key. */
+static int add_option_arg(enum option_owner owner, const char *typed, const char *key, size_t klen,
+			  const char *value, char *err, size_t errlen)
+{
+	struct option_arg *a = &option_args[noption_args];
+
+	if (nowner_args[owner] >= MAX_OWNER_ARGS)
+		return fail(err, errlen, "--%s: more than %d %s settings", typed, MAX_OWNER_ARGS,
+			    owners[owner].what);
+	*a = (struct option_arg){ .owner = owner, .key = key, .klen = klen, .value = value };
+	if (strcmp(typed, "lock-opt") == 0)
+		snprintf(a->spelling, sizeof(a->spelling), "--lock-opt %.*s", (int)(klen > 32 ? 32 : klen), key);
+	else
+		snprintf(a->spelling, sizeof(a->spelling), "--%s", typed);
+	nowner_args[owner]++;
+	noption_args++;
+	return 0;
+}
+
+/* --lock-opt KEY=VALUE */
+static int add_lock_opt(const char *arg, char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg)
+		return fail(err, errlen, "--lock-opt: '%s' is not KEY=VALUE", arg);
+	return add_option_arg(OWNER_LOCK, "lock-opt", arg, (size_t)(eq - arg), eq + 1, err, errlen);
+}
+
+/* A declared long option: a workload's --KEY or a lock's --ALIAS. */
+static int add_declared(int opt, const char *value, char *err, size_t errlen)
+{
+	const struct declared_long *d = &declared_longs[opt - OPT_DECLARED_FIRST];
+
+	return add_option_arg(d->owner, d->name, d->key, strlen(d->key), value, err, errlen);
+}
+
+/* The owner's name, options and settings' bytes, in the configuration. */
+struct owner_view {
+	const char *name;
+	const struct option_def *opts;
+	unsigned char *bytes;
 };
-static struct lock_opt_arg lock_opts[MAX_LOCK_OPTS];
-static unsigned int nlock_opts;
 
-static int add_lock_opt(const char *alias, const char *key, const char *value, char *err, size_t errlen)
+static struct owner_view owner_view(struct bench_config *cfg, enum option_owner owner)
 {
-	struct lock_opt_arg *a = &lock_opts[nlock_opts];
-
-	if (nlock_opts >= MAX_LOCK_OPTS)
-		return fail(err, errlen, "--lock-opt: more than %d lock settings", MAX_LOCK_OPTS);
-	*a = (struct lock_opt_arg){ .key = key, .value = value };
-	if (alias) {
-		a->klen = strlen(key);
-		a->spelling = alias;
-	} else {
-		const char *eq = strchr(key, '=');
-
-		if (!eq || eq == key)
-			return fail(err, errlen, "--lock-opt: '%s' is not KEY=VALUE", key);
-		a->klen = (size_t)(eq - key);
-		a->value = eq + 1;
-		snprintf(a->spelling_buf, sizeof(a->spelling_buf), "--lock-opt %.*s", (int)(a->klen > 32 ? 32 : a->klen),
-			 key);
-		a->spelling = a->spelling_buf;
-	}
-	nlock_opts++;
-	return 0;
+	if (owner == OWNER_LOCK)
+		return (struct owner_view){ cfg->lock->name, cfg->lock->options, cfg->lock_params.settings.bytes };
+	return (struct owner_view){ cfg->workload->name, cfg->workload->options, cfg->wl_settings.bytes };
 }
 
-/* The lock's options, named in a message: " oracle spin-budget", or " none". */
-static void option_names(const struct lock_ops *lock, char *buf, size_t len)
+/* The owner's options, named in a message: " KEY KEY" (a lock's), " --KEY" (a workload's), or " none". */
+static void option_names(const struct option_def *opts, const char *prefix, char *buf, size_t len)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (const struct lock_option *o = lock->options; o && o->key && n < len; o++)
-		n += (size_t)snprintf(buf + n, len - n, " %s", o->key);
+	for (const struct option_def *o = opts; o && o->key && n < len; o++)
+		n += (size_t)snprintf(buf + n, len - n, " %s%s", prefix, o->key);
 	if (n == 0)
 		snprintf(buf, len, " none");
 }
 
-static int apply_lock_opts(struct bench_config *cfg, char *err, size_t errlen)
+/* "SPELLING: lock L has no option 'KEY' (its options: ...)", or a
+ * workload's "SPELLING: workload W has no such option (...)". */
+static int no_such_option(const struct option_arg *a, const struct owner_view *v, char *err, size_t errlen)
 {
-	for (unsigned int i = 0; i < nlock_opts; i++) {
-		const struct lock_opt_arg *a = &lock_opts[i];
-		const struct lock_option *o = lock_option_find(cfg->lock, a->key, a->klen);
-		char names[256], why[256];
+	char names[256], which[80];
 
-		if (!o) {
-			option_names(cfg->lock, names, sizeof(names));
-			return fail(err, errlen, "%s: lock %s has no option '%.*s' (its options:%s)", a->spelling,
-				    cfg->lock->name, (int)(a->klen > 64 ? 64 : a->klen), a->key, names);
+	option_names(v->opts, owners[a->owner].key_prefix, names, sizeof(names));
+	if (owners[a->owner].names_key)
+		snprintf(which, sizeof(which), "option '%.*s'", (int)(a->klen > 64 ? 64 : a->klen), a->key);
+	else
+		snprintf(which, sizeof(which), "such option");
+	return fail(err, errlen, "%s: %s %s has no %s (its options:%s)", a->spelling, owners[a->owner].what,
+		    v->name, which, names);
+}
+
+/* Every setting given, the lock's first, each handed to its owner's option. */
+static int apply_options(struct bench_config *cfg, char *err, size_t errlen)
+{
+	for (int owner = 0; owner < OWNER_NR; owner++) {
+		struct owner_view v = owner_view(cfg, (enum option_owner)owner);
+
+		for (unsigned int i = 0; i < noption_args; i++) {
+			const struct option_arg *a = &option_args[i];
+			const struct option_def *o = option_find(v.opts, a->key, a->klen);
+			char why[256];
+
+			if (a->owner != (enum option_owner)owner)
+				continue;
+			if (!o)
+				return no_such_option(a, &v, err, errlen);
+			if (o->set(v.bytes, a->value, why, sizeof(why)) != 0)
+				return fail(err, errlen, "%s: %s", a->spelling, why);
 		}
-		if (o->set(&cfg->lock_params.settings, a->value, why, sizeof(why)) != 0)
-			return fail(err, errlen, "%s: %s", a->spelling, why);
-	}
-	return 0;
-}
-
-/*
- * A workload's --KEY VALUE: kept as given, then handed to the workload's own
- * options once every argument is read, since -w may come after them.  The
- * workload checks the value.
- */
-#define MAX_WORKLOAD_OPTS 16
-static struct {
-	const char *key, *value;
-} workload_opts[MAX_WORKLOAD_OPTS];
-static unsigned int nworkload_opts;
-
-static int add_workload_opt(int opt, const char *value, char *err, size_t errlen)
-{
-	const char *key = workload_keys[opt - OPT_WORKLOAD_FIRST];
-
-	if (nworkload_opts >= MAX_WORKLOAD_OPTS)
-		return fail(err, errlen, "--%s: more than %d workload settings", key, MAX_WORKLOAD_OPTS);
-	workload_opts[nworkload_opts].key = key;
-	workload_opts[nworkload_opts].value = value;
-	nworkload_opts++;
-	return 0;
-}
-
-/* The workload's options, named in a message: " --read-size", or " none". */
-static void workload_option_names(const struct workload_ops *wl, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (const struct workload_option *o = wl->options; o && o->key && n < len; o++)
-		n += (size_t)snprintf(buf + n, len - n, " --%s", o->key);
-	if (n == 0)
-		snprintf(buf, len, " none");
-}
-
-static int apply_workload_opts(struct bench_config *cfg, char *err, size_t errlen)
-{
-	for (unsigned int i = 0; i < nworkload_opts; i++) {
-		const char *key = workload_opts[i].key;
-		const struct workload_option *o = workload_option_find(cfg->workload, key);
-		char names[256], why[256];
-
-		if (!o) {
-			workload_option_names(cfg->workload, names, sizeof(names));
-			return fail(err, errlen, "--%s: workload %s has no such option (its options:%s)", key,
-				    cfg->workload->name, names);
-		}
-		if (o->set(&cfg->wl_settings, workload_opts[i].value, why, sizeof(why)) != 0)
-			return fail(err, errlen, "--%s: %s", key, why);
 	}
 	return 0;
 }
@@ -631,12 +722,12 @@ static int exec_refused_opt, exec_sized_opt;
 static bool exec_takes(int opt)
 {
 	switch (opt) {
-	case 'l': case 'o': case 'h': case OPT_LIST: case OPT_TOPOLOGY: case OPT_PIN: case OPT_SPIN_BUDGET:
-	case OPT_ORACLE: case OPT_LOCK_OPT: case OPT_SEED: case OPT_TIMING: case OPT_QUIET:
+	case 'l': case 'o': case 'h': case OPT_LIST: case OPT_TOPOLOGY: case OPT_PIN:
+	case OPT_LOCK_OPT: case OPT_SEED: case OPT_TIMING: case OPT_QUIET:
 	case OPT_KERNEL_LOCKS: case OPT_EXEC: case OPT_PROGRAM: case OPT_METRIC:
 		return true;
 	}
-	return false;
+	return declared_by(opt, OWNER_LOCK);
 }
 
 /* Notes the first option given that --exec refuses, or takes only with
@@ -651,8 +742,8 @@ static void exec_note_option(int opt)
 
 static const char *option_name(int opt)
 {
-	if (opt >= OPT_WORKLOAD_FIRST)
-		return workload_keys[opt - OPT_WORKLOAD_FIRST];
+	if (opt >= OPT_DECLARED_FIRST)
+		return declared_longs[opt - OPT_DECLARED_FIRST].name;
 	for (size_t i = 0; i < OWN_OPTIONS; i++)
 		if (long_options[i].val == opt)
 			return long_options[i].name;
@@ -673,7 +764,7 @@ static int exec_refuse_options(char *err, size_t errlen)
 
 static int exec_args(int argc, char **argv, struct bench_config *cfg, char *err, size_t errlen)
 {
-	static char opts[MAX_LOCK_OPTS * 256];
+	static char opts[MAX_OWNER_ARGS * 256];
 	size_t n = 0;
 
 	if (program_asked) {
@@ -686,9 +777,10 @@ static int exec_args(int argc, char **argv, struct bench_config *cfg, char *err,
 		cfg->exec_argv = argv + optind;
 	}
 	opts[0] = '\0';
-	for (unsigned int i = 0; i < nlock_opts && n < sizeof(opts); i++)
-		n += (size_t)snprintf(opts + n, sizeof(opts) - n, "%.*s=%s\n", (int)lock_opts[i].klen,
-				      lock_opts[i].key, lock_opts[i].value);
+	for (unsigned int i = 0; i < noption_args && n < sizeof(opts); i++)
+		if (option_args[i].owner == OWNER_LOCK)
+			n += (size_t)snprintf(opts + n, sizeof(opts) - n, "%.*s=%s\n", (int)option_args[i].klen,
+					      option_args[i].key, option_args[i].value);
 	cfg->exec_lock_opts = opts;
 	return 0;
 }
@@ -702,11 +794,11 @@ static bool sim_takes(int opt)
 {
 	switch (opt) {
 	case 'l': case 'w': case 't': case 'd': case 'o': case 'h': case OPT_LIST: case OPT_TOPOLOGY:
-	case OPT_WARMUP: case OPT_LOCK_OPT: case OPT_SPIN_BUDGET: case OPT_ORACLE: case OPT_QUIET:
+	case OPT_WARMUP: case OPT_LOCK_OPT: case OPT_QUIET:
 	case OPT_SIM: case OPT_SIM_CPUS: case OPT_SIM_SEED: case OPT_SIM_SEMANTICS: case OPT_SIM_SCHED:
 		return true;
 	}
-	return false;
+	return declared_by(opt, OWNER_LOCK);
 }
 
 static void sim_note_option(int opt)
@@ -766,8 +858,8 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 {
 	uint64_t v;
 
-	if (opt >= OPT_WORKLOAD_FIRST)
-		return add_workload_opt(opt, arg, err, errlen);
+	if (opt >= OPT_DECLARED_FIRST)
+		return add_declared(opt, arg, err, errlen);
 	switch (opt) {
 	case 'l':
 		return parse_lock(arg, cfg, err, errlen);
@@ -796,12 +888,8 @@ static int parse_one(int opt, const char *arg, struct bench_config *cfg, char *e
 		cfg->pin = arg;
 		cfg->pin_asked = true;
 		return 0;
-	case OPT_SPIN_BUDGET:
-		return add_lock_opt("--spin-budget", "spin-budget", arg, err, errlen);
-	case OPT_ORACLE:
-		return add_lock_opt("--oracle", "oracle", arg, err, errlen);
 	case OPT_LOCK_OPT:
-		return add_lock_opt(NULL, arg, NULL, err, errlen);
+		return add_lock_opt(arg, err, errlen);
 	case OPT_LOCK_NODE:
 		if (parse_u64("--lock-node", arg, 0, 4095, &v, err, errlen))
 			return -1;
@@ -881,8 +969,8 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 	int action = CLI_RUN, opt;
 
 	config_defaults(cfg);
-	nlock_opts = 0;
-	nworkload_opts = 0;
+	noption_args = 0;
+	memset(nowner_args, 0, sizeof(nowner_args));
 	exec_asked = false;
 	duration_given = false;
 	program_asked = NULL;
@@ -938,7 +1026,7 @@ static int cli_parse_args(int argc, char **argv, struct bench_config *cfg, char 
 		return fail(err, errlen, "--metric: only with --exec");
 	if (program_asked && !exec_asked)
 		return fail(err, errlen, "--program: only with --exec");
-	if (action == CLI_RUN && (apply_lock_opts(cfg, err, errlen) || apply_workload_opts(cfg, err, errlen)))
+	if (action == CLI_RUN && apply_options(cfg, err, errlen))
 		return -1;
 	/* A waiter that spins without end never lets a SCHED_FIFO holder that
 	 * shares its CPU run again. */

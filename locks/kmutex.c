@@ -132,17 +132,22 @@ struct kmutex_settings {
 _Static_assert(sizeof(struct kmutex_settings) <= LOCK_SETTINGS_SIZE, "kmutex settings outgrow lock_settings");
 
 /* Copied in and out: the bytes are unsigned char, never read as another type. */
-static struct kmutex_settings km_settings(const struct lock_settings *s)
+static struct kmutex_settings km_settings_of(const unsigned char *bytes)
 {
 	struct kmutex_settings k;
 
-	memcpy(&k, s->bytes, sizeof(k));
+	memcpy(&k, bytes, sizeof(k));
 	return k;
 }
 
-static void km_settings_store(struct lock_settings *s, const struct kmutex_settings *k)
+static struct kmutex_settings km_settings(const struct lock_settings *s)
 {
-	memcpy(s->bytes, k, sizeof(*k));
+	return km_settings_of(s->bytes);
+}
+
+static void km_settings_store(unsigned char *bytes, const struct kmutex_settings *k)
+{
+	memcpy(bytes, k, sizeof(*k));
 }
 
 static const char *oracle_name_at(size_t i)
@@ -150,27 +155,27 @@ static const char *oracle_name_at(size_t i)
 	return oracle_name[i];
 }
 
-static int km_set_oracle(struct lock_settings *s, const char *value, char *err, size_t errlen)
+static int km_set_oracle(unsigned char *bytes, const char *value, char *err, size_t errlen)
 {
-	struct kmutex_settings k = km_settings(s);
+	struct kmutex_settings k = km_settings_of(bytes);
 	int kind = option_pick(value, ORACLE_NR, oracle_name_at, "unknown oracle", err, errlen);
 
 	if (kind < 0)
 		return -1;
 	k.oracle_requested = kind;
-	km_settings_store(s, &k);
+	km_settings_store(bytes, &k);
 	return 0;
 }
 
 #define KM_MAX_BUDGET UINT64_C(1000000000000)
 
-static int km_set_budget(struct lock_settings *s, const char *value, char *err, size_t errlen)
+static int km_set_budget(unsigned char *bytes, const char *value, char *err, size_t errlen)
 {
-	struct kmutex_settings k = km_settings(s);
+	struct kmutex_settings k = km_settings_of(bytes);
 
 	if (option_u64(value, 0, KM_MAX_BUDGET, &k.spin_budget_cycles, err, errlen))
 		return -1;
-	km_settings_store(s, &k);
+	km_settings_store(bytes, &k);
 	return 0;
 }
 
@@ -184,14 +189,14 @@ static const char *km_layout_name_at(size_t i)
 	return km_layout_name[i];
 }
 
-static int km_set_layout(struct lock_settings *s, const char *value, char *err, size_t errlen)
+static int km_set_layout(unsigned char *bytes, const char *value, char *err, size_t errlen)
 {
-	struct kmutex_settings k = km_settings(s);
+	struct kmutex_settings k = km_settings_of(bytes);
 
 	k.layout = option_pick(value, KM_LAYOUT_NR, km_layout_name_at, "unknown layout", err, errlen);
 	if (k.layout < 0)
 		return -1;
-	km_settings_store(s, &k);
+	km_settings_store(bytes, &k);
 	return 0;
 }
 
@@ -209,14 +214,14 @@ static const char *km_wait_lock_name_at(size_t i)
 	return km_wait_lock_name[i];
 }
 
-static int km_set_wait_lock(struct lock_settings *s, const char *value, char *err, size_t errlen)
+static int km_set_wait_lock(unsigned char *bytes, const char *value, char *err, size_t errlen)
 {
-	struct kmutex_settings k = km_settings(s);
+	struct kmutex_settings k = km_settings_of(bytes);
 
 	k.wait_lock = option_pick(value, KW_NR, km_wait_lock_name_at, "unknown wait-lock", err, errlen);
 	if (k.wait_lock < 0)
 		return -1;
-	km_settings_store(s, &k);
+	km_settings_store(bytes, &k);
 	return 0;
 }
 
@@ -230,23 +235,23 @@ static enum km_wait_lock_kind km_wait_lock_kind(const struct kmutex_settings *k)
 	return pr_holder_preemptible() ? KW_TAS_YIELD : KW_TICKET;
 }
 
-static const struct lock_option kmutex_options[] = {
+static const struct option_def kmutex_options[] = {
 	{ "oracle", "auto|sched|runstate|rq-curr",
 	  "what spinners see: sched, the kernel's view via BPF; default auto, sched where it loads, else runstate",
-	  km_set_oracle },
+	  km_set_oracle, "oracle" },
 	{ "spin-budget", "CYCLES",
 	  "optimistic-spin budget in TSC cycles; default 0: none with sched, 32768 with the others",
-	  km_set_budget },
+	  km_set_budget, "spin-budget" },
 	{ "layout", "lines|kernel",
 	  "where the spinner-queue tail and the wait list are: lines (default), each on a line of its own; "
 	  "kernel, on the owner word's line, as in struct mutex",
-	  km_set_layout },
+	  km_set_layout, NULL },
 	{ "wait-lock", "auto|tas-yield|ticket",
 	  "wait_lock: tas-yield, test-and-set yielding to a preempted holder; ticket, the kernel's FIFO ticket "
 	  "spinlock (x86, 2.6.25-4.1), which convoys when a userspace holder is preempted; default auto: "
 	  "ticket under the simulator's kernel semantics, else tas-yield",
-	  km_set_wait_lock },
-	{ NULL, NULL, NULL, NULL },
+	  km_set_wait_lock, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 
 /* The oracle, settled before the threads start: sched is loaded here, sized
@@ -264,7 +269,7 @@ static int kmutex_prepare(struct lock_settings *s, unsigned int threads, char *m
 		snprintf(msg, msglen, "oracle sched unavailable: %s", k.fallback);
 		return -1;
 	}
-	km_settings_store(s, &k);
+	km_settings_store(s->bytes, &k);
 	if (!k.fallback[0])
 		return 0;
 	snprintf(msg, msglen, "oracle sched unavailable (%s): using runstate, spin budget %" PRIu64 " cycles",

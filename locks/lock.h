@@ -7,7 +7,7 @@
  * patch-table column, no role: struct lock_plan below).  The Makefile
  * builds every .c file in locks/, and the registry-wide tests pick it up.
  * A lock with settings keeps them in the same file: a table of options
- * (struct lock_option, given as --lock-opt KEY=VALUE and listed by --list),
+ * (struct option_def, given as --lock-opt KEY=VALUE and listed by --list),
  * the bytes they fill (struct lock_settings), and optionally prepare() and
  * settings_figures() (what it ran with, in summary.csv).
  */
@@ -18,13 +18,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/option.h"
 #include "arch.h"
 #include "../common/lock_events.def"
 #include "spin_exit.h"
 
 /*
  * A lock's own settings: bytes that only the lock's file interprets, filled
- * by its options (--lock-opt KEY=VALUE, struct lock_option) and passed
+ * by its options (--lock-opt KEY=VALUE, struct option_def) and passed
  * through by the harness, which knows none of them.  All zero is the lock's
  * defaults.
  */
@@ -40,16 +41,6 @@ struct lock_params {
 	 * at init (ck-anderson's slots, ck-clh's nodes); 0 = unknown (a test
 	 * driving the lock directly): such a lock assumes a small default. */
 	unsigned int threads;
-};
-
-/* One setting a lock offers: `--lock-opt KEY=VALUE` (README, "Lock options"). */
-struct lock_option {
-	const char *key;     /* as typed: [a-z-]+ */
-	const char *value;   /* what VALUE may be, for --list: "CYCLES", "auto|sched|..." */
-	const char *help;    /* one line for --list, with the default */
-	/* Checks VALUE whole and stores it into `s`: 0, or -1 with a one-line
-	 * message (what is wrong with VALUE; the caller names the option) in err. */
-	int (*set)(struct lock_settings *s, const char *value, char *err, size_t errlen);
 };
 
 /* put(ctx, KEY, VALUE): one summary.csv line of a lock's settings_figures(). */
@@ -114,8 +105,9 @@ struct lock_ops {
 	size_t thread_size;       /* bytes of lock_thread.priv this lock uses (0 = none) */
 	unsigned int flags;       /* enum lock_flags */
 
-	/* Its settings (NULL: none), ended by an entry whose key is NULL. */
-	const struct lock_option *options;
+	/* Its settings (NULL: none), ended by an entry whose key is NULL:
+	 * `--lock-opt KEY=VALUE`, set() given lock_settings' bytes. */
+	const struct option_def *options;
 	/* Optional, once per run before init() and before any thread starts:
 	 * sets up what the settings ask for `threads` threads (kmutex: loads
 	 * the sched oracle) and settles them (auto becomes what was found).
@@ -173,7 +165,9 @@ extern const struct lock_plan lock_plans[];
 const struct lock_ops *lock_find(const char *name);
 
 /* `ops`' option called `key` (klen bytes of it), or NULL. */
-const struct lock_option *lock_option_find(const struct lock_ops *ops, const char *key, size_t klen);
+const struct option_def *lock_option_find(const struct lock_ops *ops, const char *key, size_t klen);
+/* The entry of table `opts` (NULL: none) called `key` (klen bytes of it), or NULL. */
+const struct option_def *option_find(const struct option_def *opts, const char *key, size_t klen);
 
 /* For options' set(): a whole decimal integer in [min, max]. */
 bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);

@@ -1,7 +1,7 @@
 /*
- * options.c — what the options' set() functions share, lock's and
- * workload's (lock.h): a value read whole, a bad name refused with the valid
- * ones.  Apart from registry.c, which refers to every lock: a lock that
+ * options.c — what the options (common/option.h) share, lock's and
+ * workload's (lock.h): finding one by its key, and for their set()
+ * functions a value read whole, a bad name refused with the valid ones.  Apart from registry.c, which refers to every lock: a lock that
  * called into it would make the two files call each other.
  */
 #include <ctype.h>
@@ -13,6 +13,14 @@
 #include <string.h>
 
 #include "lock.h"
+
+const struct option_def *option_find(const struct option_def *opts, const char *key, size_t klen)
+{
+	for (const struct option_def *o = opts; o && o->key; o++)
+		if (strlen(o->key) == klen && memcmp(o->key, key, klen) == 0)
+			return o;
+	return NULL;
+}
 
 bool lock_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {

@@ -39,10 +39,7 @@ const struct lock_ops *lock_find(const char *name)
 	return NULL;
 }
 
-const struct lock_option *lock_option_find(const struct lock_ops *ops, const char *key, size_t klen)
+const struct option_def *lock_option_find(const struct lock_ops *ops, const char *key, size_t klen)
 {
-	for (const struct lock_option *o = ops->options; o && o->key; o++)
-		if (strlen(o->key) == klen && memcmp(o->key, key, klen) == 0)
-			return o;
-	return NULL;
+	return option_find(ops->options, key, klen);
 }

@@ -30,7 +30,9 @@ in_list() {
 # `NAME WHEN` for `patch-lock`, the patch table's locks in column order
 # (the first two the patch pair; WHEN: always, or kernel-locks),
 # `NAME ROLE FULL QUICK` for `program` (bench/exec/programs.def: its
-# {seconds} in a full and a --quick run).
+# {seconds} in a full and a --quick run), `lock|workload NAME KEY VALUE
+# TYPED HELP...` for `option` (each option a lock or workload declares:
+# tests/options.t, scripts/options-doc.sh).
 registry_plan() {
 	kind=$1 awk '
 		/^[a-z]+:$/ { on = ($0 == "plan:"); next }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # cli.t — lockbench's command line: bad input is one line on stderr and exit
 # status 2 (every case in bad-options.tsv, and every option --help shows has
-# cases there); a good run writes the documented result files, whole.
+# cases there, or in tests/options.t for the options locks and workloads
+# declare); a good run writes the documented result files, whole.
 LB=${LOCKBENCH:-bench/lockbench}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -38,7 +39,13 @@ while IFS= read -r line <&3; do
 done 3<"$table"
 
 # The options --help shows (its "-l, --lock NAME" and "--cs CYCLES" lines),
-# each of which must start some row: a new option needs its bad values.
+# each of which must start some row: a new option needs its bad values.  An
+# option a lock or workload declares (--list's `option` lines: a workload's
+# --KEY, a lock's --ALIAS) has them from its declaration, in tests/options.t.
+for o in $("$LB" --list 2>/dev/null | awk '/^[a-z]+:$/ { on = ($0 == "plan:"); next }
+	on && $1 == "option" && $6 != "-" { print $6 }'); do
+	covered="$covered$o "
+done
 "$LB" --help >"$tmp/opts" 2>/dev/null
 longs=$(awk '$1 ~ /^-[a-z],$/ { $1 = $2 } $1 ~ /^--[a-z]/ { sub(/[^a-z0-9-].*/, "", $1); print $1 }' "$tmp/opts")
 shorts=$(awk '$1 ~ /^-[a-z],$/ { print substr($1, 1, 2) }' "$tmp/opts")

@@ -54,10 +54,10 @@ static inline void pause_briefly(void)
 static inline void test_lock_opt(const struct lock_ops *ops, struct lock_params *params, const char *key,
 				 const char *value)
 {
-	const struct lock_option *o = lock_option_find(ops, key, strlen(key));
+	const struct option_def *o = lock_option_find(ops, key, strlen(key));
 	char err[256];
 
-	if (!o || o->set(&params->settings, value, err, sizeof(err)) != 0)
+	if (!o || o->set(params->settings.bytes, value, err, sizeof(err)) != 0)
 		abort();
 }
 

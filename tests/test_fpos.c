@@ -272,7 +272,7 @@ static void damaged_block_is_caught(void **state)
 
 static void read_size_values(void **state)
 {
-	const struct workload_option *o = workload_option_find(workload_find("fpos"), "read-size");
+	const struct option_def *o = workload_option_find(workload_find("fpos"), "read-size");
 	static const char *const bad[] = { "0", "7", "12", "262152", "-8", "", "16k", "0x100", " 64" };
 	struct workload_settings s;
 	char err[256];
@@ -282,11 +282,11 @@ static void read_size_values(void **state)
 	assert_null(workload_option_find(workload_find("counter"), "read-size"));
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(&s, 0, sizeof(s));
-		assert_int_equal(o->set(&s, bad[i], err, sizeof(err)), -1);
+		assert_int_equal(o->set(s.bytes, bad[i], err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "is not a multiple of 8 in [8, 262144]"));
 	}
-	assert_int_equal(o->set(&s, "8", err, sizeof(err)), 0);
-	assert_int_equal(o->set(&s, "262144", err, sizeof(err)), 0);
+	assert_int_equal(o->set(s.bytes, "8", err, sizeof(err)), 0);
+	assert_int_equal(o->set(s.bytes, "262144", err, sizeof(err)), 0);
 }
 
 int main(void)

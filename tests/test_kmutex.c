@@ -337,19 +337,19 @@ static void every_variant_excludes_with_rq_curr(void **state)
 static void unknown_oracle_is_refused(void **state)
 {
 	const struct lock_ops *ops = find("kmutex-fix");
-	const struct lock_option *oracle = lock_option_find(ops, "oracle", 6);
-	const struct lock_option *budget = lock_option_find(ops, "spin-budget=5", 11);
+	const struct option_def *oracle = lock_option_find(ops, "oracle", 6);
+	const struct option_def *budget = lock_option_find(ops, "spin-budget=5", 11);
 	struct lock_params params = { 0 };
 	char err[256];
 
 	(void)state;
 	assert_non_null(oracle);
 	assert_non_null(budget);
-	assert_int_equal(oracle->set(&params.settings, "nope", err, sizeof(err)), -1);
+	assert_int_equal(oracle->set(params.settings.bytes, "nope", err, sizeof(err)), -1);
 	assert_string_equal(err, "unknown oracle 'nope' (valid: auto runstate rq-curr sched)");
-	assert_int_equal(budget->set(&params.settings, "-1", err, sizeof(err)), -1);
+	assert_int_equal(budget->set(params.settings.bytes, "-1", err, sizeof(err)), -1);
 	assert_string_equal(err, "'-1' is not an integer in [0, 1000000000000]");
-	assert_int_equal(budget->set(&params.settings, "1000000000000", err, sizeof(err)), 0);
+	assert_int_equal(budget->set(params.settings.bytes, "1000000000000", err, sizeof(err)), 0);
 	assert_null(lock_option_find(ops, "oracles", 7));
 	assert_null(lock_option_find(find("pthread"), "oracle", 6));
 	assert_int_equal(oracle_find("rq-curr"), ORACLE_RQ_CURR);

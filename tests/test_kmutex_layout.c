@@ -170,12 +170,12 @@ static void test_every_layout_excludes(void **state)
 static void refused(const char *key, const char *value, const char *says, const char *valid)
 {
 	const struct lock_ops *ops = find("kmutex-fix");
-	const struct lock_option *o = lock_option_find(ops, key, strlen(key));
+	const struct option_def *o = lock_option_find(ops, key, strlen(key));
 	struct lock_params params = { 0 };
 	char err[256] = "";
 
 	assert_non_null(o);
-	assert_int_equal(o->set(&params.settings, value, err, sizeof(err)), -1);
+	assert_int_equal(o->set(params.settings.bytes, value, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, says));
 	assert_non_null(strstr(err, valid));
 	assert_null(strchr(err, '\n'));

@@ -32,10 +32,10 @@ static struct sim_lockrun_result run_wait_lock(const struct lock_ops *ops, const
 
 	assert_non_null(s);
 	if (wait_lock) {
-		const struct lock_option *o = lock_option_find(ops, "wait-lock", strlen("wait-lock"));
+		const struct option_def *o = lock_option_find(ops, "wait-lock", strlen("wait-lock"));
 
 		assert_non_null(o);
-		if (o->set(&r.settings, wait_lock, err, sizeof(err)) != 0)
+		if (o->set(r.settings.bytes, wait_lock, err, sizeof(err)) != 0)
 			fail_msg("%s", err);
 	}
 	r.hold_cycles = sim_cycles(s, hold_ns);

@@ -45,10 +45,10 @@ static struct kmutex *kmutex_in(const struct lock_ops *ops, const char *wait_loc
 	assert_non_null(l);
 	memset(l, 0, ops->size);
 	if (wait_lock) {
-		const struct lock_option *o = lock_option_find(ops, "wait-lock", strlen("wait-lock"));
+		const struct option_def *o = lock_option_find(ops, "wait-lock", strlen("wait-lock"));
 
 		assert_non_null(o);
-		assert_int_equal(o->set(&params.settings, wait_lock, err, sizeof(err)), 0);
+		assert_int_equal(o->set(params.settings.bytes, wait_lock, err, sizeof(err)), 0);
 	}
 	assert_int_equal(ops->init(l, &params), 0);
 	return l;

@@ -89,11 +89,11 @@ static inline struct bench_config config_for(const char *lock, const char *workl
 /* A workload option set as `--KEY VALUE` sets it (cfg's workload has it). */
 static inline void config_option(struct bench_config *cfg, const char *key, const char *value)
 {
-	const struct workload_option *o = workload_option_find(cfg->workload, key);
+	const struct option_def *o = workload_option_find(cfg->workload, key);
 	char err[256];
 
 	assert_non_null(o);
-	assert_int_equal(o->set(&cfg->wl_settings, value, err, sizeof(err)), 0);
+	assert_int_equal(o->set(cfg->wl_settings.bytes, value, err, sizeof(err)), 0);
 }
 
 static inline void *shared_new(const struct workload_ops *wl)

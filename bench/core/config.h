@@ -37,7 +37,7 @@ enum bench_timing {
 
 /*
  * A workload's own settings: bytes that only the workload's file interprets,
- * filled by its options (struct workload_option in workload.h, given as
+ * filled by its options (struct option_def in its file, given as
  * `--KEY VALUE`) and read by its setup(); all zero is its defaults.  The
  * harness and the CLI know none of them.
  */

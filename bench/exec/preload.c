@@ -580,7 +580,7 @@ static void px_setup_opts(const struct lock_ops *ops, const char *opts)
 		const char *end = strchr(opts, '\n');
 		size_t len = end ? (size_t)(end - opts) : strlen(opts);
 		const char *eq;
-		const struct lock_option *o;
+		const struct option_def *o;
 
 		if (len >= sizeof(line))
 			px_die("--lock-opt too long");
@@ -592,7 +592,7 @@ static void px_setup_opts(const struct lock_ops *ops, const char *opts)
 		eq = strchr(line, '=');
 		if (!eq || !(o = lock_option_find(ops, line, (size_t)(eq - line))))
 			px_die("--lock-opt '%s': no such option of %s", line, ops->name);
-		if (o->set(&px_cfg.params.settings, eq + 1, err, sizeof(err)))
+		if (o->set(px_cfg.params.settings.bytes, eq + 1, err, sizeof(err)))
 			px_die("--lock-opt %s: %s", line, err);
 	}
 }

@@ -98,7 +98,7 @@ static uint64_t read_size_of(const struct workload_settings *s)
 	return f.read_size ? f.read_size : FPOS_READ_DEFAULT;
 }
 
-static int set_read_size(struct workload_settings *s, const char *value, char *err, size_t errlen)
+static int set_read_size(unsigned char *bytes, const char *value, char *err, size_t errlen)
 {
 	struct fpos_settings f = { 0 };
 
@@ -107,14 +107,14 @@ static int set_read_size(struct workload_settings *s, const char *value, char *e
 			 FPOS_READ_MAX);
 		return -1;
 	}
-	memcpy(s->bytes, &f, sizeof(f));
+	memcpy(bytes, &f, sizeof(f));
 	return 0;
 }
 
-static const struct workload_option fpos_options[] = {
+static const struct option_def fpos_options[] = {
 	{ "read-size", "BYTES", "bytes per read(), the hold time: a multiple of 8 up to 262144 (default 16384)",
-	  set_read_size },
-	{ NULL, NULL, NULL, NULL },
+	  set_read_size, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 
 static void fpos_settings_figures(const struct workload_settings *s, lock_put_fn *put, void *ctx)

@@ -81,48 +81,48 @@ _Static_assert(sizeof(struct fserver_settings) <= WORKLOAD_SETTINGS_SIZE,
 	       "fserver settings outgrow workload_settings");
 
 /* Copied in and out: the bytes are unsigned char, never read as another type. */
-static struct fserver_settings settings_given(const struct workload_settings *s)
+static struct fserver_settings settings_given(const unsigned char *bytes)
 {
 	struct fserver_settings f;
 
-	memcpy(&f, s->bytes, sizeof(f));
+	memcpy(&f, bytes, sizeof(f));
 	return f;
 }
 
 /* What a run uses: the settings given, the defaults for the rest. */
 static struct fserver_settings settings_of(const struct workload_settings *s)
 {
-	struct fserver_settings f = settings_given(s);
+	struct fserver_settings f = settings_given(s->bytes);
 
 	f.file_size = f.file_size ? f.file_size : FILE_SIZE_DEFAULT;
 	f.pool_size = f.pool_size ? f.pool_size : POOL_SIZE_DEFAULT;
 	return f;
 }
 
-static int set_file_size(struct workload_settings *s, const char *value, char *err, size_t errlen)
+static int set_file_size(unsigned char *bytes, const char *value, char *err, size_t errlen)
 {
-	struct fserver_settings f = settings_given(s);
+	struct fserver_settings f = settings_given(bytes);
 
 	if (option_u64(value, 1, FILE_SIZE_MAX, &f.file_size, err, errlen))
 		return -1;
-	memcpy(s->bytes, &f, sizeof(f));
+	memcpy(bytes, &f, sizeof(f));
 	return 0;
 }
 
-static int set_pool_size(struct workload_settings *s, const char *value, char *err, size_t errlen)
+static int set_pool_size(unsigned char *bytes, const char *value, char *err, size_t errlen)
 {
-	struct fserver_settings f = settings_given(s);
+	struct fserver_settings f = settings_given(bytes);
 
 	if (option_u64(value, 1, POOL_SIZE_MAX, &f.pool_size, err, errlen))
 		return -1;
-	memcpy(s->bytes, &f, sizeof(f));
+	memcpy(bytes, &f, sizeof(f));
 	return 0;
 }
 
-static const struct workload_option fserver_options[] = {
-	{ "file-size", "BYTES", "bytes of each pool file, 1 to 1073741824 (default 4096)", set_file_size },
-	{ "pool-size", "N", "files in the shared pool, 1 to 65536 (default 16)", set_pool_size },
-	{ NULL, NULL, NULL, NULL },
+static const struct option_def fserver_options[] = {
+	{ "file-size", "BYTES", "bytes of each pool file, 1 to 1073741824 (default 4096)", set_file_size, NULL },
+	{ "pool-size", "N", "files in the shared pool, 1 to 65536 (default 16)", set_pool_size, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 
 static void fserver_settings_figures(const struct workload_settings *s, lock_put_fn *put, void *ctx)

@@ -9,10 +9,15 @@
  * workload_ops workload_ops_<name>`, and add WORKLOAD(<name>, role, full,
  * quick) to bench/workloads/workloads.def (its run-all role and durations).  A
  * workload with settings keeps them in the same file, as a lock does: a table
- * of options (struct workload_option below), the bytes they fill (struct
- * workload_settings, core/config.h), and settings_figures() (what it ran with, in
- * summary.csv).  Its own figures come from figures(); those lbcompare should
- * compare between locks it declares its metrics (struct workload_metric).
+ * of options (struct option_def, common/option.h), the bytes they fill
+ * (struct workload_settings, core/config.h), and settings_figures() (what it
+ * ran with, in summary.csv).  Each option is a long option of lockbench's
+ * own, `--KEY VALUE`, made from the table by the CLI (cli.c): --help and
+ * --list show it with the workloads that have it, and a run whose workload
+ * lacks it refuses it (exit 2).  Several workloads may offer the same key,
+ * each with its own set(); no key may be one of lockbench's own options.
+ * Its own figures come from figures(); those lbcompare should compare
+ * between locks it declares its metrics (struct workload_metric).
  */
 #ifndef LOCKBENCH_WORKLOAD_H
 #define LOCKBENCH_WORKLOAD_H
@@ -50,22 +55,6 @@ enum workload_op_status {
 	WL_OP_DONE = 0,
 	WL_OP_FAILED = -1,      /* after bench_fail(t, errno, ...): stops the run */
 	WL_OP_ABANDONED = 1,    /* the run stopped mid-operation; nothing left open */
-};
-
-/*
- * One setting a workload offers.  It is a long option of lockbench's own,
- * `--KEY VALUE`, made from this table by the CLI (cli.c): --help and --list
- * show it with the workloads that have it, and a run whose workload lacks it
- * refuses it (exit 2).  Several workloads may offer the same key, each with
- * its own set(); no key may be one of lockbench's own options.
- */
-struct workload_option {
-	const char *key;     /* as typed after "--": [a-z-]+ */
-	const char *value;   /* what VALUE may be, for --help and --list: "BYTES" */
-	const char *help;    /* one line, with the default */
-	/* Checks VALUE whole and stores it into `s`: 0, or -1 with a one-line
-	 * message (what is wrong with VALUE; the caller names the option) in err. */
-	int (*set)(struct workload_settings *s, const char *value, char *err, size_t errlen);
 };
 
 /*
@@ -119,10 +108,11 @@ struct workload_ops {
 	 * work (lbcompare's kernel row): summary.csv's `meets_in_kernel` and
 	 * `--list`'s `meets-in-kernel` line. */
 	bool meets_in_kernel;
-	/* Its settings (NULL: none), ended by an entry whose key is NULL, and
-	 * the values in force as summary.csv keys (results/README.md), each
-	 * through put(): optional, for a workload with options. */
-	const struct workload_option *options;
+	/* Its settings (NULL: none), ended by an entry whose key is NULL
+	 * (set() given workload_settings' bytes), and the values in force as
+	 * summary.csv keys (results/README.md), each through put(): optional,
+	 * for a workload with options. */
+	const struct option_def *options;
 	void (*settings_figures)(const struct workload_settings *s, lock_put_fn *put, void *ctx);
 
 	/* All hooks but op() are optional.  Hooks that fail return -1 after
@@ -170,6 +160,6 @@ extern const char *const workload_role_names[];
 
 const struct workload_ops *workload_find(const char *name);
 /* `wl`'s option called `key`, or NULL. */
-const struct workload_option *workload_option_find(const struct workload_ops *wl, const char *key);
+const struct option_def *workload_option_find(const struct workload_ops *wl, const char *key);
 
 #endif

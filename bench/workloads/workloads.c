@@ -33,10 +33,7 @@ const struct workload_ops *workload_find(const char *name)
 	return NULL;
 }
 
-const struct workload_option *workload_option_find(const struct workload_ops *wl, const char *key)
+const struct option_def *workload_option_find(const struct workload_ops *wl, const char *key)
 {
-	for (const struct workload_option *o = wl->options; o && o->key; o++)
-		if (strcmp(o->key, key) == 0)
-			return o;
-	return NULL;
+	return option_find(wl->options, key, strlen(key));
 }

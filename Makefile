@@ -51,9 +51,11 @@ endif
 LOCK_SRC  := $(sort $(wildcard locks/*.c))
 # bench/ in layers, each folder using only those below it (README, "Where
 # things live"): platform/ and kernel/, core/, workloads/, run/, output/,
-# then cli.c and main() here.  Every .c of them is built: adding a workload
-# is still one file in workloads/ and one line of workloads/workloads.def.
-BENCH_DIRS := bench/platform bench/kernel bench/core bench/workloads bench/run bench/output bench
+# exec/launcher/ (--exec's launcher; its preloaded library, exec/ itself,
+# is EXEC_SO's, below), then cli.c and main() here.  Every .c of them is
+# built: adding a workload is still one file in workloads/ and one line of
+# workloads/workloads.def.
+BENCH_DIRS := bench/platform bench/kernel bench/core bench/workloads bench/run bench/output bench/exec/launcher bench
 BENCH_SRC := $(filter-out bench/lockbench.c,$(sort $(wildcard $(addsuffix /*.c,$(BENCH_DIRS)))))
 BENCH_HDR := $(wildcard $(addsuffix /*.h,$(BENCH_DIRS)) $(addsuffix /*.def,$(BENCH_DIRS)))
 # common/: what lockbench and lbcompare share without linking each other
@@ -158,9 +160,11 @@ $(BUILD)/pic/%.o: %.c $(wildcard locks/*.h $(addsuffix /*.h,$(BPF_DIRS)) common/
 $(BUILD)/pic/locks/pthread.o: CFLAGS += $(EXEC_GLIBC_MUTEX)
 $(BUILD)/pic/locks/oracle_sched.o: $(filter %/sched_oracle.skel.h,$(BPF_SKEL))
 # The launcher finds the library where this build put it ($LOCKBENCH_EXEC_SO overrides).
-$(BUILD)/bench/exec_run.o: CFLAGS += -DLOCKBENCH_EXEC_SO='"$(abspath $(EXEC_SO))"'
-# The programs' registry is bench/exec/'s, outside BENCH_DIRS' headers.
-$(BUILD)/bench/exec_programs.o: bench/exec/programs.def
+$(BUILD)/bench/exec/launcher/elf.o: CFLAGS += -DLOCKBENCH_EXEC_SO='"$(abspath $(EXEC_SO))"'
+# The programs' registry and the library's file names (exec_file.h) are
+# bench/exec/'s, outside BENCH_DIRS' headers.
+$(BUILD)/bench/exec/launcher/programs.o: bench/exec/programs.def
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard bench/exec/launcher/*.c)): $(wildcard bench/exec/*.h)
 # Its condvar calls carry glibc's symbol version (bench/exec/preload_cond.map says why).
 EXEC_MAP  := bench/exec/preload_cond.map
 $(EXEC_SO): $(EXEC_OBJ) $(EXEC_MAP)

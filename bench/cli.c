@@ -20,7 +20,7 @@
 
 #include "cli.h"
 #include "../common/text.h"
-#include "exec_programs.h"
+#include "exec/launcher/programs.h"
 #include "platform/placement.h"
 #include "platform/schedmode.h"
 #include "workloads/workload.h"

@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "exec_run.h"
+#include "exec/launcher/launcher.h"
 #include "output/outdir.h"
 #include "output/report.h"
 #include "platform/placement.h"

@@ -4,7 +4,8 @@
  * untrusted file), and whether a figure is written as results/README.md
  * says numbers are ("Numbers are decimal"): digits, a point and digits, no
  * exponent, hex, nan or inf.  --exec's metrics are taken only where
- * lbcompare would read them back (bench/exec_run.c, analysis/files/).
+ * lbcompare would read them back (bench/exec/launcher/metric.c,
+ * analysis/files/).
  */
 #ifndef LOCKBENCH_TEXT_H
 #define LOCKBENCH_TEXT_H

@@ -29,7 +29,11 @@ export LC_ALL
 # sim/, the simulator, is beneath bench/ (which will drive it) and above the
 # locks (whose simulated build it runs); sim/calibrate.c, lbcalibrate's
 # main(), measures this machine with bench/'s code and stands above it all.
-STACKS="common locks sim bench/platform bench/kernel bench/core bench/exec bench/workloads bench/run bench/output bench sim/calibrate.c
+# bench/exec/ is --exec's preloaded library (the locks, common/ and the
+# timed acquisition of bench/core/ in one .so), low; bench/exec/launcher/,
+# which runs a program as a benchmark run is run and written, is above
+# bench/output/.
+STACKS="common locks sim bench/platform bench/kernel bench/core bench/exec bench/workloads bench/run bench/output bench/exec/launcher bench sim/calibrate.c
 common locks/spin_exit.h analysis/files analysis/model analysis/figures analysis/print analysis"
 # Every folder of a stack (its file entries are in a folder of another).
 LAYERS=$(printf '%s\n' "$STACKS" | tr ' ' '\n' | grep -v '\.[a-z]*$' | awk '!seen[$0]++' | tr '\n' ' ')
@@ -95,11 +99,12 @@ check() {
 # `nm -A` names the object on each line), joined.
 # bench/exec/'s objects are only in $build/pic/ (the --exec library's PIC
 # build); the other folders' PIC copies are the same files' (locks/pthread.c's
-# renamed to the library's glibc calls), read from $build/ itself.
+# renamed to the library's glibc calls), read from $build/ itself.  An
+# object whose source is not here is an older build's, of a file since moved.
 for d in $LAYERS; do
 	for o in "$build/$d"/*.o "$build/pic/$d"/*.o; do
 		case $o in "$build/pic/"*) [ "$d" = bench/exec ] || continue ;; esac
-		[ -f "$o" ] && echo "$o"
+		[ -f "$o" ] && [ -f "$d/$(basename "$o" .o).c" ] && echo "$o"
 	done
 done >"$tmp/objects"
 : >"$tmp/def"
@@ -111,7 +116,7 @@ if [ -s "$tmp/objects" ]; then
 			sub(/^pic\//, "", f); sub(/\.o$/, ".c", f)
 			# bench/exec/ interposes glibc'\''s pthread_* calls: a call to
 			# one of those elsewhere is a call to glibc, not to it.
-			if (!(f ~ /^bench\/exec\// && $3 ~ /^pthread_/)) print $3, f }' >"$tmp/def"
+			if (!(f ~ /^bench\/exec\/[^\/]*$/ && $3 ~ /^pthread_/)) print $3, f }' >"$tmp/def"
 	# shellcheck disable=SC2046
 	nm -A --undefined-only $(cat "$tmp/objects") |
 		awk -v b="$build/" '{ f = $1; sub(/:[^:]*$/, "", f); f = substr(f, length(b) + 1)

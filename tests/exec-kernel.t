@@ -1,5 +1,5 @@
 #!/bin/sh
-# exec-kernel.t — `lockbench --exec --kernel-locks` (bench/exec_run.c,
+# exec-kernel.t — `lockbench --exec --kernel-locks` (bench/exec/launcher/start.c,
 # docs/exec.md): the kernel lock capture follows the program's process (its
 # tgid: all its threads), loaded before the program runs: a program whose
 # threads read() one shared descriptor (tests/exec_prog.c's fpos case)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# exec-life.t — the program's life under `lockbench --exec` (bench/exec_run.c,
+# exec-life.t — the program's life under `lockbench --exec` (bench/exec/launcher/life.c,
 # docs/exec.md "The program's life"), with a small server of our own
 # (tests/exec_life_prog.c): SIGTERM, SIGHUP or `timeout` to the launcher stops
 # the server, writes what was gathered, says how it stopped in one line and

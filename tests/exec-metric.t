@@ -1,7 +1,6 @@
 #!/bin/sh
-# exec-metric.t — `lockbench --exec --metric` (bench/exec_run.c,
-# bench/exec_metric.c, docs/exec.md): a figure is taken only as lbcompare
-# reads one (digits[.digits]: an exponent, nan, inf, hex, a sign or a bare
+# exec-metric.t — `lockbench --exec --metric` (bench/exec/launcher/metric.c,
+# docs/exec.md): a figure is taken only as lbcompare reads one (digits[.digits]: an exponent, nan, inf, hex, a sign or a bare
 # point is one line and exit 1, no metric_NAME written); one that is is
 # written and lbcompare reads it; the scan is bounded: each line matched up
 # to its first 4096 bytes (a regex quadratic in the line ends in time), 10 s

@@ -1,5 +1,5 @@
 #!/bin/sh
-# exec-run.t — `lockbench --exec` (bench/exec_run.c, docs/exec.md): the
+# exec-run.t — `lockbench --exec` (bench/exec/launcher/, docs/exec.md): the
 # result directory of a program run (summary.csv's counts equal the lock()
 # calls the program made, its checks, the program's figures and a --metric,
 # mutexes.csv with call sites in the program, its output kept); a program

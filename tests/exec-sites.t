@@ -1,6 +1,6 @@
 #!/bin/sh
 # exec-sites.t — how --exec's mutexes.csv names a call site's function
-# (bench/exec_sites.c, bench/exec_run.c): a C++ function by its demangled
+# (bench/exec/launcher/sites.c, write.c): a C++ function by its demangled
 # name (lbtest::Box::add(), not _ZN6lbtest3Box3addEv), a stripped program's
 # site as "stripped" (with what its dynamic symbols name, if any), never a
 # bare "-" as for an object libdw cannot read; and the site as the first

@@ -53,7 +53,7 @@ exec_preamble() {
 # exec_preload SO: $preload, the LD_PRELOAD list that runs library SO as the
 # launcher does (a sanitizer build's runtime loaded before libc:
 # AddressSanitizer's first, ThreadSanitizer's after the library; the
-# launcher, bench/exec_run.c, says why); $asan and $tsan, those runtimes'
+# launcher, bench/exec/launcher/start.c, says why); $asan and $tsan, those runtimes'
 # paths ("" without); ASAN_OPTIONS let the order be.
 exec_preload() {
 	preload=$(readlink -f "$1")

@@ -12,7 +12,7 @@
  * (px_lock_untimed) keeps the same --timing countdown and exact counts with
  * nothing before the lock's own call but loads.
  *
- * The environment (set by the launcher, bench/run/exec_run.c):
+ * The environment (set by the launcher, bench/exec/launcher/start.c):
  *   LOCKBENCH_EXEC_LOCK       the registry lock; unset: every call to glibc
  *   LOCKBENCH_EXEC_LOCK_OPTS  its --lock-opt KEY=VALUE, one per line
  *   LOCKBENCH_EXEC_TIMING     all | off | sample:N

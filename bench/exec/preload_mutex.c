@@ -361,7 +361,7 @@ struct px_row {
 };
 
 /* a ranks below b: fewer contentions, then fewer acquisitions (the
- * launcher's order, bench/exec_run.c's by_contention). */
+ * launcher's order, bench/exec/launcher/write.c's by_contention). */
 static bool px_row_below(const struct px_row *a, const struct px_row *b)
 {
 	if (a->x->contentions != b->x->contentions)

@@ -1,9 +1,10 @@
 /*
  * preload_out.c — each process's figures at its exit: exec-PID.csv and
  * mutexes-PID.csv in LOCKBENCH_EXEC_OUT (keys: exec_file.h; the launcher
- * merges and symbolizes them, bench/run/exec_run.c).  Written from the
- * library's destructor, after the program's own atexit handlers; a program
- * that calls _exit() or is killed writes nothing, which the launcher says.
+ * merges and symbolizes them, bench/exec/launcher/figures.c and sites.c).
+ * Written from the library's destructor, after the program's own atexit
+ * handlers; a program that calls _exit() or is killed writes nothing,
+ * which the launcher says.
  * Each file is written under a name the launcher does not read and renamed
  * once whole: a file cut short (a full disk) is never read as figures, and
  * what could not be written is said on the program's standard error, the

@@ -3,8 +3,8 @@
  * (its DT_NEEDED names), read from the file without loading it: --exec
  * checks that the library it preloads was built for this lockbench's
  * sanitizer, or for none, before a program is started under it
- * (bench/exec_run.c); and whether an object was stripped of its symbol
- * table (mutexes.csv's sites, bench/exec_sites.c).
+ * (bench/exec/launcher/elf.c); and whether an object was stripped of its
+ * symbol table (mutexes.csv's sites, bench/exec/launcher/sites.c).
  */
 #ifndef LOCKBENCH_ELFDEPS_H
 #define LOCKBENCH_ELFDEPS_H

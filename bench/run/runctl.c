@@ -1,8 +1,8 @@
 /*
  * runctl.c — the controls a run's main thread and its workers share: the
- * stop signal (also --exec's, exec_run.c), the tests' hook, and the main
- * thread's side of the start gate (the workers' side is gate_wait() in
- * worker.c).
+ * stop signal (also --exec's, exec/launcher/life.c), the tests' hook, and
+ * the main thread's side of the start gate (the workers' side is
+ * gate_wait() in worker.c).
  */
 #define _GNU_SOURCE
 #include <limits.h>

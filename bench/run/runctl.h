@@ -79,7 +79,7 @@ void gate_sched_release(struct bench_run *run, unsigned int created);
  * from now on: a signal that arrives before bench_run() (while the result
  * directory is being staged, say) still stops the run cleanly.  bench_run()
  * installs the same handlers for its own duration in any case, and --exec
- * (exec_run.c) passes the stop on to the program.
+ * (exec/launcher/life.c) passes the stop on to the program.
  */
 void bench_catch_stop_signals(void);
 

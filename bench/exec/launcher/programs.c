@@ -1,14 +1,14 @@
-/* exec_programs.c — expands bench/exec/programs.def into the table the CLI
+/* programs.c — expands bench/exec/programs.def into the table the CLI
  * searches, and a program's template into its argv. */
 #include <stdio.h>
 #include <string.h>
 
-#include "exec_programs.h"
+#include "programs.h"
 
 const struct exec_program exec_program_registry[] = {
 #define PROGRAM(name, role, full, quick, metric, better, regex, argv) \
 	{ name, role, full, quick, #metric, #better, regex, argv },
-#include "exec/programs.def"
+#include "../programs.def"
 #undef PROGRAM
 };
 

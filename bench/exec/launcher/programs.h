@@ -1,5 +1,5 @@
 /*
- * exec_programs.h — the registry of programs (bench/exec/programs.def) that
+ * programs.h — the registry of programs (bench/exec/programs.def) that
  * `lockbench --exec --program NAME` runs and run-all plans: each one's
  * command template, the metric read from its output, its run-all role and
  * durations (docs/exec.md).

@@ -1,13 +1,14 @@
 /*
- * exec_run.h — `lockbench --exec -- PROGRAM ARGS...` (docs/exec.md): runs
+ * launcher.h — `lockbench --exec -- PROGRAM ARGS...` (docs/exec.md): runs
  * the program with bench/exec's library preloaded, waits for it, and writes
  * the result directory a benchmark run writes, plus the program's figures,
- * its output and mutexes.csv.
+ * its output and mutexes.csv.  The launcher's files, one job each, are
+ * listed in launcher_internal.h.
  */
-#ifndef LOCKBENCH_EXEC_RUN_H
-#define LOCKBENCH_EXEC_RUN_H
+#ifndef LOCKBENCH_EXEC_LAUNCHER_H
+#define LOCKBENCH_EXEC_LAUNCHER_H
 
-#include "core/config.h"
+#include "../../core/config.h"
 
 /* The whole --exec run: an exit status of config.h (EXIT_USAGE before the
  * program starts on a bad --metric, an unusable -o, library or private

@@ -1,14 +1,24 @@
 /*
- * exec_metric.h — the bounds of --metric's scan of a program's output
- * (bench/exec_run.c, docs/exec.md "How to run a program"): a regex whose
- * match time has no bound is refused, and the scan itself is bounded in
- * line length, bytes and time, saying when it stopped short.
+ * metric.h — --metric NAME=REGEX (docs/exec.md "How to run a program"):
+ * one metric as parsed, and the bounds of the scan of the program's output
+ * (metric.c): a regex whose match time has no bound is refused, and the
+ * scan itself is bounded in line length, bytes and time, saying when it
+ * stopped short.
  */
 #ifndef LOCKBENCH_EXEC_METRIC_H
 #define LOCKBENCH_EXEC_METRIC_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+struct exec_metric {
+	char name[32];
+	regex_t re;
+	bool compiled, found;
+	bool lower;                     /* NAME:lower=: lower is better */
+	char value[40];
+};
 
 #define EXEC_METRIC_LINE_MAX 4096        /* bytes of each output line matched */
 #define EXEC_OUTPUT_MAX (64u << 20)      /* bytes of each output file scanned */

@@ -1,4 +1,5 @@
 /* lockbench.c — main(): parse, run, report.  Exit statuses in config.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -24,16 +25,23 @@ static int stopped(char *err, size_t errlen)
 	return bench_stopped(err, errlen, "nothing written");
 }
 
+/* A result write that failed with `e` (errno): EXIT_OUT_FULL where the
+ * directory takes no more writes, as a later run there would fail too. */
+static int write_failed(int e)
+{
+	return e == ENOSPC || e == EDQUOT || e == EROFS ? EXIT_OUT_FULL : EXIT_RUNTIME;
+}
+
 /* The result files, whole or not at all: a stop signal that comes while
  * they are written means none (the rename is the last step). */
 static int write_results(const struct bench_result *res, struct outdir *od, char *err, size_t errlen)
 {
 	if (report_write(res, od, err, errlen) != 0)
-		return EXIT_RUNTIME;
+		return write_failed(errno);
 	bench_test_point("write", 0);
 	if (bench_stop_signal())
 		return stopped(err, errlen);
-	return outdir_commit(od, err, errlen) != 0 ? EXIT_RUNTIME : EXIT_OK;
+	return outdir_commit(od, err, errlen) != 0 ? write_failed(errno) : EXIT_OK;
 }
 
 static int run_and_report(const struct bench_config *cfg)
@@ -44,8 +52,15 @@ static int run_and_report(const struct bench_config *cfg)
 	int status;
 
 	bench_catch_stop_signals();
-	if (cfg->out_dir && outdir_open(&od, cfg->out_dir, err, sizeof(err)) != 0)
+	if (cfg->out_dir && outdir_open(&od, cfg->out_dir, err, sizeof(err)) != 0) {
+		int status = write_failed(errno);
+
+		if (status == EXIT_OUT_FULL) {
+			fprintf(stderr, "lockbench: %s\n", err);
+			return status;
+		}
 		return fail_usage(err);
+	}
 	status = cfg->sim_profile ? bench_simrun(cfg, &res, err, sizeof(err)) : bench_run(cfg, &res, err, sizeof(err));
 	/* A failed invariant still shows its figures: they say how badly. */
 	if ((status == EXIT_OK || status == EXIT_INVARIANT) && !cfg->quiet)

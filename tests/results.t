@@ -4,10 +4,10 @@
 # partial one, and says so in one line.
 LB=${LOCKBENCH:-bench/lockbench}
 tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap 'umount "$tmp/mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..6"
+echo "1..9"
 
 # A file-size limit of 0 makes every write fail with EFBIG, as a full disk
 # fails with ENOSPC; SIGXFSZ ignored so the write returns the error.  stderr
@@ -18,6 +18,31 @@ check "a failed result write is exit status 1" 'echo "$msg" | grep -q "^rc=1$"'
 check "with one line naming the file" \
 	'[ "$(echo "$msg" | wc -l)" -eq 2 ] && echo "$msg" | grep -q "^lockbench: cannot write .*summary.csv: File too large$"'
 check "and leaves no directory, partial or whole" 'empty "$tmp/full"'
+
+# A file system that takes no more writes is exit status 5, not 1: the
+# directory's, which every later run there would meet (run-all stops on
+# it).  A 600 KiB tmpfs filled to 8 KiB: the staging directory is made, a
+# result file fails with ENOSPC.  Then the same tmpfs read-only.
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/mnt" && mount -t tmpfs -o size=600k tmpfs "$tmp/mnt" 2>/dev/null; then
+	avail=$(df -k --output=avail "$tmp/mnt" | tail -n 1)
+	head -c $(((avail - 8) * 1024)) /dev/zero >"$tmp/mnt/filler" 2>/dev/null
+	"$LB" -l tas -t 2 -d 0.05 --warmup 0 --quiet -o "$tmp/mnt/r" 2>"$tmp/enospc.err"
+	rc=$?
+	check "a full file system is exit status 5, one line (rc=$rc: $(head -c 200 "$tmp/enospc.err"))" \
+		'[ $rc -eq 5 ] && [ "$(wc -l <"$tmp/enospc.err")" -eq 1 ] && grep -q "No space left on device" "$tmp/enospc.err"'
+	check "and leaves nothing but the filler" '[ "$(ls -A "$tmp/mnt")" = filler ]'
+	rm -f "$tmp/mnt/filler"
+	mount -o remount,ro "$tmp/mnt"
+	"$LB" -l tas -t 2 -d 0.05 --warmup 0 --quiet -o "$tmp/mnt/r" 2>"$tmp/erofs.err"
+	rc=$?
+	check "a read-only one is exit status 5 too (rc=$rc: $(head -c 200 "$tmp/erofs.err"))" \
+		'[ $rc -eq 5 ] && grep -q "Read-only file system" "$tmp/erofs.err"'
+	umount "$tmp/mnt"
+else
+	for what in "a full file system is exit status 5" "and leaves nothing but the filler" "a read-only one is exit status 5 too"; do
+		ok "$what # skip needs root to mount a tmpfs"
+	done
+fi
 
 mkdir "$tmp/sig"
 "$LB" -l futex -t 4 -d 30 -o "$tmp/sig/r" >"$tmp/sig.out" 2>"$tmp/sig.err" &

@@ -21,6 +21,10 @@ enum bench_exit {
 	EXIT_USAGE = 2,     /* bad command line or unusable --out/--dir */
 	EXIT_INVARIANT = 3, /* a workload's invariant failed: the lock lost updates */
 	EXIT_WATCHDOG = 4,  /* no progress for --watchdog seconds */
+	/* The output directory takes no more writes (its file system full, over
+	 * quota or read-only: ENOSPC, EDQUOT, EROFS): nothing written.  run-all
+	 * stops on it rather than fail every later run the same way. */
+	EXIT_OUT_FULL = 5,
 	EXIT_SIGNAL = 130,  /* stopped by SIGINT/SIGTERM/SIGHUP; nothing written (--exec: what was gathered) */
 };
 

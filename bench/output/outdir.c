@@ -68,17 +68,21 @@ int outdir_open(struct outdir *od, const char *target, char *err, size_t errlen)
 		len--;
 	if (len == 0 || len + 32 >= sizeof(od->target)) {
 		snprintf(err, errlen, "--out: '%s' is not a usable directory name", target);
+		errno = EINVAL;
 		return -1;
 	}
 	memcpy(od->target, target, len);
 	if (split_target(od, parent, sizeof(parent)) != 0) {
 		snprintf(err, errlen, "--out: '%s' is not a usable directory name", target);
+		errno = EINVAL;
 		return -1;
 	}
 	if (mkdir_parents(od->target) != 0 ||
 	    (st->parent_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "--out: cannot create a directory beside '%s': %s", od->target,
-			 strerror(errno));
+		int e = errno;
+
+		snprintf(err, errlen, "--out: cannot create a directory beside '%s': %s", od->target, strerror(e));
+		errno = e;
 		return -1;
 	}
 	/* What a killed or crashed lockbench left beside it (its own and its
@@ -86,9 +90,11 @@ int outdir_open(struct outdir *od, const char *target, char *err, size_t errlen)
 	fu_sweep_orphans_at(st->parent_fd, "*.partial-??????");
 	snprintf(prefix, sizeof(prefix), "%.*s.partial-", NAME_MAX - 16, od->base);
 	if (wdir_make_at(st, parent, prefix) != 0) {
-		snprintf(err, errlen, "--out: cannot create a directory beside '%s': %s", od->target,
-			 strerror(errno));
+		int e = errno;
+
+		snprintf(err, errlen, "--out: cannot create a directory beside '%s': %s", od->target, strerror(e));
 		wdir_remove(st);
+		errno = e;  /* the caller tells a full disk from a bad name by it */
 		return -1;
 	}
 	/* The result files are written through safefile.h, relative to it. */

@@ -21,10 +21,11 @@ struct outdir {
 };
 
 /* Creates the staging directory (and target's parents): fails early, before a
- * run, when -o is unusable.  0, or -1 with a message. */
+ * run, when -o is unusable.  0, or -1 with a message and errno (ENOSPC,
+ * EDQUOT or EROFS: the file system takes no more writes). */
 int outdir_open(struct outdir *od, const char *target, char *err, size_t errlen);
 /* Renames staging into place: target, or target-2, -3, ... when target
- * already holds results.  0, or -1 with a message. */
+ * already holds results.  0, or -1 with a message and errno. */
 int outdir_commit(struct outdir *od, char *err, size_t errlen);
 /* Removes staging and everything in it. */
 void outdir_abort(struct outdir *od);

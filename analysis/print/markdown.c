@@ -164,8 +164,8 @@ static void print_patch_workload(struct md *m, const struct md_part *part)
 		md_headline_table(m->out, g[i]);
 	}
 	if (seed_rate_ratio(part->workload, &seed))
-		fprintf(m->out, "The seed patch's own ratio, 2.6.34 → the fix on 64 cores: %.2fx (`kmutex-fix`'s row against `kmutex-spin`'s here).\n\n",
-			seed);
+		fprintf(m->out, "The seed patch's own ratio, 2.6.34 → the fix on 64 cores: %.2fx (`%s`'s row against `%s`'s here).\n\n",
+			seed, m->pair[1], m->pair[0]);
 	fprintf(m->out, "Every figure (all acquisitions, the differences with their intervals and p-values, phases, histograms, the kernel's own lock waits): `data/patch-%s.txt`.\n\n",
 		part->workload);
 }
@@ -193,7 +193,8 @@ static void print_patch(struct md *m)
 	if (!rundir_plans(m->d, "patch", NULL, NULL, false))
 		return;
 	fprintf(m->out, "## The patch's table, reproduced\n\n");
-	fprintf(m->out, "Tim Chen's 2.6.36 patch compared 2.6.34 (`kmutex-spin`) with the fix (`kmutex-fix`) on test-mutex V (`creat`) and AIM7 fserver; the later kernel variants and glibc's mutex run beside them. Ratios are to the first variant. The patch's #contentions, mean acquisition time and histogram cover contended acquisitions only (its histogram's rows add up to its contention count), so the tables and charts here do too. Each table gives the headline figures; the seed's own published figures beside this machine's `kmutex-spin` -> `kmutex-fix`, the all-acquisitions figures (fast path included), the differences and the histograms are in the full comparison it links in `data/`.\n\n");
+	fprintf(m->out, "Tim Chen's 2.6.36 patch compared 2.6.34 (`%s`) with the fix (`%s`) on test-mutex V (`creat`) and AIM7 fserver; the later kernel variants and glibc's mutex run beside them. Ratios are to the first variant. The patch's #contentions, mean acquisition time and histogram cover contended acquisitions only (its histogram's rows add up to its contention count), so the tables and charts here do too. Each table gives the headline figures; the seed's own published figures beside this machine's `%s` -> `%s`, the all-acquisitions figures (fast path included), the differences and the histograms are in the full comparison it links in `data/`.\n\n",
+		m->pair[0], m->pair[1], m->pair[0], m->pair[1]);
 	print_small_machine(m);
 	print_oracle_lines(m);
 	print_kernel_line(m);
@@ -207,9 +208,9 @@ static void print_patch(struct md *m)
 		fprintf(m->out, "### %s\n\n", w);
 		print_patch_workload(m, md_part(m, "patch", w));
 	}
-	for (const char *lock = "kmutex-spin"; lock; lock = strcmp(lock, "kmutex-fix") ? "kmutex-fix" : NULL)
-		if (!word_in(lock, rundir_env(m->d, "ALL_LOCKS")))
-			fprintf(m->out, "- Lock `%s` is not in this build: the patch's before/after comparison needs it.\n\n", lock);
+	for (int i = 0; i < 2; i++)
+		if (!word_in(m->pair[i], rundir_env(m->d, "ALL_LOCKS")))
+			fprintf(m->out, "- Lock `%s` is not in this build: the patch's before/after comparison needs it.\n\n", m->pair[i]);
 }
 
 /* ---- sweeps ---- */
@@ -359,6 +360,7 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 	}
 	m.out = out;
 	m.top.fd = d.dir.fd;
+	md_pair_read(&m);
 	print_header(&m);
 	print_patch(&m);
 	md_sim_section(&m);

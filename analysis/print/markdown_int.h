@@ -54,7 +54,12 @@ struct md {
 	struct md_part *part;
 	size_t nparts;
 	struct tally failed;     /* the comparisons that failed: "file\tline" */
+	char pair[2][64];        /* the patch pair, before and after: md_pair_read */
 };
+
+/* The patch pair into m->pair: run-env's PATCH_PAIR (the patch table's
+ * columns 1 and 2 in locks/locks.def, as run-all wrote them). */
+void md_pair_read(struct md *m);
 
 /* ---- the comparisons (markdown_parts.c) ---- */
 

@@ -131,9 +131,9 @@ static bool no_rate(const struct group *g, const struct variant *v)
 }
 
 /* The seed's figures beside the simulated kmutex-spin -> kmutex-fix of G. */
-static void print_seed(FILE *out, const struct group *g)
+static void print_seed(const struct md *m, FILE *out, const struct group *g)
 {
-	const struct variant *spin = find_variant(g, "kmutex-spin"), *fix = find_variant(g, "kmutex-fix");
+	const struct variant *spin = find_variant(g, m->pair[0]), *fix = find_variant(g, m->pair[1]);
 	struct column cols[RATIO_COLUMNS_MAX];
 	unsigned int n = ratio_columns(g, cols);
 	struct seed_figures s;
@@ -141,12 +141,12 @@ static void print_seed(FILE *out, const struct group *g)
 	if (!seed_figures_of(g->workload, &s))
 		return;
 	if (!spin || spin != &g->v[0] || !fix) {
-		fprintf(out, "No seed table: it needs simulated `kmutex-spin` (the baseline) and `kmutex-fix` runs.\n\n");
+		fprintf(out, "No seed table: it needs simulated `%s` (the baseline) and `%s` runs.\n\n", m->pair[0], m->pair[1]);
 		return;
 	}
-	fprintf(out, "Beside the seed (Tim Chen's 2.6.34 → 2.6.36 on 8 sockets × 8 cores × 2 threads, %s; its figures cited from the patch, not measured): the simulated cells are medians [95%% CI], the fix's with its ratio to `kmutex-spin` and verdict.\n\n",
-		s.what);
-	fprintf(out, "| figure | seed 2.6.34 | seed fix | seed change | simulated kmutex-spin | simulated kmutex-fix |\n|---|---|---|---|---|---|\n");
+	fprintf(out, "Beside the seed (Tim Chen's 2.6.34 → 2.6.36 on 8 sockets × 8 cores × 2 threads, %s; its figures cited from the patch, not measured): the simulated cells are medians [95%% CI], the fix's with its ratio to `%s` and verdict.\n\n",
+		s.what, m->pair[0]);
+	fprintf(out, "| figure | seed 2.6.34 | seed fix | seed change | simulated %s | simulated %s |\n|---|---|---|---|---|---|\n", m->pair[0], m->pair[1]);
 	seed_row(out, g, (unsigned int)(fix - g->v), g->rate.title, s.rate, false, &cols[0]);
 	seed_row(out, g, (unsigned int)(fix - g->v), "#contentions", s.contentions, true,
 		 column_of(cols, n, "contentions"));
@@ -214,7 +214,7 @@ static void print_workload(struct md *m, const char *w)
 	print_machine(m->out, g);
 	fprintf(m->out, "; %u repetition(s), each its own `--sim-seed`:\n\n", group_max_reps(g));
 	print_headline(m->out, g);
-	print_seed(m->out, g);
+	print_seed(m, m->out, g);
 	print_sim_charts(m, g);
 	fprintf(m->out, "Every figure of these runs (lbcompare's text, simulated runs only): `data/sim-%s.txt`.\n\n", w);
 }
@@ -236,23 +236,23 @@ void md_sim_section(struct md *m)
 /* One workload's part of the answer's line: kmutex-spin -> kmutex-fix. */
 static void answer_workload(struct md *m, const struct group *g)
 {
-	const struct variant *spin = find_variant(g, "kmutex-spin"), *fix = find_variant(g, "kmutex-fix");
+	const struct variant *spin = find_variant(g, m->pair[0]), *fix = find_variant(g, m->pair[1]);
 	struct stat3 base, s;
 	double seed;
 
 	fprintf(m->out, "`%s` ", g->workload);
 	if (!spin || !fix || md_rate_figure(g, spin, &base) || md_rate_figure(g, fix, &s)) {
-		fprintf(m->out, "n/a (no simulated `kmutex-spin` and `kmutex-fix` both)");
+		fprintf(m->out, "n/a (no simulated `%s` and `%s` both)", m->pair[0], m->pair[1]);
 		return;
 	}
 	/* fserver's op is a job of acq_per_op acquisitions a thread: a short
 	 * run may finish none, and 0 -> 0 is no ratio. */
 	if (base.median <= 0 || s.median <= 0) {
-		fprintf(m->out, "n/a: `kmutex-spin` %.0f, `kmutex-fix` %.0f %s (no %s finished in the simulated seconds: run longer)",
-			base.median, s.median, g->rate.words, g->unit ? g->unit : "operation");
+		fprintf(m->out, "n/a: `%s` %.0f, `%s` %.0f %s (no %s finished in the simulated seconds: run longer)",
+			m->pair[0], base.median, m->pair[1], s.median, g->rate.words, g->unit ? g->unit : "operation");
 		return;
 	}
-	fprintf(m->out, "`kmutex-spin` → `kmutex-fix` %.0f → %.0f %s, ", base.median, s.median, g->rate.words);
+	fprintf(m->out, "`%s` → `%s` %.0f → %.0f %s, ", m->pair[0], m->pair[1], base.median, s.median, g->rate.words);
 	md_rate_change(m->out, g, &s, &base);
 	if (seed_rate_ratio(g->workload, &seed))
 		fprintf(m->out, " (the seed's: %.2fx)", seed);

@@ -1,0 +1,51 @@
+#!/bin/sh
+# markdown-pair.t — report.md's patch pair is the one run-env names
+# (PATCH_PAIR: the patch table's columns 1 and 2 in locks/locks.def, as
+# run-all writes them), not a lock name in analysis/: a run-all directory
+# made by hand around two real patch runs of two other locks, with run-env
+# naming them, has its patch sentences on those locks; without the key (a
+# directory from before it) the report keeps the pair run-all planned then.
+LB=${LOCKBENCH:-bench/lockbench}
+CMP=${LBCOMPARE:-analysis/lbcompare}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+echo "1..7"
+
+d=$tmp/dir
+mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
+printf 'QUICK=0\nREPS=1\nORDER_SEED=7\nLOCKS=\nWORKLOADS=counter\nTHREADS=\nDEFAULT_OUT=0\nSTARTED=2026-12-07T12:00:00Z\n' >"$d/settings"
+printf 'NCPU=2\nNUMA_NODES=1\nALL_LOCKS=tas ticket kmutex-spin kmutex-fix\nALL_WORKLOADS=counter\nKL=\nKL_WHY=not root here\nKERNEL_WORKLOADS=\nNUMA_ONLY_LOCKS=\n' >"$d/run-env"
+: >"$d/variants.txt"
+: >"$d/plan.txt"
+for lock in ticket tas; do
+	v="patch-counter-t2-$lock"
+	echo "$v -l $lock -w counter -t 2 -d 0.05 --warmup 0" >>"$d/variants.txt"
+	echo "$v-r1 -l $lock -w counter -t 2 -d 0.05 --warmup 0 --seed 1" >>"$d/plan.txt"
+	"$LB" -l $lock -w counter -t 2 -d 0.05 --warmup 0 --seed 1 --quiet -o "$d/runs/$v-r1" 2>"$d/logs/$v-r1.err" ||
+		echo "Bail out! lockbench failed for $v-r1"
+done
+
+# Without PATCH_PAIR: run-all's pair before the key, kmutex-spin -> kmutex-fix.
+"$CMP" --markdown "$d" >"$tmp/old.md" 2>"$tmp/old.err"
+rc=$?
+check "a run-env without PATCH_PAIR loads (exit $rc, stderr empty)" "[ $rc -eq 0 ] && [ ! -s '$tmp/old.err' ]"
+check "without PATCH_PAIR: the old pair, kmutex-spin -> kmutex-fix" \
+	"grep -qF 'compared 2.6.34 (\`kmutex-spin\`) with the fix (\`kmutex-fix\`)' '$tmp/old.md'"
+
+# PATCH_PAIR of two other locks: every patch sentence moves to them.
+printf 'PATCH_PAIR=ticket tas\nPROGRAM_BASE=pthread\nKERNEL_BASE=none\n' >>"$d/run-env"
+"$CMP" --markdown "$d" >"$tmp/new.md" 2>"$tmp/new.err"
+rc=$?
+check "a run-env with PATCH_PAIR, PROGRAM_BASE, KERNEL_BASE loads (exit $rc: $(head -c 120 "$tmp/new.err"))" \
+	"[ $rc -eq 0 ] && [ ! -s '$tmp/new.err' ]"
+check "the patch table's sentence names run-env's pair" \
+	"grep -qF 'compared 2.6.34 (\`ticket\`) with the fix (\`tas\`)' '$tmp/new.md' && grep -qF 'this machine'\"'\"'s \`ticket\` -> \`tas\`' '$tmp/new.md'"
+check "the answer's patch line is the pair's: baseline -> tas" \
+	"grep -qF '\`ticket\` → \`tas\` ' '$tmp/new.md'"
+check "no sentence names the old pair" "[ -s '$tmp/new.md' ] && ! grep -q 'kmutex-spin\\|kmutex-fix' '$tmp/new.md'"
+# A pair lock not in the build is said, by its name from run-env.
+sed -i 's/^ALL_LOCKS=.*/ALL_LOCKS=ticket kmutex-spin/' "$d/run-env"
+"$CMP" --markdown "$d" >"$tmp/gone.md" 2>/dev/null
+check "a pair lock missing from the build is named from run-env" \
+	"grep -qF 'Lock \`tas\` is not in this build' '$tmp/gone.md' && ! grep -qF 'Lock \`kmutex-fix\`' '$tmp/gone.md'"

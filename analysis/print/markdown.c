@@ -134,12 +134,34 @@ static void print_oracle_lines(struct md *m)
 	tally_free(&t);
 }
 
+/* The patch experiment's kernel row's lock, or NULL: run-env's KERNEL_BASE
+ * where the plan has a patch run of it.  A directory from before the key
+ * names none: there, a finished patch run whose lock excludes nothing
+ * (md_kernel_base_run), so a kernel row whose runs all failed goes unsaid. */
+static const char *kernel_row_lock(const struct md *m)
+{
+	const char *base = rundir_env(m->d, "KERNEL_BASE");
+	char opt[80];
+
+	if (*base) {
+		snprintf(opt, sizeof(opt), "-l %.64s ", base);
+		return rundir_plans(m->d, "patch", NULL, opt, false) ? base : NULL;
+	}
+	for (size_t i = 0; i < m->d->ndone; i++)
+		if (strcmp(m->d->plan[m->d->done[i]].kind, "patch") == 0 && md_kernel_base_run(m, i))
+			return result_get(m->run[i], "lock");
+	return NULL;
+}
+
 /* What the kernel row is, or why there is none. */
 static void print_kernel_line(struct md *m)
 {
+	const char *kernel_lock = kernel_row_lock(m);
+
 	if (rundir_plans(m->d, NULL, NULL, "--kernel-locks", false)) {
-		if (rundir_plans(m->d, "patch", NULL, "-l none ", false))
-			fprintf(m->out, "The real kernel's row (`kernel X.Y TYPE`, named for the lock type it waited on most) is the `none` lock, which excludes nothing, run with `--kernel-locks`: its threads meet only in the kernel, and its #contentions, mean cycles and contended histogram (black and dashed in the charts) are the running kernel's own lock waits, timed from `lock:contention_begin` to `contention_end`.\n");
+		if (kernel_lock)
+			fprintf(m->out, "The real kernel's row (`kernel X.Y TYPE`, named for the lock type it waited on most) is the `%s` lock, which excludes nothing, run with `--kernel-locks`: its threads meet only in the kernel, and its #contentions, mean cycles and contended histogram (black and dashed in the charts) are the running kernel's own lock waits, timed from `lock:contention_begin` to `contention_end`.\n",
+				kernel_lock);
 		fprintf(m->out, "Every run recorded its threads' waits for kernel locks (`--kernel-locks`: `kernel-hist.csv`, `kernel-locks.csv`): each comparison in `data/` has a block \"The kernel's own lock waits\" with them, with the lock waited on most and its callers.\n\n");
 	} else if (!*rundir_env(m->d, "KL")) {
 		fprintf(m->out, "Kernel lock capture is unavailable here (%s): no kernel row, and no run recorded the kernel's own lock waits.\n\n",

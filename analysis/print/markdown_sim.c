@@ -17,8 +17,17 @@
 #include "markdown_int.h"
 #include "print.h"
 
-/* The workloads run-all simulates: the patch table's. */
-static const char *const sim_workloads[] = { "creat", "fserver" };
+/* The workloads run-all simulates, the patch table's: run-env's
+ * PATCH_WORKLOADS (their role in bench/workloads/workloads.def).  A
+ * directory from before the key names none, and its plan cannot say which
+ * were left out of the simulation: it keeps the two of those reports (old
+ * directories only). */
+static const char *sim_workloads(const struct md *m)
+{
+	const char *w = rundir_env(m->d, "PATCH_WORKLOADS");
+
+	return *w ? w : "creat fserver";
+}
 
 /* The simulated group of W (the first: run-all plans one thread count). */
 static const struct group *sim_group(const struct md *m, const char *w)
@@ -229,8 +238,10 @@ void md_sim_section(struct md *m)
 	fprintf(m->out, "The patch experiment run by the simulator (`lockbench --sim`, docs/sim.md), not on this machine: the very source of the kmutex models on a simulated many-core machine, in virtual time, each repetition another seed. **Every figure in this section is simulated**: nothing of this host is measured, these runs are kept out of every table above and below (meta.csv's `simulated`), and their ratios answer what the models do on the profile's machine, not what a kernel did. A simulated operation is one acquisition (a hold and a gap drawn from the profile's times for the workload), or, where the profile gives the workload's `acq_per_op` (fserver: a job's locked calls), that many acquisitions of one thread: set the ratios beside the seed's, not the figures, and where no job finished in the simulated seconds the rate says so instead of a ratio (`--duration` in `--sim` mode runs longer). The profile's constants and their sources: docs/sim.md, \"The seed's machine\".\n\n");
 	if (*rundir_setting(m->d, "SIM"))
 		fprintf(m->out, "Profile: `%s`.\n\n", rundir_setting(m->d, "SIM"));
-	for (size_t i = 0; i < sizeof(sim_workloads) / sizeof(sim_workloads[0]); i++)
-		print_workload(m, sim_workloads[i]);
+	char w[64];
+
+	for (const char *p = sim_workloads(m); md_next_word(&p, w, sizeof(w));)
+		print_workload(m, w);
 }
 
 /* One workload's part of the answer's line: kmutex-spin -> kmutex-fix. */
@@ -260,12 +271,15 @@ static void answer_workload(struct md *m, const struct group *g)
 
 void md_sim_answer(struct md *m)
 {
-	const struct group *g[2];
-	size_t n = 0;
+	static const struct group *g[MAX_GROUPS];
+	size_t n = 0, missing = 0, said = 0;
+	char w[64];
 
-	for (size_t i = 0; i < sizeof(sim_workloads) / sizeof(sim_workloads[0]); i++)
-		if ((g[n] = sim_group(m, sim_workloads[i])) != NULL)
+	for (const char *p = sim_workloads(m); n < MAX_GROUPS && md_next_word(&p, w, sizeof(w));)
+		if ((g[n] = sim_group(m, w)) != NULL)
 			n++;
+		else
+			missing++;
 	if (!n)
 		return;
 	fprintf(m->out, "- **Simulated, not measured — the seed's machine (");
@@ -275,7 +289,11 @@ void md_sim_answer(struct md *m)
 		fprintf(m->out, "%s", i ? "; " : "");
 		answer_workload(m, g[i]);
 	}
-	if (n < sizeof(sim_workloads) / sizeof(sim_workloads[0]))
-		fprintf(m->out, "; %s not simulated (see its section)", g[0] == sim_group(m, "creat") ? "`fserver`" : "`creat`");
+	for (const char *p = sim_workloads(m); missing && md_next_word(&p, w, sizeof(w));)
+		if (!sim_group(m, w)) {
+			fprintf(m->out, "%s`%s`", said++ ? ", " : "; ", w);
+			if (--missing == 0)
+				fprintf(m->out, " not simulated (see its section)");
+		}
 	fprintf(m->out, ".\n");
 }

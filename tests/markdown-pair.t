@@ -10,7 +10,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..9"
+echo "1..11"
 
 d=$tmp/dir
 mkdir -p "$d/runs" "$d/logs" "$d/data" "$d/plots"
@@ -56,6 +56,20 @@ sed -i 's/^PATCH_WORKLOADS=.*/PATCH_WORKLOADS=creat fpos/' "$d/run-env"
 "$CMP" --markdown "$d" >"$tmp/fpos.md" 2>/dev/null
 check "a patch workload in PATCH_WORKLOADS with no simulated run is said not simulated" \
 	"grep -q '^- \*\*Simulated.*\`creat\` \`ticket\` → \`tas\` .*; \`fpos\` not simulated (see its section)\.\$' '$tmp/fpos.md' && ! grep -q '\`fserver\` not simulated' '$tmp/fpos.md'"
+# --quick's sweep: the locks it left out are run-env's CK_LOCKS, whatever
+# their names (here ticket, which the sweep has no run of).
+v=sweep-counter-t2-tas
+echo "$v -l tas -w counter -t 2 -d 0.05 --warmup 0" >>"$d/variants.txt"
+echo "$v-r1 -l tas -w counter -t 2 -d 0.05 --warmup 0 --seed 1" >>"$d/plan.txt"
+cp -r "$d/runs/patch-counter-t2-tas-r1" "$d/runs/$v-r1"
+sed -i 's/^QUICK=.*/QUICK=1/' "$d/settings"
+echo "CK_LOCKS=ticket" >>"$d/run-env"
+"$CMP" --markdown "$d" >"$tmp/ck.md" 2>/dev/null
+check "--quick's sweep: run-env's CK_LOCKS not swept is said left out" "grep -q '^.--quick..s sweep leaves out Concurrency Kit' '$tmp/ck.md'"
+sed -i 's/^CK_LOCKS=.*/CK_LOCKS=tas/' "$d/run-env"
+"$CMP" --markdown "$d" >"$tmp/ck.md" 2>/dev/null
+check "--quick's sweep: CK_LOCKS all swept, nothing said left out" \
+	"grep -q '^## ' '$tmp/ck.md' && ! grep -q 'leaves out Concurrency Kit' '$tmp/ck.md'"
 # A pair lock not in the build is said, by its name from run-env.
 sed -i 's/^ALL_LOCKS=.*/ALL_LOCKS=ticket kmutex-spin/' "$d/run-env"
 "$CMP" --markdown "$d" >"$tmp/gone.md" 2>/dev/null

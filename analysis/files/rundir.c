@@ -128,7 +128,7 @@ static const char *const settings_keys[] = {
 };
 static const char *const env_keys[] = {
 	"NCPU", "NUMA_NODES", "ALL_LOCKS", "ALL_WORKLOADS", "KL", "KL_WHY", "KERNEL_WORKLOADS", "NUMA_ONLY_LOCKS",
-	"PATCH_PAIR", "PATCH_WORKLOADS", "PROGRAM_BASE", "KERNEL_BASE", NULL
+	"PATCH_PAIR", "PATCH_WORKLOADS", "PROGRAM_BASE", "KERNEL_BASE", "CK_LOCKS", NULL
 };
 
 static bool name_char(char c)

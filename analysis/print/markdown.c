@@ -278,23 +278,24 @@ static void print_sweep_table(struct md *m, const struct comparison *c, const ch
 
 /* A --quick sweep that left Concurrency Kit's locks out (run-all's
  * quick_sweep_skips: a first look, issue 42); a quick directory from before
- * swept them all. */
+ * swept them all.  Those locks are run-env's CK_LOCKS (docs/ck.md's, as
+ * --list names them, empty in a build without them: written with PATCH_PAIR,
+ * which tells a directory from before the keys); one from before names none,
+ * and there they are the build's locks spelled "ck-..." (old directories
+ * only). */
 static bool quick_left_out_ck(struct md *m, const char *w)
 {
-	const char *all = rundir_env(m->d, "ALL_LOCKS");
-	char opt[80];
+	const char *ck = rundir_env(m->d, "CK_LOCKS"), *old = !*rundir_env(m->d, "PATCH_PAIR") ? "ck-" : NULL;
+	char lock[64], opt[80];
 
 	if (!m->d->quick || *rundir_setting(m->d, "LOCKS"))
 		return false;
-	while (*all) {
-		size_t len = strcspn(all, " ");
-		if (len > 3 && len < sizeof(opt) - 5 && strncmp(all, "ck-", 3) == 0) {
-			snprintf(opt, sizeof(opt), "-l %.*s ", (int)len, all);
-			if (!rundir_plans(m->d, "sweep", w, opt, false))
-				return true;
-		}
-		all += len;
-		all += strspn(all, " ");
+	for (const char *p = old ? rundir_env(m->d, "ALL_LOCKS") : ck; md_next_word(&p, lock, sizeof(lock));) {
+		if (old && (strncmp(lock, old, 3) != 0 || !lock[3]))
+			continue;
+		snprintf(opt, sizeof(opt), "-l %s ", lock);
+		if (!rundir_plans(m->d, "sweep", w, opt, false))
+			return true;
 	}
 	return false;
 }

@@ -13,7 +13,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..24"
+echo "1..25"
 exec_tsan_options
 
 metric='events=total number of events: *([0-9]+)'
@@ -160,6 +160,18 @@ check "report.md: under the program's table, the interval's confidence at 4 runs
 check "report.md: the answer has the program's line, kmutex-spin -> kmutex-fix with its interval and verdict" \
 	'sed -n "/^## The answer/,/^## /p" "$tmp/report.md" |
 	 grep -q "^- \*\*Real program .sysbench-threads., 4 threads asked:\*\* .kmutex-spin. → .kmutex-fix. on events: 502.5 → 2002.5, \*\*[0-9.]*x\*\* \[[0-9.]*\.\.[0-9.]*\], better\.$"'
+
+# run-env's PROGRAM_BASE (run-all's, from locks/locks.def's roles) names the
+# programs' baseline, not a lock name in analysis/: another lock there is
+# each program table's baseline, its runs first.
+cp "$d/run-env" "$tmp/run-env.kept"
+printf 'PATCH_PAIR=kmutex-spin kmutex-fix\nPROGRAM_BASE=kmutex-fix\nKERNEL_BASE=none\n' >>"$d/run-env"
+"$CMP" --markdown "$d" >"$tmp/report-base.md" 2>"$tmp/err"
+check "report.md: run-env's PROGRAM_BASE is the programs' baseline (kmutex-fix first, pthread compared with it)" \
+	'[ $? -eq 0 ] && sed -n "/^### .sysbench-threads., 4 threads asked/,/^#/p" "$tmp/report-base.md" | grep -q "^| kmutex-fix (baseline) |" &&
+	 ! grep -q "^| pthread (baseline)" "$tmp/report-base.md" &&
+	 grep -q "^| pthread | [0-9.]* \[[^]]*\] [0-9.]*x" "$tmp/report-base.md"'
+cp "$tmp/run-env.kept" "$d/run-env"
 
 # A run of the directory that disagrees on a direction: the report is still
 # written, its section saying why it has no tables.

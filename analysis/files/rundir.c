@@ -127,7 +127,8 @@ static const char *const settings_keys[] = {
 	"DIR_WHY", "DURATION", "SIM", "SIM_ONLY", "SIM_WHY", NULL
 };
 static const char *const env_keys[] = {
-	"NCPU", "NUMA_NODES", "ALL_LOCKS", "ALL_WORKLOADS", "KL", "KL_WHY", "KERNEL_WORKLOADS", "NUMA_ONLY_LOCKS", NULL
+	"NCPU", "NUMA_NODES", "ALL_LOCKS", "ALL_WORKLOADS", "KL", "KL_WHY", "KERNEL_WORKLOADS", "NUMA_ONLY_LOCKS",
+	"PATCH_PAIR", "PATCH_WORKLOADS", "PROGRAM_BASE", "KERNEL_BASE", "CK_LOCKS", NULL
 };
 
 static bool name_char(char c)

@@ -134,12 +134,34 @@ static void print_oracle_lines(struct md *m)
 	tally_free(&t);
 }
 
+/* The patch experiment's kernel row's lock, or NULL: run-env's KERNEL_BASE
+ * where the plan has a patch run of it.  A directory from before the key
+ * names none: there, a finished patch run whose lock excludes nothing
+ * (md_kernel_base_run), so a kernel row whose runs all failed goes unsaid. */
+static const char *kernel_row_lock(const struct md *m)
+{
+	const char *base = rundir_env(m->d, "KERNEL_BASE");
+	char opt[80];
+
+	if (*base) {
+		snprintf(opt, sizeof(opt), "-l %.64s ", base);
+		return rundir_plans(m->d, "patch", NULL, opt, false) ? base : NULL;
+	}
+	for (size_t i = 0; i < m->d->ndone; i++)
+		if (strcmp(m->d->plan[m->d->done[i]].kind, "patch") == 0 && md_kernel_base_run(m, i))
+			return result_get(m->run[i], "lock");
+	return NULL;
+}
+
 /* What the kernel row is, or why there is none. */
 static void print_kernel_line(struct md *m)
 {
+	const char *kernel_lock = kernel_row_lock(m);
+
 	if (rundir_plans(m->d, NULL, NULL, "--kernel-locks", false)) {
-		if (rundir_plans(m->d, "patch", NULL, "-l none ", false))
-			fprintf(m->out, "The real kernel's row (`kernel X.Y TYPE`, named for the lock type it waited on most) is the `none` lock, which excludes nothing, run with `--kernel-locks`: its threads meet only in the kernel, and its #contentions, mean cycles and contended histogram (black and dashed in the charts) are the running kernel's own lock waits, timed from `lock:contention_begin` to `contention_end`.\n");
+		if (kernel_lock)
+			fprintf(m->out, "The real kernel's row (`kernel X.Y TYPE`, named for the lock type it waited on most) is the `%s` lock, which excludes nothing, run with `--kernel-locks`: its threads meet only in the kernel, and its #contentions, mean cycles and contended histogram (black and dashed in the charts) are the running kernel's own lock waits, timed from `lock:contention_begin` to `contention_end`.\n",
+				kernel_lock);
 		fprintf(m->out, "Every run recorded its threads' waits for kernel locks (`--kernel-locks`: `kernel-hist.csv`, `kernel-locks.csv`): each comparison in `data/` has a block \"The kernel's own lock waits\" with them, with the lock waited on most and its callers.\n\n");
 	} else if (!*rundir_env(m->d, "KL")) {
 		fprintf(m->out, "Kernel lock capture is unavailable here (%s): no kernel row, and no run recorded the kernel's own lock waits.\n\n",
@@ -164,8 +186,8 @@ static void print_patch_workload(struct md *m, const struct md_part *part)
 		md_headline_table(m->out, g[i]);
 	}
 	if (seed_rate_ratio(part->workload, &seed))
-		fprintf(m->out, "The seed patch's own ratio, 2.6.34 → the fix on 64 cores: %.2fx (`kmutex-fix`'s row against `kmutex-spin`'s here).\n\n",
-			seed);
+		fprintf(m->out, "The seed patch's own ratio, 2.6.34 → the fix on 64 cores: %.2fx (`%s`'s row against `%s`'s here).\n\n",
+			seed, m->pair[1], m->pair[0]);
 	fprintf(m->out, "Every figure (all acquisitions, the differences with their intervals and p-values, phases, histograms, the kernel's own lock waits): `data/patch-%s.txt`.\n\n",
 		part->workload);
 }
@@ -193,7 +215,8 @@ static void print_patch(struct md *m)
 	if (!rundir_plans(m->d, "patch", NULL, NULL, false))
 		return;
 	fprintf(m->out, "## The patch's table, reproduced\n\n");
-	fprintf(m->out, "Tim Chen's 2.6.36 patch compared 2.6.34 (`kmutex-spin`) with the fix (`kmutex-fix`) on test-mutex V (`creat`) and AIM7 fserver; the later kernel variants and glibc's mutex run beside them. Ratios are to the first variant. The patch's #contentions, mean acquisition time and histogram cover contended acquisitions only (its histogram's rows add up to its contention count), so the tables and charts here do too. Each table gives the headline figures; the seed's own published figures beside this machine's `kmutex-spin` -> `kmutex-fix`, the all-acquisitions figures (fast path included), the differences and the histograms are in the full comparison it links in `data/`.\n\n");
+	fprintf(m->out, "Tim Chen's 2.6.36 patch compared 2.6.34 (`%s`) with the fix (`%s`) on test-mutex V (`creat`) and AIM7 fserver; the later kernel variants and glibc's mutex run beside them. Ratios are to the first variant. The patch's #contentions, mean acquisition time and histogram cover contended acquisitions only (its histogram's rows add up to its contention count), so the tables and charts here do too. Each table gives the headline figures; the seed's own published figures beside this machine's `%s` -> `%s`, the all-acquisitions figures (fast path included), the differences and the histograms are in the full comparison it links in `data/`.\n\n",
+		m->pair[0], m->pair[1], m->pair[0], m->pair[1]);
 	print_small_machine(m);
 	print_oracle_lines(m);
 	print_kernel_line(m);
@@ -207,9 +230,9 @@ static void print_patch(struct md *m)
 		fprintf(m->out, "### %s\n\n", w);
 		print_patch_workload(m, md_part(m, "patch", w));
 	}
-	for (const char *lock = "kmutex-spin"; lock; lock = strcmp(lock, "kmutex-fix") ? "kmutex-fix" : NULL)
-		if (!word_in(lock, rundir_env(m->d, "ALL_LOCKS")))
-			fprintf(m->out, "- Lock `%s` is not in this build: the patch's before/after comparison needs it.\n\n", lock);
+	for (int i = 0; i < 2; i++)
+		if (!word_in(m->pair[i], rundir_env(m->d, "ALL_LOCKS")))
+			fprintf(m->out, "- Lock `%s` is not in this build: the patch's before/after comparison needs it.\n\n", m->pair[i]);
 }
 
 /* ---- sweeps ---- */
@@ -255,23 +278,24 @@ static void print_sweep_table(struct md *m, const struct comparison *c, const ch
 
 /* A --quick sweep that left Concurrency Kit's locks out (run-all's
  * quick_sweep_skips: a first look, issue 42); a quick directory from before
- * swept them all. */
+ * swept them all.  Those locks are run-env's CK_LOCKS (docs/ck.md's, as
+ * --list names them, empty in a build without them: written with PATCH_PAIR,
+ * which tells a directory from before the keys); one from before names none,
+ * and there they are the build's locks spelled "ck-..." (old directories
+ * only). */
 static bool quick_left_out_ck(struct md *m, const char *w)
 {
-	const char *all = rundir_env(m->d, "ALL_LOCKS");
-	char opt[80];
+	const char *ck = rundir_env(m->d, "CK_LOCKS"), *old = !*rundir_env(m->d, "PATCH_PAIR") ? "ck-" : NULL;
+	char lock[64], opt[80];
 
 	if (!m->d->quick || *rundir_setting(m->d, "LOCKS"))
 		return false;
-	while (*all) {
-		size_t len = strcspn(all, " ");
-		if (len > 3 && len < sizeof(opt) - 5 && strncmp(all, "ck-", 3) == 0) {
-			snprintf(opt, sizeof(opt), "-l %.*s ", (int)len, all);
-			if (!rundir_plans(m->d, "sweep", w, opt, false))
-				return true;
-		}
-		all += len;
-		all += strspn(all, " ");
+	for (const char *p = old ? rundir_env(m->d, "ALL_LOCKS") : ck; md_next_word(&p, lock, sizeof(lock));) {
+		if (old && (strncmp(lock, old, 3) != 0 || !lock[3]))
+			continue;
+		snprintf(opt, sizeof(opt), "-l %s ", lock);
+		if (!rundir_plans(m->d, "sweep", w, opt, false))
+			return true;
 	}
 	return false;
 }
@@ -359,6 +383,7 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 	}
 	m.out = out;
 	m.top.fd = d.dir.fd;
+	md_pair_read(&m);
 	print_header(&m);
 	print_patch(&m);
 	md_sim_section(&m);

@@ -13,20 +13,20 @@
 #include "markdown_int.h"
 #include "print.h"
 
-/* The patch experiment's group: its baseline -> kmutex-fix, and the kernel's row. */
+/* The patch experiment's group: its baseline -> the pair's fix, and the kernel's row. */
 static void print_patch_answer(struct md *m, const struct group *g)
 {
-	const struct variant *fix = find_variant(g, "kmutex-fix");
+	const struct variant *fix = find_variant(g, m->pair[1]);
 	struct stat3 base, s;
 	double seed;
 
 	fprintf(m->out, "- **The patch, `%s`, %u threads:** ", g->workload, g->threads);
 	if (!fix || fix == &g->v[0] || md_rate_figure(g, &g->v[0], &base) || md_rate_figure(g, fix, &s)) {
-		fprintf(m->out, "no `kmutex-fix` beside `%s` with its %s: no before/after.\n", g->nv ? g->v[0].label : "-",
+		fprintf(m->out, "no `%s` beside `%s` with its %s: no before/after.\n", m->pair[1], g->nv ? g->v[0].label : "-",
 			g->rate.words);
 		return;
 	}
-	fprintf(m->out, "`%s` → `kmutex-fix` %.0f → %.0f %s, ", g->v[0].label, base.median, s.median, g->rate.words);
+	fprintf(m->out, "`%s` → `%s` %.0f → %.0f %s, ", g->v[0].label, m->pair[1], base.median, s.median, g->rate.words);
 	md_rate_change(m->out, g, &s, &base);
 	if (seed_rate_ratio(g->workload, &seed))
 		fprintf(m->out, " (the seed's 64 cores: %.2fx)", seed);

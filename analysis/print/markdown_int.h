@@ -54,7 +54,16 @@ struct md {
 	struct md_part *part;
 	size_t nparts;
 	struct tally failed;     /* the comparisons that failed: "file\tline" */
+	char pair[2][64];        /* the patch pair, before and after: md_pair_read */
 };
+
+/* The patch pair into m->pair: run-env's PATCH_PAIR (the patch table's
+ * columns 1 and 2 in locks/locks.def, as run-all wrote them). */
+void md_pair_read(struct md *m);
+/* Whether finished run I is the kernel's baseline (the kernel row's lock):
+ * run-env's KERNEL_BASE, or in a directory from before it, a run whose
+ * summary.csv says its lock excludes nothing (lock_excludes 0). */
+bool md_kernel_base_run(const struct md *m, size_t i);
 
 /* ---- the comparisons (markdown_parts.c) ---- */
 

@@ -79,7 +79,7 @@ static void print_kernel_settings(struct md *m, const char *w)
 		const struct plan_run *r = &m->d->plan[m->d->done[i]];
 		unsigned int shown = 0;
 
-		if (strcmp(r->kind, "kernel") != 0 || strcmp(r->workload, w) != 0 || !strstr(r->args, "-l none "))
+		if (strcmp(r->kind, "kernel") != 0 || strcmp(r->workload, w) != 0 || !md_kernel_base_run(m, i))
 			continue;
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 			const char *v = result_meta_get(m->run[i], keys[k][0]);

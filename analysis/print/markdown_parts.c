@@ -111,19 +111,49 @@ static bool exec_run(const struct md *m, size_t i)
 	return result_program(m->run[i]) != NULL && !md_simulated(m->run[i]);
 }
 
+/* The programs' baseline into LOCK: run-env's PROGRAM_BASE; in a directory
+ * from before it, the lock of variants.txt's first --exec variant (run-all
+ * has always put the baseline first under each program).  One with neither
+ * (made by hand, or before variants.txt) has no name-free answer: it keeps
+ * the baseline those reports always had, glibc's mutex (old directories
+ * only). */
+static void program_base(const struct md *m, char *lock, size_t len)
+{
+	struct kv_file f;
+	char err[256];
+
+	snprintf(lock, len, "%s", rundir_env(m->d, "PROGRAM_BASE"));
+	if (*lock)
+		return;
+	if (kv_file_read(&f, &m->d->dir, "variants.txt", ' ', err, sizeof(err)) == 0) {
+		for (size_t v = 0; v < f.n && !*lock; v++) {
+			const char *l = strstr(f.pair[v].value, " -l ");
+
+			if (l && strstr(f.pair[v].value, "--exec"))
+				snprintf(lock, len, "%.*s", (int)strcspn(l + 4, " "), l + 4);
+		}
+		kv_file_free(&f);
+	}
+	if (!*lock)
+		snprintf(lock, len, "pthread");
+}
+
 /* The --exec runs, whatever run-all named them: one part, kind and workload
  * "exec", its comparison's groups each a program at its threads asked
- * (model/comparison.h).  The interposer's pthread is each group's baseline:
- * its runs first, then the others in the directory's order. */
+ * (model/comparison.h).  The programs' baseline (the interposer's pthread)
+ * is each group's baseline: its runs first, then the others in the
+ * directory's order. */
 static int exec_part(struct md *m, char *err, size_t errlen)
 {
 	struct md_part *p = &m->part[m->nparts];
+	char base[64];
 
-	for (int pthread_first = 1; pthread_first >= 0; pthread_first--)
+	program_base(m, base, sizeof(base));
+	for (int base_first = 1; base_first >= 0; base_first--)
 		for (size_t i = 0; i < m->d->ndone; i++) {
 			const char *lock = result_get(m->run[i], "lock");
 
-			if (!exec_run(m, i) || (lock && strcmp(lock, "pthread") == 0) != pthread_first)
+			if (!exec_run(m, i) || (lock && strcmp(lock, base) == 0) != base_first)
 				continue;
 			if (!p->runs && !(p->runs = calloc(m->d->ndone + 1, sizeof(*p->runs)))) {
 				snprintf(err, errlen, "out of memory");
@@ -238,4 +268,30 @@ size_t md_groups_of(const struct comparison *c, const char *w, bool (*want)(cons
 			g[n++] = &c->groups[i];
 	qsort(g, n, sizeof(*g), cmp_threads);
 	return n;
+}
+
+void md_pair_read(struct md *m)
+{
+	const char *p = rundir_env(m->d, "PATCH_PAIR");
+
+	/* A directory from before run-env's PATCH_PAIR names no pair, and
+	 * nothing in it does without a name: its runs may have failed, so the
+	 * first two patch variants that finished need not be the pair.  Its
+	 * report keeps the pair run-all always planned then (old directories
+	 * only). */
+	if (!*p)
+		p = "kmutex-spin kmutex-fix";
+	for (int i = 0; i < 2; i++)
+		if (!md_next_word(&p, m->pair[i], sizeof(m->pair[i])))
+			snprintf(m->pair[i], sizeof(m->pair[i]), "-");
+}
+
+bool md_kernel_base_run(const struct md *m, size_t i)
+{
+	const char *base = rundir_env(m->d, "KERNEL_BASE"), *lock = result_get(m->run[i], "lock");
+	const char *excludes = result_get(m->run[i], "lock_excludes");
+
+	if (*base)
+		return lock && strcmp(lock, base) == 0;
+	return excludes && strcmp(excludes, "0") == 0;
 }

@@ -5,7 +5,7 @@
  * groups, model/comparison.h), as a table of its locks against the
  * interposer's pthread with the program's own figures (program_columns:
  * each metric the way its runs say it is better, the wall time) and the
- * locks' contention; then the patch's pair, kmutex-spin -> kmutex-fix, on
+ * locks' contention; then the patch's pair (run-env's PATCH_PAIR) on
  * each of them.  Every verdict is judge()'s, as the other tables' are.
  */
 #include <string.h>
@@ -49,11 +49,11 @@ static int variant_index(const struct group *g, const char *lock)
 	return v ? (int)(v - g->v) : -1;
 }
 
-/* kmutex-spin -> kmutex-fix on COL: "501 → 2002, **4.00x** [3.9..4.1], better";
+/* The patch pair, before -> after, on COL: "501 → 2002, **4.00x** [3.9..4.1], better";
  * false (nothing printed) where either lacks the figure. */
-static bool print_pair(FILE *out, const struct group *g, const struct column *col)
+static bool print_pair(const struct md *m, FILE *out, const struct group *g, const struct column *col)
 {
-	int spin = variant_index(g, "kmutex-spin"), fix = variant_index(g, "kmutex-fix");
+	int spin = variant_index(g, m->pair[0]), fix = variant_index(g, m->pair[1]);
 	struct stat3 before, after;
 	struct verdict vd;
 	char ci[64], ratio[32];
@@ -93,14 +93,14 @@ static void print_heading(FILE *out, const struct group *g, const char *lead)
 
 /* The answer's line of a program: the patch's pair on its first figure
  * (its registry metric; the wall time where it has none). */
-static void print_answer(FILE *out, const struct group *g)
+static void print_answer(const struct md *m, FILE *out, const struct group *g)
 {
 	struct column cols[RATIO_COLUMNS_MAX];
 
 	program_columns(g, cols);
 	print_heading(out, g, "- **Real program ");
-	fprintf(out, ":** `kmutex-spin` → `kmutex-fix` on %s: ", cols[0].title);
-	if (!print_pair(out, g, &cols[0]))
+	fprintf(out, ":** `%s` → `%s` on %s: ", m->pair[0], m->pair[1], cols[0].title);
+	if (!print_pair(m, out, g, &cols[0]))
 		fprintf(out, "n/a (not both ran)");
 	fprintf(out, ".\n");
 }
@@ -111,7 +111,7 @@ void md_programs_answer(struct md *m)
 	size_t n = program_groups(m, g);
 
 	for (size_t i = 0; i < n; i++)
-		print_answer(m->out, g[i]);
+		print_answer(m, m->out, g[i]);
 }
 
 static void print_program(struct md *m, const struct group *g)
@@ -124,10 +124,10 @@ static void print_program(struct md *m, const struct group *g)
 	print_heading(out, g, "### ");
 	fprintf(out, "\n\n");
 	md_figure_table(out, g, "lock", cols, ncols);
-	fprintf(out, "The patch's pair, `kmutex-spin` → `kmutex-fix`:");
+	fprintf(out, "The patch's pair, `%s` → `%s`:", m->pair[0], m->pair[1]);
 	for (unsigned int c = 0; c < nprogram; c++) {
 		fprintf(out, "%s %s ", c ? ";" : "", cols[c].title);
-		if (!print_pair(out, g, &cols[c]))
+		if (!print_pair(m, out, g, &cols[c]))
 			fprintf(out, "n/a (not both ran)");
 	}
 	fprintf(out, ".\n\n");

@@ -17,8 +17,17 @@
 #include "markdown_int.h"
 #include "print.h"
 
-/* The workloads run-all simulates: the patch table's. */
-static const char *const sim_workloads[] = { "creat", "fserver" };
+/* The workloads run-all simulates, the patch table's: run-env's
+ * PATCH_WORKLOADS (their role in bench/workloads/workloads.def).  A
+ * directory from before the key names none, and its plan cannot say which
+ * were left out of the simulation: it keeps the two of those reports (old
+ * directories only). */
+static const char *sim_workloads(const struct md *m)
+{
+	const char *w = rundir_env(m->d, "PATCH_WORKLOADS");
+
+	return *w ? w : "creat fserver";
+}
 
 /* The simulated group of W (the first: run-all plans one thread count). */
 static const struct group *sim_group(const struct md *m, const char *w)
@@ -131,9 +140,9 @@ static bool no_rate(const struct group *g, const struct variant *v)
 }
 
 /* The seed's figures beside the simulated kmutex-spin -> kmutex-fix of G. */
-static void print_seed(FILE *out, const struct group *g)
+static void print_seed(const struct md *m, FILE *out, const struct group *g)
 {
-	const struct variant *spin = find_variant(g, "kmutex-spin"), *fix = find_variant(g, "kmutex-fix");
+	const struct variant *spin = find_variant(g, m->pair[0]), *fix = find_variant(g, m->pair[1]);
 	struct column cols[RATIO_COLUMNS_MAX];
 	unsigned int n = ratio_columns(g, cols);
 	struct seed_figures s;
@@ -141,12 +150,12 @@ static void print_seed(FILE *out, const struct group *g)
 	if (!seed_figures_of(g->workload, &s))
 		return;
 	if (!spin || spin != &g->v[0] || !fix) {
-		fprintf(out, "No seed table: it needs simulated `kmutex-spin` (the baseline) and `kmutex-fix` runs.\n\n");
+		fprintf(out, "No seed table: it needs simulated `%s` (the baseline) and `%s` runs.\n\n", m->pair[0], m->pair[1]);
 		return;
 	}
-	fprintf(out, "Beside the seed (Tim Chen's 2.6.34 → 2.6.36 on 8 sockets × 8 cores × 2 threads, %s; its figures cited from the patch, not measured): the simulated cells are medians [95%% CI], the fix's with its ratio to `kmutex-spin` and verdict.\n\n",
-		s.what);
-	fprintf(out, "| figure | seed 2.6.34 | seed fix | seed change | simulated kmutex-spin | simulated kmutex-fix |\n|---|---|---|---|---|---|\n");
+	fprintf(out, "Beside the seed (Tim Chen's 2.6.34 → 2.6.36 on 8 sockets × 8 cores × 2 threads, %s; its figures cited from the patch, not measured): the simulated cells are medians [95%% CI], the fix's with its ratio to `%s` and verdict.\n\n",
+		s.what, m->pair[0]);
+	fprintf(out, "| figure | seed 2.6.34 | seed fix | seed change | simulated %s | simulated %s |\n|---|---|---|---|---|---|\n", m->pair[0], m->pair[1]);
 	seed_row(out, g, (unsigned int)(fix - g->v), g->rate.title, s.rate, false, &cols[0]);
 	seed_row(out, g, (unsigned int)(fix - g->v), "#contentions", s.contentions, true,
 		 column_of(cols, n, "contentions"));
@@ -214,7 +223,7 @@ static void print_workload(struct md *m, const char *w)
 	print_machine(m->out, g);
 	fprintf(m->out, "; %u repetition(s), each its own `--sim-seed`:\n\n", group_max_reps(g));
 	print_headline(m->out, g);
-	print_seed(m->out, g);
+	print_seed(m, m->out, g);
 	print_sim_charts(m, g);
 	fprintf(m->out, "Every figure of these runs (lbcompare's text, simulated runs only): `data/sim-%s.txt`.\n\n", w);
 }
@@ -229,30 +238,32 @@ void md_sim_section(struct md *m)
 	fprintf(m->out, "The patch experiment run by the simulator (`lockbench --sim`, docs/sim.md), not on this machine: the very source of the kmutex models on a simulated many-core machine, in virtual time, each repetition another seed. **Every figure in this section is simulated**: nothing of this host is measured, these runs are kept out of every table above and below (meta.csv's `simulated`), and their ratios answer what the models do on the profile's machine, not what a kernel did. A simulated operation is one acquisition (a hold and a gap drawn from the profile's times for the workload), or, where the profile gives the workload's `acq_per_op` (fserver: a job's locked calls), that many acquisitions of one thread: set the ratios beside the seed's, not the figures, and where no job finished in the simulated seconds the rate says so instead of a ratio (`--duration` in `--sim` mode runs longer). The profile's constants and their sources: docs/sim.md, \"The seed's machine\".\n\n");
 	if (*rundir_setting(m->d, "SIM"))
 		fprintf(m->out, "Profile: `%s`.\n\n", rundir_setting(m->d, "SIM"));
-	for (size_t i = 0; i < sizeof(sim_workloads) / sizeof(sim_workloads[0]); i++)
-		print_workload(m, sim_workloads[i]);
+	char w[64];
+
+	for (const char *p = sim_workloads(m); md_next_word(&p, w, sizeof(w));)
+		print_workload(m, w);
 }
 
 /* One workload's part of the answer's line: kmutex-spin -> kmutex-fix. */
 static void answer_workload(struct md *m, const struct group *g)
 {
-	const struct variant *spin = find_variant(g, "kmutex-spin"), *fix = find_variant(g, "kmutex-fix");
+	const struct variant *spin = find_variant(g, m->pair[0]), *fix = find_variant(g, m->pair[1]);
 	struct stat3 base, s;
 	double seed;
 
 	fprintf(m->out, "`%s` ", g->workload);
 	if (!spin || !fix || md_rate_figure(g, spin, &base) || md_rate_figure(g, fix, &s)) {
-		fprintf(m->out, "n/a (no simulated `kmutex-spin` and `kmutex-fix` both)");
+		fprintf(m->out, "n/a (no simulated `%s` and `%s` both)", m->pair[0], m->pair[1]);
 		return;
 	}
 	/* fserver's op is a job of acq_per_op acquisitions a thread: a short
 	 * run may finish none, and 0 -> 0 is no ratio. */
 	if (base.median <= 0 || s.median <= 0) {
-		fprintf(m->out, "n/a: `kmutex-spin` %.0f, `kmutex-fix` %.0f %s (no %s finished in the simulated seconds: run longer)",
-			base.median, s.median, g->rate.words, g->unit ? g->unit : "operation");
+		fprintf(m->out, "n/a: `%s` %.0f, `%s` %.0f %s (no %s finished in the simulated seconds: run longer)",
+			m->pair[0], base.median, m->pair[1], s.median, g->rate.words, g->unit ? g->unit : "operation");
 		return;
 	}
-	fprintf(m->out, "`kmutex-spin` → `kmutex-fix` %.0f → %.0f %s, ", base.median, s.median, g->rate.words);
+	fprintf(m->out, "`%s` → `%s` %.0f → %.0f %s, ", m->pair[0], m->pair[1], base.median, s.median, g->rate.words);
 	md_rate_change(m->out, g, &s, &base);
 	if (seed_rate_ratio(g->workload, &seed))
 		fprintf(m->out, " (the seed's: %.2fx)", seed);
@@ -260,12 +271,15 @@ static void answer_workload(struct md *m, const struct group *g)
 
 void md_sim_answer(struct md *m)
 {
-	const struct group *g[2];
-	size_t n = 0;
+	static const struct group *g[MAX_GROUPS];
+	size_t n = 0, missing = 0, said = 0;
+	char w[64];
 
-	for (size_t i = 0; i < sizeof(sim_workloads) / sizeof(sim_workloads[0]); i++)
-		if ((g[n] = sim_group(m, sim_workloads[i])) != NULL)
+	for (const char *p = sim_workloads(m); n < MAX_GROUPS && md_next_word(&p, w, sizeof(w));)
+		if ((g[n] = sim_group(m, w)) != NULL)
 			n++;
+		else
+			missing++;
 	if (!n)
 		return;
 	fprintf(m->out, "- **Simulated, not measured — the seed's machine (");
@@ -275,7 +289,11 @@ void md_sim_answer(struct md *m)
 		fprintf(m->out, "%s", i ? "; " : "");
 		answer_workload(m, g[i]);
 	}
-	if (n < sizeof(sim_workloads) / sizeof(sim_workloads[0]))
-		fprintf(m->out, "; %s not simulated (see its section)", g[0] == sim_group(m, "creat") ? "`fserver`" : "`creat`");
+	for (const char *p = sim_workloads(m); missing && md_next_word(&p, w, sizeof(w));)
+		if (!sim_group(m, w)) {
+			fprintf(m->out, "%s`%s`", said++ ? ", " : "; ", w);
+			if (--missing == 0)
+				fprintf(m->out, " not simulated (see its section)");
+		}
 	fprintf(m->out, ".\n");
 }

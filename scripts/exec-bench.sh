@@ -51,7 +51,7 @@ stats_of() { sort -g "$1" | awk -f "$(dirname "$0")/median.awk"; }
 # median of the numbers in FILE
 median() { stats_of "$1" | cut -d' ' -f1; }
 # the least of the numbers in FILE
-least() { sort -n "$1" | awk 'NR == 1 { print $1 } END { if (!NR) print "-" }'; }
+least() { stats_of "$1" | cut -d' ' -f2; }
 # "LEAST/MEDIAN", and * where the largest is over 1.3x the least (a bimodal spread)
 spread() { stats_of "$1" | awk '$1 == "-" { print "-"; next } { printf "%s/%s%s\n", $2, $1, ($3 > 1.3 * $2) ? "*" : "" }'; }
 # B - A, and whether it is at most 3 (issue 40's targets)

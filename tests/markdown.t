@@ -3,7 +3,7 @@
 # documented files of a run-all directory (results/README.md), here a small
 # one made by hand around two real runs, so that every section has something
 # to say: a failed run, a warned and a skipped self-check, a busy run, a
-# warning on stderr, the sweep's verdicts.  It reads and writes nothing else,
+# warning in two runs' meta.csv, the sweep's verdicts.  It reads and writes nothing else,
 # links only the charts that exist, and rejects a malformed directory in one
 # line.
 LB=${LOCKBENCH:-bench/lockbench}

@@ -25,23 +25,16 @@ static int stopped(char *err, size_t errlen)
 	return bench_stopped(err, errlen, "nothing written");
 }
 
-/* A result write that failed with `e` (errno): EXIT_OUT_FULL where the
- * directory takes no more writes, as a later run there would fail too. */
-static int write_failed(int e)
-{
-	return e == ENOSPC || e == EDQUOT || e == EROFS ? EXIT_OUT_FULL : EXIT_RUNTIME;
-}
-
 /* The result files, whole or not at all: a stop signal that comes while
  * they are written means none (the rename is the last step). */
 static int write_results(const struct bench_result *res, struct outdir *od, char *err, size_t errlen)
 {
 	if (report_write(res, od, err, errlen) != 0)
-		return write_failed(errno);
+		return bench_write_status(errno, EXIT_RUNTIME);
 	bench_test_point("write", 0);
 	if (bench_stop_signal())
 		return stopped(err, errlen);
-	return outdir_commit(od, err, errlen) != 0 ? write_failed(errno) : EXIT_OK;
+	return outdir_commit(od, err, errlen) != 0 ? bench_write_status(errno, EXIT_RUNTIME) : EXIT_OK;
 }
 
 static int run_and_report(const struct bench_config *cfg)
@@ -53,11 +46,9 @@ static int run_and_report(const struct bench_config *cfg)
 
 	bench_catch_stop_signals();
 	if (cfg->out_dir && outdir_open(&od, cfg->out_dir, err, sizeof(err)) != 0) {
-		int status = write_failed(errno);
-
-		if (status == EXIT_OUT_FULL) {
+		if (bench_write_status(errno, EXIT_USAGE) == EXIT_OUT_FULL) {
 			fprintf(stderr, "lockbench: %s\n", err);
-			return status;
+			return EXIT_OUT_FULL;
 		}
 		return fail_usage(err);
 	}

@@ -7,7 +7,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'umount "$tmp/mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..9"
+echo "1..11"
 
 # A file-size limit of 0 makes every write fail with EFBIG, as a full disk
 # fails with ENOSPC; SIGXFSZ ignored so the write returns the error.  stderr
@@ -31,15 +31,25 @@ if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/mnt" && mount -t tmpfs -o size=600k tmpfs
 	check "a full file system is exit status 5, one line (rc=$rc: $(head -c 200 "$tmp/enospc.err"))" \
 		'[ $rc -eq 5 ] && [ "$(wc -l <"$tmp/enospc.err")" -eq 1 ] && grep -q "No space left on device" "$tmp/enospc.err"'
 	check "and leaves nothing but the filler" '[ "$(ls -A "$tmp/mnt")" = filler ]'
+	# --exec writes its result files through the same directory: the same status.
+	"$LB" -l pthread --exec --quiet -o "$tmp/mnt/x" -- true 2>"$tmp/exec-enospc.err"
+	rc=$?
+	check "--exec on a full file system is exit status 5, one line (rc=$rc: $(head -c 200 "$tmp/exec-enospc.err"))" \
+		'[ $rc -eq 5 ] && [ "$(wc -l <"$tmp/exec-enospc.err")" -eq 1 ] && [ "$(ls -A "$tmp/mnt")" = filler ]'
 	rm -f "$tmp/mnt/filler"
 	mount -o remount,ro "$tmp/mnt"
 	"$LB" -l tas -t 2 -d 0.05 --warmup 0 --quiet -o "$tmp/mnt/r" 2>"$tmp/erofs.err"
 	rc=$?
 	check "a read-only one is exit status 5 too (rc=$rc: $(head -c 200 "$tmp/erofs.err"))" \
 		'[ $rc -eq 5 ] && grep -q "Read-only file system" "$tmp/erofs.err"'
+	"$LB" -l pthread --exec --quiet -o "$tmp/mnt/x" -- true 2>"$tmp/exec-erofs.err"
+	rc=$?
+	check "--exec on a read-only one too (rc=$rc: $(head -c 200 "$tmp/exec-erofs.err"))" \
+		'[ $rc -eq 5 ] && grep -q "Read-only file system" "$tmp/exec-erofs.err"'
 	umount "$tmp/mnt"
 else
-	for what in "a full file system is exit status 5" "and leaves nothing but the filler" "a read-only one is exit status 5 too"; do
+	for what in "a full file system is exit status 5" "and leaves nothing but the filler" "--exec on a full file system is exit status 5" \
+		"a read-only one is exit status 5 too" "--exec on a read-only one too"; do
 		ok "$what # skip needs root to mount a tmpfs"
 	done
 fi

@@ -7,6 +7,7 @@
 #ifndef LOCKBENCH_CONFIG_H
 #define LOCKBENCH_CONFIG_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +28,15 @@ enum bench_exit {
 	EXIT_OUT_FULL = 5,
 	EXIT_SIGNAL = 130,  /* stopped by SIGINT/SIGTERM/SIGHUP; nothing written (--exec: what was gathered) */
 };
+
+/* The exit status of a result write that failed with errno `e`:
+ * EXIT_OUT_FULL where the directory takes no more writes, as a later run
+ * there would fail too; else `other` (EXIT_RUNTIME for a file, EXIT_USAGE for
+ * an -o that cannot be made). */
+static inline int bench_write_status(int e, int other)
+{
+	return e == ENOSPC || e == EDQUOT || e == EROFS ? EXIT_OUT_FULL : other;
+}
 
 /*
  * --timing: which acquisitions bench_lock() times.  Counts (acquisitions,

@@ -197,7 +197,7 @@ int exec_run_and_report(const struct bench_config *cfg)
 	if (!status && !so)
 		status = EXIT_USAGE;
 	if (!status && cfg->out_dir && outdir_open(&od, cfg->out_dir, err, sizeof(err)) != 0)
-		status = EXIT_USAGE;
+		status = bench_write_status(errno, EXIT_USAGE);
 	else if (!status) {
 		status = exec_program(x, so, &od, err, sizeof(err));
 		if (cfg->out_dir)

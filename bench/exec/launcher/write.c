@@ -133,7 +133,7 @@ int exec_report(struct exec_run *x, struct outdir *od, int verdict, char *err, s
 		show_output(x, "program-stderr.txt", stderr);
 	} else if (report_write(&res, od, err, errlen) || write_exec_files(x, od, err, errlen) ||
 		   outdir_commit(od, err, errlen)) {
-		status = EXIT_RUNTIME;
+		status = bench_write_status(errno, EXIT_RUNTIME);
 	} else if (!x->cfg->quiet) {
 		printf("results: %s\n", od->final);
 	}

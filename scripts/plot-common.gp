@@ -36,11 +36,13 @@ set tics nomirror
 # (the patch table's first two): hist.gp draws them bold and the rest grey;
 # kmutex_order, the kernel mutex models in the kernels' order; ck_locks,
 # Concurrency Kit's (sweep.gp's panels).
-plot_names = (exists("gpdir") ? gpdir : "scripts") . "/plot-names.sh"
-if (strstrt(plot_names, "'") > 0) { exit error "plot-common.gp: the scripts' path holds a quote: not taken" }
-if (!exists("highlight")) { highlight = system("sh '" . plot_names . "' pair") }
-if (!exists("kmutex_order")) { kmutex_order = system("sh '" . plot_names . "' models") }
-if (!exists("ck_locks")) { ck_locks = system("sh '" . plot_names . "' ck") }
+# The scripts' path is any text (a dist unpacked anywhere): a shell word of
+# its own, each quote in it closed, escaped and reopened.
+sh_quoted(s) = strstrt(s, "'") ? s[1:strstrt(s, "'") - 1] . "'\\''" . sh_quoted(s[strstrt(s, "'") + 1:]) : s
+plot_names = "sh '" . sh_quoted((exists("gpdir") ? gpdir : "scripts") . "/plot-names.sh") . "'"
+if (!exists("highlight")) { highlight = system(plot_names . " pair") }
+if (!exists("kmutex_order")) { kmutex_order = system(plot_names . " models") }
+if (!exists("ck_locks")) { ck_locks = system(plot_names . " ck") }
 series_names = system("head -n 1 '" . in . "' | tr ', ' ' _'")
 series_name(c) = word(series_names, c)
 array kmutex_rgb[6] = ["#fdae61", "#a50026", "#f46d43", "#d73027", "#e08214", "#7f3b08"]

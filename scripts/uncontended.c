@@ -85,21 +85,21 @@ static double rdtscp_pair_cycles(void)
 /* Cycles per bench_lock + bench_unlock of bare_lock() under one --timing mode. */
 static double timing_mode_cycles(int timing)
 {
-	const struct lock_ops *none = bare_lock();
+	const struct lock_ops *bare = bare_lock();
 	struct bench_config cfg = { .timing = timing, .timing_sample = 64, .seed = 1 };
 	struct bench_thread *t = aligned_alloc(CACHELINE, sizeof(*t));
 	double v[TRIALS];
 
 	memset(t, 0, sizeof(*t));
-	t->lock_ops = none;
-	t->lock = lock_new_standalone(none);
-	t->lt = lock_thread_new_standalone(none, t->lock, 0);
+	t->lock_ops = bare;
+	t->lock = lock_new_standalone(bare);
+	t->lt = lock_thread_new_standalone(bare, t->lock, 0);
 	hist_reset(&t->acq);
 	hist_reset(&t->acq_contended);
 	bench_timing_init(t, &cfg);
 	for (int k = 0; k < TRIALS; k++)
 		v[k] = lock_unlock_trial(t);
-	lock_free_standalone(none, t->lock);
+	lock_free_standalone(bare, t->lock);
 	free(t->lt);
 	free(t);
 	return median(v, TRIALS);
@@ -118,14 +118,14 @@ static double lock_unlock_cycles(const struct lock_ops *ops, void *lock, struct 
 
 static void overhead_figures(void)
 {
-	const struct lock_ops *none = bare_lock();
+	const struct lock_ops *bare = bare_lock();
 	struct bench_thread *t = aligned_alloc(CACHELINE, sizeof(*t));
 	double pair[TRIALS], timed[TRIALS], p, m;
 
 	memset(t, 0, sizeof(*t));
-	t->lock_ops = none;
-	t->lock = lock_new_standalone(none);
-	t->lt = lock_thread_new_standalone(none, t->lock, 0);
+	t->lock_ops = bare;
+	t->lock = lock_new_standalone(bare);
+	t->lt = lock_thread_new_standalone(bare, t->lock, 0);
 	hist_reset(&t->acq);
 	for (int k = 0; k < TRIALS; k++) {
 		pair[k] = rdtscp_pair_cycles();
@@ -135,11 +135,11 @@ static void overhead_figures(void)
 	m = median(timed, TRIALS);
 	printf("timing overhead (median of %d x %d iterations, TSC cycles per iteration):\n", TRIALS, ITERS);
 	printf("  bare rdtscp pair                 %8.1f\n", p);
-	printf("  timed acquisition, lock '%s'%*s %8.1f   ratio %.2f (target <= 1.25): %s\n", none->name,
-	       strlen(none->name) < 6 ? (int)(6 - strlen(none->name)) : 0, "", m, m / p,
+	printf("  timed acquisition, lock '%s'%*s %8.1f   ratio %.2f (target <= 1.25): %s\n", bare->name,
+	       strlen(bare->name) < 6 ? (int)(6 - strlen(bare->name)) : 0, "", m, m / p,
 	       m / p <= 1.25 ? "ok" : "OVER TARGET");
 	ratio_row("timing_overhead", "timed_acquisition", "rdtscp_pair", m / p);
-	lock_free_standalone(none, t->lock);
+	lock_free_standalone(bare, t->lock);
 	free(t->lt);
 	free(t);
 }

@@ -21,7 +21,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
-echo "1..3"
+echo "1..4"
 
 SKIP="plan.sh registry.sh"
 WORDS="none counter pthread futex creat ticket"
@@ -86,3 +86,12 @@ scan "$tmp/fake" "$tmp/fake-allow" >"$tmp/fake-hits"
 check "the scan finds a planted name and option, passes words and an allowed line, flags a stale entry ($(tr '\n' '|' <"$tmp/fake-hits"))" \
 	'[ $(wc -l <"$tmp/fake-hits") -eq 3 ] && grep -q "^named.sh:1:" "$tmp/fake-hits" &&
 	 grep -q "^option.sh:1:" "$tmp/fake-hits" && grep -q "^stale: words.c" "$tmp/fake-hits"'
+
+# The charts' names (scripts/plot-names.sh) are --list's: the pair its first
+# two patch-lock lines; a WHAT it does not know is one line and exit 2.
+pair=" $(awk '/^plan:$/ { on = 1; next } /^[a-z]+:$/ { on = 0 } on && $1 == "patch-lock" && n++ < 2 { printf "%s ", $2 }' "$tmp/list")"
+got=$(LOCKBENCH=$LB "$top/scripts/plot-names.sh" pair)
+LOCKBENCH=$LB "$top/scripts/plot-names.sh" nosuch >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "plot-names.sh pair is --list's patch pair ('$got'); a bad WHAT: one line, exit 2 (rc=$rc)" \
+	'[ "$got" = "$pair" ] && [ "$pair" != " " ] && [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]'

@@ -45,8 +45,8 @@ sweep_registry() { sweep_list=$("$LB" --list) || sweep_die "$LB --list failed"; 
 sweep_role() { printf '%s\n' "$sweep_list" | registry_plan "$1" | awk '{ print $1 }'; }
 sweep_models() {
 	printf '%s\n' "$sweep_list" | registry_names simulated |
-		awk -v patch=" $(sweep_role patch-lock | tr '\n' ' ') " -v none=" $(sweep_role no-exclusion | tr '\n' ' ') " \
-			'index(patch, " " $1 " ") && !index(none, " " $1 " ")'
+		awk -v patch=" $(sweep_role patch-lock | tr '\n' ' ') " -v noex=" $(sweep_role no-exclusion | tr '\n' ' ') " \
+			'index(patch, " " $1 " ") && !index(noex, " " $1 " ")'
 }
 sweep_workload() { printf '%s\n' "$sweep_list" | registry_plan workload | awk -v r="$1" '$2 == r { print $1; exit }'; }
 sweep_takes_dir() { in_list "$1" "$(sweep_role takes-dir | tr '\n' ' ')"; }

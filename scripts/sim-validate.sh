@@ -45,7 +45,7 @@ case $REPS in '' | *[!0-9]* | 0) echo "sim-validate.sh: REPS '$REPS' is not a wh
 [ -x "$LB" ] || { echo "sim-validate.sh: no $LB (run make first)" >&2; exit 2; }
 sweep_registry
 LOCKS=${SIM_VALIDATE_LOCKS:-$(printf '%s\n' "$sweep_list" | registry_names simulated |
-	awk -v none=" $(sweep_role no-exclusion | tr '\n' ' ') " '!index(none, " " $1 " ")' | tr '\n' ' ')}
+	awk -v noex=" $(sweep_role no-exclusion | tr '\n' ' ') " '!index(noex, " " $1 " ")' | tr '\n' ' ')}
 WORKLOAD=${SIM_VALIDATE_WORKLOAD:-$(sweep_workload sweep)}
 # shellcheck disable=SC2086 # the list's first word
 BASE=$(set -- $LOCKS; echo "${1:-}")
@@ -68,7 +68,7 @@ run() {
 			--quiet -o "$d" 2>"$tmp/err"
 	fi || { echo "sim-validate.sh: $1 $2 -t $3: $(cat "$tmp/err")" >&2; exit 1; }
 	# Acquisitions a second, not ops/s: a simulated op is one acquisition,
-	# a real creat op two (the create and the unlink).
+	# a real op may be more (a file workload's create and unlink: two).
 	awk -F, '$1 == "measured_s" { m = $2 } $1 == "acquisitions" { a = $2 } $1 == "contentions" { c = $2 }
 		END { if (m <= 0) exit 1; printf "%.3f %.6f\n", a / m, (a > 0 ? c / a : 0) }' "$d/summary.csv" \
 		>>"$tmp/$1-$2-$3" || { echo "sim-validate.sh: $1 $2 -t $3: $d/summary.csv unreadable" >&2; exit 1; }

@@ -184,7 +184,7 @@ static void uncontended_all(double *cycles, size_t n)
 	}
 }
 
-/* ---- 3. own vs Concurrency Kit, and --timing, on a contended counter ---- */
+/* ---- 3. own vs Concurrency Kit, and --timing, on the contended sweep workload ---- */
 
 #define CONT_REPS 7
 #define CONT_SECONDS 0.2
@@ -220,8 +220,8 @@ static void find_pairs(void)
 }
 
 /* The locks the issues hold to "no slower than glibc's mutex": lockbench's
- * own sleeping locks (those that record their phases: the futex mutex and
- * the kernel mutex models) and its halves of the Concurrency Kit pairs. */
+ * own sleeping locks (those that may sleep and record their phases: glibc's
+ * do not) and its halves of the Concurrency Kit pairs. */
 static bool is_target(const struct lock_ops *ops)
 {
 	unsigned int own_sleeping = LOCK_F_PHASES | LOCK_F_SLEEPS;

@@ -352,7 +352,8 @@ DIST_NAME    := lockbench-$(DIST_VERSION)-$(DIST_ARCH)
 DISTDIR      ?= .
 DIST_STAGE   := $(BUILD)/dist/$(DIST_NAME)
 DIST_LDLIBS  := $(filter-out -ludev,$(shell pkg-config --libs --static $(PKGS) 2>/dev/null)) $(LDLIBS)
-DIST_FILES   := run-all README.md results/README.md analysis/README.md $(wildcard docs/*.md) scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/files.sh $(wildcard scripts/*.gp)
+DIST_FILES   := run-all README.md results/README.md analysis/README.md $(wildcard docs/*.md) scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/files.sh $(wildcard scripts/*.gp) \
+		scripts/plot-names.sh scripts/sim-sweep.sh
 # the shipped machine profiles (docs/sim.md), beside the dist's sim/lbcalibrate, which measures the machine it lands on
 DIST_FILES   += $(wildcard sim/profiles/*.profile)
 DIST_ANALYSIS := $(ANALYSIS_OBJ)

@@ -8,9 +8,10 @@
 #    with no library, with the library inert (no lock named: every call
 #    passed to glibc), under the floor library with no lock named (glibc's
 #    calls through a pointer: what passing through must cost) and as the
-#    `pthread` lock;
-# 2. sysbench (where installed) under kmutex-spin, kmutex-fix, pthread (with
-#    --timing all, off and sample:64), the library inert, the floor library
+#    programs' baseline lock (`lockbench --list`'s program-baseline);
+# 2. sysbench (where installed) under the patch pair (the first two
+#    patch-lock lines), the programs' baseline lock (with --timing all, off
+#    and sample:64), the library inert, the floor library
 #    passing through, and with no library: `threads` (events in 2 s, 8
 #    threads: more is better) and `mutex` (seconds for fixed work, 8 threads
 #    on 4 mutexes: less is better), REPS runs each (MUTEX_REPS of `mutex`),
@@ -43,8 +44,13 @@ MUTEX_REPS=${EXEC_BENCH_MUTEX_REPS:-41}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# kmutex-*: runstate on both sides (the direct lock cannot load sched).
-opts_of() { case $1 in kmutex-*) echo oracle=runstate ;; esac; }
+# The registry's sets (scripts/registry.sh): no lock named here.
+. "$(dirname "$0")/registry.sh"
+"$LB" --list >"$tmp/list" || { echo "exec-bench.sh: $LB --list failed" >&2; exit 1; }
+# The locks with an oracle option: runstate on both sides (the direct lock
+# cannot load sched).
+ORACLE_LOCKS=$(registry_plan option <"$tmp/list" | awk '$1 == "lock" && $3 == "oracle" { print $2 }' | tr '\n' ' ')
+opts_of() { ! in_list "$1" "$ORACLE_LOCKS" || echo oracle=runstate; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 # "MEDIAN LEAST LARGEST" of the numbers in FILE (scripts/median.awk: the one median)
 stats_of() { sort -g "$1" | awk -f "$(dirname "$0")/median.awk"; }
@@ -66,7 +72,7 @@ program_under() {
 	LD_PRELOAD="$2" LOCKBENCH_EXEC_LOCK="$1" LOCKBENCH_EXEC_TIMING=off \
 		LOCKBENCH_EXEC_LOCK_OPTS="$(opts_of "$1")" "$COST" program
 }
-for l in $("$LB" --list | awk '/^locks:/ { on = 1; next } /^[a-z]/ { on = 0 } on { print $1 }'); do
+for l in $(registry_names locks <"$tmp/list"); do
 	if ! i=$(program_under "$l" "$SO" 2>"$tmp/err"); then
 		printf '%-16s %s\n' "$l" "refused: $(sed 's/^lockbench exec: //' "$tmp/err" | head -n 1)"
 		continue
@@ -102,18 +108,20 @@ printf 'glibc mutex: no library %s, library inert (passed through) %s (%s; %s, t
 	"$(spread "$tmp/pass")" "$(ratio "$pass" "$plain")"
 
 command -v sysbench >/dev/null 2>&1 || { echo "sysbench: not installed (scripts/deps.sh installs it)"; exit 0; }
-# none: no library; pass: the floor library with no lock named (glibc's
+# nolib: no library; pass: the floor library with no lock named (glibc's
 # lock and unlock through a pointer: the thinnest interposer); inert: the
 # library preloaded with no lock named (every call passed to glibc);
 # LOCK-off: --exec --timing off; LOCK-sN: --timing sample:N; else --exec
 # (timing all).
-variants="none pass inert pthread pthread-off pthread-s64 kmutex-spin kmutex-fix"
+BASE=$(registry_plan program-baseline <"$tmp/list" | head -n 1)
+PAIR=$(registry_plan patch-lock <"$tmp/list" | head -n 2 | cut -d' ' -f1 | tr '\n' ' ')
+variants="nolib pass inert${BASE:+ $BASE $BASE-off $BASE-s64} $PAIR"
 # Runs sysbench ARGS... as variant $1.
 sb() {
 	v=$1
 	shift
 	case $v in
-	none) sysbench "$@" ;;
+	nolib) sysbench "$@" ;;
 	pass) LD_PRELOAD="$FLOOR" sysbench "$@" ;;
 	inert) LD_PRELOAD="$SO" sysbench "$@" ;;
 	*-off) "$LB" -l "${v%-off}" --exec --timing off --quiet -- sysbench "$@" ;;
@@ -144,7 +152,7 @@ speed() {
 echo "sysbench through --exec (LOCK: --timing all; LOCK-off: --timing off; LOCK-sN: --timing sample:N; inert: the library preloaded, no lock named; pass: the floor library, no lock named), $REPS runs each of threads and $MUTEX_REPS of mutex, interleaved ($(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end): threads = events in 2 s (more is better), mutex = seconds (less is better); speed against no library, with its 95% interval and verdict"
 printf '%-14s %9s %-36s %9s %s\n' variant threads speed mutex_s speed
 for v in $variants; do
-	printf '%-14s %9s %-36s %9s %s\n' "$([ "$v" = none ] && echo "no library" || echo "$v")" \
-		"$(median "$tmp/threads-$v")" "$(speed "$tmp/threads-$v" "$tmp/threads-none")" \
-		"$(median "$tmp/mutex-$v")" "$(speed "$tmp/mutex-none" "$tmp/mutex-$v")"
+	printf '%-14s %9s %-36s %9s %s\n' "$([ "$v" = nolib ] && echo "no library" || echo "$v")" \
+		"$(median "$tmp/threads-$v")" "$(speed "$tmp/threads-$v" "$tmp/threads-nolib")" \
+		"$(median "$tmp/mutex-$v")" "$(speed "$tmp/mutex-nolib" "$tmp/mutex-$v")"
 done

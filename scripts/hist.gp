@@ -10,8 +10,8 @@
 # 6.18 ..." from --kernel-locks): its waits are drawn black and dashed over
 # the models', and base_col=N for the baseline's column (lbcompare's, the
 # group's first variant, as its tables take it; 0: none), labelled
-# "(baseline)" and, where it is neither the pair nor the kernel (pthread of a
-# program), drawn bold and black.  The seed's pair, `highlight`
+# "(baseline)" and, where it is neither the pair nor the kernel (glibc's mutex, a
+# program's baseline), drawn bold and black.  The seed's pair, `highlight`
 # (plot-common.gp: the lock before the patch, then the fix), is drawn bold in
 # red and blue and the other locks thin and grey: the chart exists to tell
 # the two apart.  seed='FILE' (a simulated group of a workload whose

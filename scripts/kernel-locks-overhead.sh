@@ -5,15 +5,15 @@
 # ops/s, their ratio, and each side's spread.  `make bench` runs it after
 # the uncontended figures.  Target: within 3% of ops/s on each.
 #
-#   counter: -l pthread -w counter, threads = CPUs (glibc's futexes: few or
-#            no kernel lock waits; the program runs for nothing but others')
-#   creat:   -l none -w creat, 4x the CPUs: every wait for the directory's
-#            i_rwsem runs the program
-#   fserver: -l none -w fserver, 4x the CPUs: rwsems, both sides
-#   fpos:    -l none -w fpos, 4x the CPUs, where the registry has it
-#            (`lockbench --list`): read() on one shared fd, the file's
-#            f_pos_lock, a kernel mutex -- hundreds of thousands of waits a
-#            second, the case a per-wait cost shows most
+# Every workload of the registry (`lockbench --list`), in its order:
+#   one whose threads meet on no kernel lock: the programs' baseline lock
+#     (program-baseline: glibc's futexes, few or no kernel lock waits; the
+#     program runs for nothing but others'), threads = CPUs
+#   one whose threads also meet on a kernel lock (meets-in-kernel): the
+#     kernel baseline (kernel-baseline: a lock that excludes nothing), 4x
+#     the CPUs: every wait on the kernel's lock (a directory's i_rwsem,
+#     rwsems, a file's f_pos_lock mutex) runs the program -- up to hundreds
+#     of thousands of waits a second, the case a per-wait cost shows most
 #
 # File workloads run in OVERHEAD_DIR (default /dev/shm where writable, else
 # lockbench's default, $TMPDIR): the lock, not a shared disk, is what the
@@ -33,7 +33,20 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-why=$("$LB" --kernel-locks -l none -w counter -t 1 -d 0.01 --warmup 0 2>&1 >/dev/null)
+# The registry's sets (scripts/registry.sh): no workload or lock named here.
+. "$(dirname "$0")/registry.sh"
+"$LB" --list >"$tmp/list" || { echo "kernel-locks-overhead.sh: $LB --list failed" >&2; exit 1; }
+role() { registry_plan "$1" <"$tmp/list" | awk '{ print $1 }' | tr '\n' ' '; }
+WORKLOADS=$(registry_names workloads <"$tmp/list" | tr '\n' ' ')
+IN_KERNEL=$(role meets-in-kernel) TAKES_DIR=$(role takes-dir)
+PROGRAM_BASE=$(role program-baseline) KERNEL_BASE=$(role kernel-baseline)
+PROGRAM_BASE=${PROGRAM_BASE%% *} KERNEL_BASE=${KERNEL_BASE%% *}
+# shellcheck disable=SC2086 # the first workload
+set -- $WORKLOADS
+[ -n "$PROGRAM_BASE" ] && [ -n "$KERNEL_BASE" ] && [ $# -gt 0 ] ||
+	{ echo "kernel-locks-overhead.sh: the registry has no program or kernel baseline, or no workload" >&2; exit 1; }
+
+why=$("$LB" --kernel-locks -l "$KERNEL_BASE" -w "$1" -t 1 -d 0.01 --warmup 0 2>&1 >/dev/null)
 if [ $? -ne 0 ]; then
 	echo "kernel lock capture overhead: not measured (${why#lockbench: })"
 	exit 0
@@ -75,12 +88,13 @@ measure() {
 echo "kernel lock capture overhead (median of $ROUNDS alternating pairs, ${SECONDS_PER_RUN} s each, capture off vs on;"
 where=${OVERHEAD_DIR:-the default directory (\$TMPDIR or /tmp)}
 echo "  file workloads in $where; load average before: $(cut -d' ' -f1-3 /proc/loadavg)):"
-measure counter -l pthread -w counter -t "$NCPU" -d "$SECONDS_PER_RUN"
-measure creat -l none -w creat -t $((4 * NCPU)) -d "$SECONDS_PER_RUN" ${OVERHEAD_DIR:+--dir "$OVERHEAD_DIR"}
-measure fserver -l none -w fserver -t $((4 * NCPU)) -d "$SECONDS_PER_RUN" ${OVERHEAD_DIR:+--dir "$OVERHEAD_DIR"}
-if "$LB" --list | grep -q '^  fpos '; then
-	measure fpos -l none -w fpos -t $((4 * NCPU)) -d "$SECONDS_PER_RUN" ${OVERHEAD_DIR:+--dir "$OVERHEAD_DIR"}
-else
-	echo "  fpos     not measured: this lockbench has no fpos workload"
-fi
+for w in $WORKLOADS; do
+	dir=
+	! in_list "$w" "$TAKES_DIR" || dir=${OVERHEAD_DIR:-}
+	if in_list "$w" "$IN_KERNEL"; then
+		measure "$w" -l "$KERNEL_BASE" -w "$w" -t $((4 * NCPU)) -d "$SECONDS_PER_RUN" ${dir:+--dir "$dir"}
+	else
+		measure "$w" -l "$PROGRAM_BASE" -w "$w" -t "$NCPU" -d "$SECONDS_PER_RUN" ${dir:+--dir "$dir"}
+	fi
+done
 echo "  (load average after: $(cut -d' ' -f1-3 /proc/loadavg))"

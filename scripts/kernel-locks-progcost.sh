@@ -11,7 +11,9 @@
 # run's own waits beside it (kernel_contentions: one end each; a mutex wait
 # that spun then slept begins two or more times).
 #
-#   scripts/kernel-locks-progcost.sh -- -l none -w creat -t 16 -d 3
+#   scripts/kernel-locks-progcost.sh -- -l LOCK -w WORKLOAD -t 16 -d 3
+#   (e.g. `lockbench --list`'s kernel-baseline lock on a meets-in-kernel
+#   workload: only the kernel's lock waits)
 set -u
 LB=bench/lockbench
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then LB=$1; shift; fi

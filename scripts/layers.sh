@@ -98,8 +98,8 @@ check() {
 # The calls: each object's defined and undefined symbols (one nm for all:
 # `nm -A` names the object on each line), joined.
 # bench/exec/'s objects are only in $build/pic/ (the --exec library's PIC
-# build); the other folders' PIC copies are the same files' (locks/pthread.c's
-# renamed to the library's glibc calls), read from $build/ itself.  An
+# build); the other folders' PIC copies are the same files' (glibc's mutex
+# lock's file renamed to the library's glibc calls), read from $build/ itself.  An
 # object whose source is not here is an older build's, of a file since moved.
 for d in $LAYERS; do
 	for o in "$build/$d"/*.o "$build/pic/$d"/*.o; do

@@ -6,7 +6,7 @@
 #
 #   scripts/objdump-same.sh OLD NEW OBJ...
 #   OLD, NEW: two build directories (or copies of them); OBJ: objects
-#   relative to them, e.g. locks/tas.o locks/kmutex.o
+#   relative to them, e.g. locks/LOCK.o for each lock of locks/locks.def
 #   OBJDUMP_SAME_FUNCS='f g' compares only these functions (default: all)
 #
 # Compared: `objdump -dr` of each executable section, instruction bytes

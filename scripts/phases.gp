@@ -1,7 +1,7 @@
 # phases.gp — how each lock's acquisitions were obtained: fast path, after
 # spinning, on the sleep path without sleeping, after sleeping (stacked bars,
 # % of acquisitions).  A lock without spin/sleep instrumentation (its four
-# figures all 0, as pthread's) is labelled "no phases recorded" in its bar's
+# figures all 0, as glibc's mutex's) is labelled "no phases recorded" in its bar's
 # place: an empty bar would read as no acquisitions.
 # Reads analysis/lbcompare's phases-<workload>-t<threads>.csv:
 #   lock,fast_pct,spin_pct,nosleep_pct,sleep_pct

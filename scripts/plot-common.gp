@@ -22,26 +22,35 @@ set key outside right top
 set grid ytics lc rgb "#dddddd"
 set border 3
 set tics nomirror
-# Series styles: every series its own colour, dash and point.  The kernel-era
-# kmutex-* variants share one red family, told apart by shade, dash and point,
+# Series styles: every series its own colour, dash and point.  The kernel
+# mutex models share one red family, told apart by shade, dash and point,
 # so they read as one group; every other series takes the next colour of a
 # 16-colour palette without reds, dashed on the palette's second round.  A
 # chart calls series_styles(first, step) to define line style c for its
 # series in columns first, first + step, ... (numbered s = 0, 1, ...), and
 # plots column c with `ls c`: gnuplot 5.4 takes no function call after `pt`
 # or `dt`, only a variable.
-# The seed's pair, the lock before the patch first, then the fix (the patch table's first
-# two: locks/registry.c): hist.gp draws them bold and the rest grey.
-if (!exists("highlight")) { highlight = " kmutex-spin kmutex-fix " }
+# The locks styled apart come from the registry, none named here
+# (scripts/plot-names.sh: `lockbench --list`; a caller may set any of them):
+# highlight, the patch pair, the lock before the patch first, then the fix
+# (the patch table's first two): hist.gp draws them bold and the rest grey;
+# kmutex_order, the kernel mutex models in the kernels' order; ck_locks,
+# Concurrency Kit's (sweep.gp's panels).
+# The scripts' path is any text (a dist unpacked anywhere): a shell word of
+# its own, each quote in it closed, escaped and reopened.
+sh_quoted(s) = strstrt(s, "'") ? s[1:strstrt(s, "'") - 1] . "'\\''" . sh_quoted(s[strstrt(s, "'") + 1:]) : s
+plot_names = "sh '" . sh_quoted((exists("gpdir") ? gpdir : "scripts") . "/plot-names.sh") . "'"
+if (!exists("highlight")) { highlight = system(plot_names . " pair") }
+if (!exists("kmutex_order")) { kmutex_order = system(plot_names . " models") }
+if (!exists("ck_locks")) { ck_locks = system(plot_names . " ck") }
 series_names = system("head -n 1 '" . in . "' | tr ', ' ' _'")
 series_name(c) = word(series_names, c)
-kmutex_order = " kmutex-sleep kmutex-spin kmutex-fix kmutex-mcs kmutex-osq kmutex-handoff "
 array kmutex_rgb[6] = ["#fdae61", "#a50026", "#f46d43", "#d73027", "#e08214", "#7f3b08"]
 array other_rgb[16] = ["#1f77b4", "#2ca02c", "#9467bd", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", \
 	"#000080", "#006d2c", "#54278f", "#00a6a6", "#525252", "#c51b7d", "#4575b4", "#66a61e"]
 kpos(n) = strstrt(kmutex_order, " " . n . " ")
 kidx(n) = words(kmutex_order[1:kpos(n)]) + 1
-series_rgb(n, s) = kpos(n) ? kmutex_rgb[kidx(n)] : other_rgb[s % 16 + 1]
+series_rgb(n, s) = kpos(n) ? kmutex_rgb[(kidx(n) - 1) % 6 + 1] : other_rgb[s % 16 + 1]
 series_dt(n, s) = kpos(n) ? (kidx(n) - 1) % 3 + 1 : s / 16 + 1
 series_pt(n, s) = kpos(n) ? (kidx(n) % 2 ? 9 : 5) : s % 7 + 1
 series_styles = 'do for [c = series_first:ncols:series_step] { \

@@ -1,13 +1,14 @@
-# sim-scaling.gp — issue 41's "Where the fix begins": kmutex-fix over
-# kmutex-spin, ops/s and CPU time per operation, against CPUs.  Reads
+# sim-scaling.gp — issue 41's "Where the fix begins": the patch pair's fix
+# over its baseline, ops/s and CPU time per operation, against CPUs.  Reads
 # scripts/sim-scaling.sh's OUT.dat (machine,cpus,threads,ops_ratio,ops_lo,
 # ops_hi,cpu_ratio,cpu_lo,cpu_hi,...): the simulated profile's rows (machine =
 # profile) as lines with error bars (medians; bars: min..max over seeds), and
 # at 2 CPUs this machine's real point and its simulated one (here-real,
-# here-simulated) as points beside it.  Extra -e variable: profile.
+# here-simulated) as points beside it.  Extra -e variables: profile, and the
+# registry's names sim-scaling.sh ran: spin and fix (the pair), workload.
 load (exists("gpdir") ? gpdir : "scripts") . "/plot-common.gp"
-set title sprintf("kmutex-fix / kmutex-spin, creat, threads = 2 x CPUs, kernel semantics (medians; bars: min..max)\n%s", \
-	machine) noenhanced
+set title sprintf("%s / %s, %s, threads = 2 x CPUs, kernel semantics (medians; bars: min..max)\n%s", \
+	fix, spin, workload, machine) noenhanced
 set xlabel "CPUs"
 set ylabel "fix / spin"
 set logscale x 2

@@ -1,11 +1,13 @@
 #!/bin/sh
 # sim-scaling.sh — issue 41's "Where the fix begins" (docs/sim.md, "The seed's
-# machine"): creat, kmutex-spin (2.6.34) against kmutex-fix (2.6.36), kernel
-# semantics, on PROFILE's machine (default nehalem-ex-64) at 2, 4, 8, 16, 32,
-# 64 and 128 simulated CPUs, threads = 2 x CPUs, REPS seeds each; beside them
-# this machine's real 2-CPU point (lockbench -l kmutex-spin|kmutex-fix -w creat
-# -t 4, REPS real runs of each, interleaved) and the same simulated on this
-# machine's profile (--sim here --sim-cpus 2 -t 4, REPS seeds).
+# machine"): the patch workload (`lockbench --list`'s first `workload NAME
+# patch`), the patch pair's baseline ("spin", the first patch-lock) against
+# its fix (the second), kernel semantics, on PROFILE's machine (default
+# nehalem-ex-64) at 2, 4, 8, 16, 32, 64 and 128 simulated CPUs, threads = 2 x
+# CPUs, REPS seeds each; beside them this machine's real 2-CPU point
+# (lockbench -l SPIN|FIX -w WORKLOAD -t 4, REPS real runs of each,
+# interleaved) and the same simulated on this machine's profile (--sim here
+# --sim-cpus 2 -t 4, REPS seeds).
 #
 # For each point, the fix/spin ratio of ops/s and of CPU time per operation
 # (cpu_us_per_op: a simulated run's is virtual, docs/sim.md): one ratio per
@@ -24,7 +26,7 @@
 #   SIM_SCALING_PROFILE, SIM_SCALING_CPUS override the profile and the CPU
 #   counts; REAL_D the real runs' measured seconds (0.5, after 0.1 of warm-up;
 #   0 leaves the real runs out), SIM_SCALING_DIR their --dir (default /dev/shm
-#   when writable, as run-all runs creat).
+#   when writable, as run-all runs the workloads that make files).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -43,6 +45,12 @@ PROG=sim-scaling.sh
 sweep_args "$REPS" "$SIM_D" "$SIM_WARMUP" $CPUS
 [ "$REAL_D" = 0 ] || sweep_seconds "$REAL_D" || sweep_die "REAL_D '$REAL_D' is not a number of seconds >= 0"
 (: >"$OUT.dat") 2>/dev/null || sweep_die "cannot write $OUT.dat"
+sweep_registry
+# shellcheck disable=SC2046 # the pair's two names
+set -- $(sweep_role patch-lock | head -n 2)
+SPIN=${1:-} FIX=${2:-}
+WORKLOAD=$(sweep_workload patch)
+[ -n "$FIX" ] && [ -n "$WORKLOAD" ] || sweep_die "the registry has no patch pair or no patch workload"
 DIR=${SIM_SCALING_DIR:-/dev/shm}
 [ -d "$DIR" ] && [ -w "$DIR" ] || DIR=${TMPDIR:-/tmp}
 tmp=$(mktemp -d) || exit 2
@@ -61,7 +69,7 @@ run() {
 }
 # KEY LOCK CPUS PROFILE SEED: a simulated run into tmp/KEY-LOCK.
 sim() {
-	run "$1-$2" -l "$2" -w creat -t $(($3 * 2)) -d "$SIM_D" --warmup "$SIM_WARMUP" --sim "$4" --sim-cpus "$3" \
+	run "$1-$2" -l "$2" -w "$WORKLOAD" -t $(($3 * 2)) -d "$SIM_D" --warmup "$SIM_WARMUP" --sim "$4" --sim-cpus "$3" \
 		--sim-semantics kernel --sim-seed "$5"
 }
 
@@ -72,8 +80,8 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 if [ "$REAL_D" != 0 ]; then
 	rep=1
 	while [ "$rep" -le "$REPS" ]; do
-		for l in kmutex-spin kmutex-fix; do
-			run "real-$l" -l "$l" -w creat -t 4 -d "$REAL_D" --warmup 0.1 --dir "$DIR"
+		for l in "$SPIN" "$FIX"; do
+			run "real-$l" -l "$l" -w "$WORKLOAD" -t 4 -d "$REAL_D" --warmup 0.1 --dir "$DIR"
 		done
 		rep=$((rep + 1))
 	done
@@ -82,7 +90,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 t1=$(date +%s)
 seed=1
 while [ "$seed" -le "$REPS" ]; do
-	for l in kmutex-spin kmutex-fix; do
+	for l in "$SPIN" "$FIX"; do
 		sim here-2 "$l" 2 here "$seed"
 		for n in $CPUS; do
 			sim "sim-$n" "$l" "$n" "$PROFILE" "$seed"
@@ -95,7 +103,7 @@ t2=$(date +%s)
 # KEY: "median min max" of the fix/spin ratio of each column (ops/s, CPU per
 # op), one ratio per line pair, then the two locks' medians of each column.
 ratios() {
-	paste -d' ' "$tmp/$1-kmutex-fix" "$tmp/$1-kmutex-spin" | awk '
+	paste -d' ' "$tmp/$1-$FIX" "$tmp/$1-$SPIN" | awk '
 		function r(a, b) { return b > 0 ? a / b : "nan" }
 		{ print r($1, $3), r($2, $4), $3, $1, $4, $2 }' >"$tmp/ratios"
 	for k in 1 2 3 4 5 6; do
@@ -126,7 +134,9 @@ if command -v gnuplot >/dev/null 2>&1; then
 	mkdir "$tmp/plot" && cp "$OUT.dat" "$tmp/plot/in.csv" || exit 1
 	for fmt in svg png; do
 		(cd "$tmp/plot" && gnuplot -e "gpdir=$(gp_string "$top/scripts"); in='in.csv'; out='out'; fmt='$fmt'; \
-			machine=$(gp_string "$machine"); profile=$(gp_string "$PROFILE")" "$top/scripts/sim-scaling.gp") &&
+			machine=$(gp_string "$machine"); profile=$(gp_string "$PROFILE"); \
+			spin=$(gp_string "$SPIN"); fix=$(gp_string "$FIX"); workload=$(gp_string "$WORKLOAD")" \
+			"$top/scripts/sim-scaling.gp") &&
 			cp "$tmp/plot/out.$fmt" "$OUT.$fmt" || echo "sim-scaling.sh: gnuplot failed for $OUT.$fmt" >&2
 	done
 else

@@ -4,7 +4,8 @@
 # nehalem-ex-64) but its topology — the latencies, the clock, the kernel's
 # costs, the scheduler's parameters and HZ, and the workloads' times as one
 # scale — halved and doubled, one at a time, and for each the fix/spin ratio
-# of ops/s: creat, kmutex-spin against kmutex-fix, kernel semantics, 64
+# of ops/s: the patch workload, the patch pair's baseline ("spin") against
+# its fix (`lockbench --list`'s first two patch-lock lines), kernel semantics, 64
 # simulated CPUs, 128 threads, REPS seeds (one ratio per seed, the two locks'
 # runs with that seed; its median and [min, max], as scripts/sim-scaling.sh).
 #
@@ -15,8 +16,8 @@
 # every profile constant must say its source, "derived: x0.5 of ... for the
 # sensitivity table".  A whole-number key (HZ, nr_latency, scaling_cap) is
 # rounded to a whole number; the table gives the value each run used.  A
-# ratio reads nan where kmutex-spin made no acquisition in a run (too short a
-# run), 0 where kmutex-fix made none; either sorts first.
+# ratio reads nan where the baseline made no acquisition in a run (too short
+# a run), 0 where the fix made none; either sorts first.
 #
 #   scripts/sim-sensitivity.sh [REPS [SIM_D]]   (default 3 0.05; run make first)
 #   SIM_D: simulated seconds measured, after SIM_WARMUP (0.02) of warm-up;
@@ -35,6 +36,11 @@ LB=${LOCKBENCH:-$top/bench/lockbench}
 PROG=sim-sensitivity.sh
 . "$top/scripts/sim-sweep.sh"
 sweep_args "$REPS" "$SIM_D" "$SIM_WARMUP" "$NCPU"
+sweep_registry
+PAIR=$(sweep_role patch-lock | head -n 2 | tr '\n' ' ')
+WORKLOAD=$(sweep_workload patch)
+# shellcheck disable=SC2086 # the pair, two words
+[ "$(echo $PAIR | wc -w)" -eq 2 ] && [ -n "$WORKLOAD" ] || sweep_die "the registry has no patch pair or no patch workload"
 case $PROFILE in
 */* | *.profile) SRC=$PROFILE ;;
 *) SRC=$top/sim/profiles/$PROFILE.profile ;;
@@ -83,9 +89,9 @@ ratio() {
 	: >"$tmp/r"
 	s=1
 	while [ "$s" -le "$REPS" ]; do
-		for l in kmutex-spin kmutex-fix; do
+		for l in $PAIR; do
 			rm -rf "$tmp/run"
-			"$LB" -l "$l" -w creat -t $((NCPU * 2)) -d "$SIM_D" --warmup "$SIM_WARMUP" --sim "$2" \
+			"$LB" -l "$l" -w "$WORKLOAD" -t $((NCPU * 2)) -d "$SIM_D" --warmup "$SIM_WARMUP" --sim "$2" \
 				--sim-cpus "$NCPU" --sim-semantics kernel --sim-seed "$s" --quiet -o "$tmp/run" 2>"$tmp/err" ||
 				{ echo "sim-sensitivity.sh: $1: lockbench -l $l: $(cat "$tmp/err")" >&2; exit 1; }
 			awk -F, '$1 == "ops_per_s" { printf "%s ", $2 }' "$tmp/run/summary.csv" >>"$tmp/r"

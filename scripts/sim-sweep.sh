@@ -1,6 +1,7 @@
-# sim-sweep.sh — sourced by sim-scaling.sh and sim-sensitivity.sh (issue 41's
-# sweeps on a simulated machine, docs/sim.md "The seed's machine"): their
-# arguments' checks and how they sum up a figure over seeds.  Needs PROG (the
+# sim-sweep.sh — sourced by sim-scaling.sh, sim-sensitivity.sh and
+# sim-validate-common.sh (issue 41's sweeps on a simulated machine, docs/sim.md
+# "The seed's machine"; issue 39's checks): their arguments' checks, the
+# registry's sets they drive and how they sum up a figure over seeds.  Needs PROG (the
 # script's name, for messages) and LB (the lockbench binary).
 
 sweep_die() { echo "$PROG: $*" >&2; exit 2; }
@@ -27,3 +28,25 @@ sweep_seconds() { awk -v x="$1" 'BEGIN { exit !(x ~ /^[0-9]*\.?[0-9]+$/ && x + 0
 # 1 - 2/2^REPS (94% at 5), as scripts/sim-validate.sh gives it.
 # scripts/median.awk is the one median of every script.
 sweep_median() { sort -g | awk -f "$top/scripts/median.awk"; }
+
+# The locks and workloads the experiments drive come from the registry
+# (`lockbench --list`, read by scripts/registry.sh), none from a name written
+# here.  sweep_registry reads the list once (else one line and exit 2); then:
+#   sweep_role KIND   the plan: lines of KIND, their first words, one a line
+#                     (patch-lock: the patch table's locks, the first two the
+#                     patch pair, baseline then fix; kernel-baseline ...);
+#   sweep_models      the kernel mutex models: simulated, in the patch table
+#                     and excluding (not no-exclusion), in --list's (the
+#                     kernels') order;
+#   sweep_workload ROLE  the first workload of ROLE (sweep, patch, kernel);
+#   sweep_takes_dir NAME  the workload NAME makes files under --dir.
+. "$top/scripts/registry.sh"
+sweep_registry() { sweep_list=$("$LB" --list) || sweep_die "$LB --list failed"; }
+sweep_role() { printf '%s\n' "$sweep_list" | registry_plan "$1" | awk '{ print $1 }'; }
+sweep_models() {
+	printf '%s\n' "$sweep_list" | registry_names simulated |
+		awk -v patch=" $(sweep_role patch-lock | tr '\n' ' ') " -v noex=" $(sweep_role no-exclusion | tr '\n' ' ') " \
+			'index(patch, " " $1 " ") && !index(noex, " " $1 " ")'
+}
+sweep_workload() { printf '%s\n' "$sweep_list" | registry_plan workload | awk -v r="$1" '$2 == r { print $1; exit }'; }
+sweep_takes_dir() { in_list "$1" "$(sweep_role takes-dir | tr '\n' ' ')"; }

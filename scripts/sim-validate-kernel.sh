@@ -1,8 +1,10 @@
 #!/bin/sh
 # sim-validate-kernel.sh — issue 39's "Checked against this machine", kernel
-# part: today's mutex as the model has it (kmutex-handoff, kernel semantics)
-# on fpos, simulated on PROFILE's 2 CPUs, against the running kernel's own
-# f_pos_lock on the same workload (lockbench's kernel row: `-l none -w fpos
+# part: today's mutex as the model has it (the newest kernel mutex model:
+# the last of `lockbench --list`'s simulated locks in the patch table; kernel
+# semantics) on the kernel workload (`workload NAME kernel`), simulated on
+# PROFILE's 2 CPUs, against the running kernel's own lock on the same
+# workload (lockbench's kernel row: `-l KERNEL-BASELINE -w WORKLOAD
 # --kernel-locks`, the kernel's mutex waits timed by BPF), at 2, 4 and 8
 # threads, REPS of each, interleaved.  Prints a markdown table: for
 # contended acquisitions per operation, the contended acquisitions' mean
@@ -14,10 +16,11 @@
 # issue's target); ops/s too, for the reader (no target).
 #
 #   scripts/sim-validate-kernel.sh [REPS [PROFILE]]   (default 5 here; run `make` first; root, BTF)
-#   SIM_VALIDATE_THREADS overrides the list; REAL_D and SIM_D the measured
+#   SIM_VALIDATE_THREADS overrides the list, SIM_VALIDATE_LOCK the model and
+#   SIM_VALIDATE_WORKLOAD the workload; REAL_D and SIM_D the measured
 #   seconds (real 0.5 after 0.1 of warm-up; simulated 0.05 after 0.02);
 #   SIM_VALIDATE_DIR the real runs' file system (default /dev/shm, where the
-#   calibration measured fpos); SIM_VALIDATE_SAVE=DIR keeps every run's
+#   calibration measured the kernel workload); SIM_VALIDATE_SAVE=DIR keeps every run's
 #   figures (DIR/real-THREADS, DIR/sim-THREADS: "ops/s contended/op
 #   contended-mean spin-share" a line); SIM_VALIDATE_REAL=DIR takes the real
 #   figures from such a DIR instead of running them (not interleaved then).
@@ -37,6 +40,12 @@ PROG=sim-validate-kernel.sh
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $REPS in '' | *[!0-9]* | 0) echo "sim-validate-kernel.sh: REPS '$REPS' is not a whole number >= 1" >&2; exit 2 ;; esac
 [ -x "$LB" ] || { echo "sim-validate-kernel.sh: no $LB (run make first)" >&2; exit 2; }
+sweep_registry
+MODEL=${SIM_VALIDATE_LOCK:-$(sweep_models | tail -n 1)}
+KERNEL=$(sweep_role kernel-baseline | head -n 1)
+WORKLOAD=${SIM_VALIDATE_WORKLOAD:-$(sweep_workload kernel)}
+[ -n "$MODEL" ] && [ -n "$KERNEL" ] && [ -n "$WORKLOAD" ] ||
+	{ echo "sim-validate-kernel.sh: the registry has no kernel model, kernel baseline or kernel workload" >&2; exit 2; }
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
@@ -45,15 +54,15 @@ run() {
 	d=$tmp/$1-$2-$3
 	[ "$1" != real ] || ! reuse_real "real-$2" "$3" || return 0
 	if [ "$1" = real ]; then
-		"$LB" -l none -w fpos -t "$2" -d "$REAL_D" --warmup 0.1 --dir "$WDIR" --kernel-locks \
+		"$LB" -l "$KERNEL" -w "$WORKLOAD" -t "$2" -d "$REAL_D" --warmup 0.1 --dir "$WDIR" --kernel-locks \
 			--quiet -o "$d" 2>"$tmp/err"
 	else
-		"$LB" -l kmutex-handoff -w fpos -t "$2" -d "$SIM_D" --warmup 0.02 --sim "$PROFILE" --sim-cpus 2 \
+		"$LB" -l "$MODEL" -w "$WORKLOAD" -t "$2" -d "$SIM_D" --warmup 0.02 --sim "$PROFILE" --sim-cpus 2 \
 			--sim-semantics kernel --sim-seed "$3" ${SIM_VALIDATE_SCHED:+--sim-sched "$SIM_VALIDATE_SCHED"} \
 			--quiet -o "$d" 2>"$tmp/err"
 	fi || { echo "sim-validate-kernel.sh: $1 -t $2: $(cat "$tmp/err")" >&2; exit 1; }
-	# Real: the kernel's mutex waits (f_pos_lock is the one mutex fpos
-	# meets); simulated: the model's contended acquisitions.
+	# Real: the kernel's mutex waits (those of the one mutex the kernel
+	# workload meets); simulated: the model's contended acquisitions.
 	awk -F, -v kind="$1" '{ v[$1] = $2 } END {
 		if (kind == "real") {
 			c = v["kernel_contentions_mutex"]; s = v["kernel_wait_cycles_sum_mutex"]; sp = v["kernel_mutex_via_spin"]
@@ -78,7 +87,7 @@ done
 save_figures
 
 
-echo "| threads | figure | real (f_pos_lock): median [min, max] | sim (kmutex-handoff) | sim/real | within 1.5x |"
+echo "| threads | figure | real (f_pos_lock): median [min, max] | sim ($MODEL) | sim/real | within 1.5x |"
 echo "|---|---|---|---|---|---|"
 for t in $THREADS; do
 	for k in 1 2 3 4; do

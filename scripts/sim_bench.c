@@ -8,8 +8,10 @@
  * hold less the workload's outside_ns, as lockbench --sim runs it).
  *
  *   sim_bench [PROFILE [LOCK [WORKLOAD [THREADS [SIM_MS]]]]]
- *   (default: here kmutex-fix creat 64 200 — the issue's one simulated
- *   second of creat at 64 threads on 64 CPUs, in 200 ms of it)
+ *   (default: here, the patch pair's fix (its patch-table column 2,
+ *   locks/locks.def), the patch workload (WL_PATCH's first,
+ *   bench/workloads/workloads.def), 64, 200 — the issue's one simulated
+ *   second of the patch workload at 64 threads on 64 CPUs, in 200 ms of it)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 
 #include "../sim/lockrun.h"
 #include "../sim/registry_sim.h"
+#include "../bench/workloads/workload.h"
 
 static double wall(void)
 {
@@ -43,6 +46,23 @@ static const struct lock_ops *find_lock(const char *name)
 	return NULL;
 }
 
+/* The defaults, from the registries: no lock or workload named here. */
+static const char *default_lock(void)
+{
+	for (size_t i = 0; i < lock_registry_len; i++)
+		if (lock_plans[i].column == 2)
+			return lock_registry[i]->name;
+	return "";
+}
+
+static const char *default_workload(void)
+{
+	for (size_t i = 0; i < workload_registry_len; i++)
+		if (workload_plans[i].role == WL_PATCH)
+			return workload_registry[i]->name;
+	return "";
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: sim_bench [PROFILE [LOCK [WORKLOAD [THREADS (1-%d) [SIM_MS (1-10000)]]]]]\n",
@@ -52,8 +72,8 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-	const char *profile = argc > 1 ? argv[1] : "here", *lock = argc > 2 ? argv[2] : "kmutex-fix";
-	const char *workload = argc > 3 ? argv[3] : "creat";
+	const char *profile = argc > 1 ? argv[1] : "here", *lock = argc > 2 ? argv[2] : default_lock();
+	const char *workload = argc > 3 ? argv[3] : default_workload();
 	unsigned long threads = 64, ms = 200;
 	struct sim_profile p;
 	const struct sim_workload_times *w;

@@ -5,8 +5,10 @@
 # Settings, from the environment (all optional):
 #   SOAK_SECONDS=S           measured seconds per run (default 4)
 #   SOAK_FACTOR=F            threads = F x online CPUs (default 8)
-#   SOAK_FSERVER_THREADS=N   threads of the fserver runs (default CPUs + 2:
-#                            a thread stops only between jobs; see README.md)
+#   SOAK_JOB_THREADS=N       threads of the runs of a workload whose operation
+#                            is a job (`--list`'s `unit NAME UNIT min`: its
+#                            throughput is per minute; default CPUs + 2:
+#                            docs/testing.md)
 #   SOAK_WATCHDOG=W          lockbench --watchdog seconds (default 10)
 #   SOAK_LIMIT=L             hard wall-clock limit per run, seconds
 #                            (default 4 x S + W + 60); past it the run is "hung"
@@ -19,7 +21,7 @@
 # passes when lockbench exits 0, its result directory holds summary.csv, and it
 # left no files or staging directories behind; WARN lines of its checks.csv
 # are printed (a warning is not a failure).  A lock whose registry entry says
-# it "loses updates" (`none`) is expected to exit 3 (reported as xfail).
+# it "loses updates" is expected to exit 3 (reported as xfail).
 # Exit status: 0 every run passed, 1 some run failed, 2 bad setting or missing
 # binary, 130/143 interrupted (SIGINT/SIGTERM).
 set -u
@@ -61,8 +63,8 @@ check_seconds SOAK_SECONDS "$S"
 check_count SOAK_FACTOR "$F"
 check_seconds SOAK_WATCHDOG "$W"
 THREADS=$((F * NCPU))
-FS_THREADS=${SOAK_FSERVER_THREADS:-$((NCPU + 2))}
-check_count SOAK_FSERVER_THREADS "$FS_THREADS"
+JOB_THREADS=${SOAK_JOB_THREADS:-$((NCPU + 2))}
+check_count SOAK_JOB_THREADS "$JOB_THREADS"
 LIMIT=${SOAK_LIMIT:-$(awk -v s="$S" -v w="$W" 'BEGIN { print 4 * s + w + 60 }')}
 check_seconds SOAK_LIMIT "$LIMIT"
 
@@ -76,6 +78,8 @@ ALL_LOCKS=$(registry locks)
 ALL_WORKLOADS=$(registry workloads)
 # Locks that exclude nothing by design: their registry line says so.
 NO_EXCLUSION=$(registry locks "loses updates")
+# Workloads whose operation is a job: their throughput is per minute.
+JOB_WORKLOADS=$(printf '%s\n' "$list" | registry_plan unit | awk '$3 == "min" { print $1 }' | tr '\n' ' ')
 pick() { # NAME VALUE "ALLOWED": VALUE (comma/space list) checked against ALLOWED
 	for w in $(printf '%s' "$2" | tr , ' '); do
 		in_list "$w" "$3" || die "$1: unknown name '$w' (valid: $3)"
@@ -94,10 +98,7 @@ TOTAL=$((NLOCKS * NWL))
 [ "$TOTAL" -gt 0 ] || die "nothing to run (SOAK_LOCKS/SOAK_WORKLOADS empty)"
 
 threads_for() { # WORKLOAD
-	case $1 in
-	fserver) echo "$FS_THREADS" ;;
-	*) echo "$THREADS" ;;
-	esac
+	if in_list "$1" "$JOB_WORKLOADS"; then echo "$JOB_THREADS"; else echo "$THREADS"; fi
 }
 
 now() { date +%s.%N; }
@@ -127,12 +128,16 @@ trap 'on_signal 143' TERM
 mkdir "$tmp/runs" "$tmp/files" "$tmp/logs" || die "cannot populate $tmp"
 
 # ---- the plan ----
-fs_note=""
-in_list fserver "$WORKLOADS" && fs_note=", fserver $FS_THREADS"
+fs_note="" jobs=""
+for w in $WORKLOADS; do
+	in_list "$w" "$JOB_WORKLOADS" || continue
+	fs_note="$fs_note, $w $JOB_THREADS"
+	jobs="${jobs:+$jobs, }$w"
+done
 est=$(awk -v n="$TOTAL" -v s="$S" 'BEGIN { printf "%.0f", n * (s + 0.4) }')
 echo "soak: $TOTAL runs ($NLOCKS lock(s) x $NWL workload(s)) with $LB"
 echo "soak: $THREADS threads ($F x $NCPU CPUs$fs_note), ${S} s each, --watchdog $W, at most ${LIMIT} s per run"
-echo "soak: expected total about $est s ($((est / 60)) min $((est % 60)) s; fserver under a FIFO spinlock takes longer: every thread finishes its job)"
+echo "soak: expected total about $est s ($((est / 60)) min $((est % 60)) s${jobs:+; $jobs under a FIFO spinlock takes longer: every thread finishes its job})"
 
 # ---- the runs ----
 nfail=0 nok=0 nxfail=0 nwarn=0

@@ -1,6 +1,6 @@
 # sweep.gp — one figure against thread count, one line per lock, as small
-# multiples: a panel per lock family (the kernel mutex's kmutex-* models,
-# Concurrency Kit's ck-*, the rest), each family in colours of its own
+# multiples: a panel per lock family (the kernel mutex's models, Concurrency
+# Kit's, the rest: plot-common.gp's kmutex_order and ck_locks), each family in colours of its own
 # (a palette of 9, so no two lines of a panel share one) over the other
 # families' lines in light grey, on one y range: a lock is told apart within
 # its family and still read against all the others.  22 lines on one chart
@@ -17,11 +17,12 @@ if (!exists("ci")) { ci = 0 }
 stats in using 1 skip 1 nooutput
 ncols = STATS_columns
 step = ci ? 3 : 1
-# A lock's family by its name's prefix: 1 kmutex-*, 2 ck-*, 3 the rest.
+# A lock's family, from the registry (plot-common.gp): 1 the kernel mutex's
+# models, 2 Concurrency Kit's, 3 the rest.
 nfam = 3
 array fam_title[nfam] = ["kmutex-*: the kernel mutex's models", "ck-*: Concurrency Kit", \
-	"the rest: lockbench's locks, pthread, futex"]
-family(n) = n[1:7] eq "kmutex-" ? 1 : n[1:3] eq "ck-" ? 2 : 3
+	"the rest: lockbench's own locks and glibc's"]
+family(n) = kpos(n) ? 1 : strstrt(ck_locks, " " . n . " ") ? 2 : 3
 array fam_of[ncols]
 array fam_n[nfam]
 array idx_of[ncols]

@@ -1,6 +1,6 @@
 /*
  * xadd-runs.c — how long a core keeps a contended line (docs/sim.md, "What
- * meets, what misses": tas's bursts).  Two threads, pinned to CPUs 0 and 1,
+ * meets, what misses": the test-and-set lock's bursts).  Two threads, pinned to CPUs 0 and 1,
  * each do N `lock xadd`s on one shared line as fast as they can, noting the
  * value each got and the TSC after it.  Every value is one thread's, so the
  * values in order give the runs: how many increments a core made in a row

@@ -59,6 +59,7 @@ dist=$box/$name
 check "it unpacks into one directory of its name" '[ "$(ls "$box")" = "$name" ]'
 missing=""
 for f in run-all bench/lockbench analysis/lbcompare scripts/registry.sh scripts/plan.sh scripts/orphans.sh scripts/files.sh scripts/plot-common.gp \
+	scripts/plot-names.sh scripts/sim-sweep.sh \
 	scripts/hist.gp scripts/phases.gp scripts/sweep.gp README.md results/README.md analysis/README.md \
 	$(grep -o '](docs/[^)#]*' "$top/README.md" | sed 's/^](//' | sort -u); do
 	[ -s "$dist/$f" ] || missing="$missing $f"

@@ -132,7 +132,7 @@ static bool plan_whole(const char *text, unsigned long min, unsigned long max, u
 {
 	char *end;
 
-	if (!*text || strspn(text, "0123456789") != strlen(text))
+	if (!*text || *text == '0' || strspn(text, "0123456789") != strlen(text))
 		return false;
 	errno = 0;
 	*out = strtoul(text, &end, 10);
@@ -239,16 +239,19 @@ int plan_main(int argc, char **argv)
 	} whats[] = {
 		{ "rounds", plan_rounds_main },   /* VARIANTS REPS SEED */
 		{ "seconds", plan_seconds_main }, /* FILE TIMES LANES */
+		{ "check", plan_check_main },     /* OPTION VALUE */
 	};
 
 	for (size_t i = 0; argc >= 2 && i < sizeof(whats) / sizeof(whats[0]); i++)
 		if (!strcmp(argv[1], whats[i].what)) {
-			if (argc != 5) {
-				fprintf(stderr, "lockbench: --plan %s: takes 3 arguments, not %d\n", argv[1], argc - 2);
+			int want = whats[i].main == plan_check_main ? 2 : 3;
+
+			if (argc != want + 2) {
+				fprintf(stderr, "lockbench: --plan %s: takes %d arguments, not %d\n", argv[1], want, argc - 2);
 				return EXIT_USAGE;
 			}
 			return whats[i].main(argv + 2);
 		}
-	fprintf(stderr, "lockbench: --plan: '%s' is not rounds or seconds\n", argc >= 2 ? argv[1] : "");
+	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds or check\n", argc >= 2 ? argv[1] : "");
 	return EXIT_USAGE;
 }

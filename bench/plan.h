@@ -11,8 +11,13 @@
  * plans on stdout; a bad argument or an unreadable file is one line on
  * stderr and EXIT_USAGE.  WHAT:
  *   rounds VARIANTS REPS SEED   plan.txt's lines (plan_rounds)
- *   seconds FILE TIMES LANES    what FILE's runs cost (plan_seconds) */
+ *   seconds FILE TIMES LANES    what FILE's runs cost (plan_seconds)
+ *   check OPTION VALUE          run-all's --locks, --workloads or --duration
+ *                               VALUE is good: silent; else run-all's line */
 int plan_main(int argc, char **argv);
+
+/* `check`'s argv: OPTION VALUE (bench/plan_check.c). */
+int plan_check_main(char **argv);
 
 /* Writes REPS rounds of the n variants (`NAME ARGS...` lines) to out: round
  * r runs each once as `NAME-rR ARGS... --seed R` (a simulated one, with

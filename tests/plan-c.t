@@ -1,6 +1,8 @@
 #!/bin/sh
 # plan-c.t — `lockbench --plan` (bench/plan.c), run-all's planning in C:
-# `rounds` shuffles each round's variants as run-all's make_plan did in awk
+# `check` takes run-all's --locks, --workloads and --duration as the
+# registries do, refusing in run-all's words (the nearest name, the valid
+# ones); `rounds` shuffles each round's variants as run-all's make_plan did in awk
 # (the reference below, kept here as the oracle: the same seed must make the
 # same plan.txt as a run-all before the move), and `seconds` costs a plan by
 # its rule: each run's -d and --warmup and its overhead, a simulated run's
@@ -11,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..15"
+echo "1..25"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -86,4 +88,30 @@ check "seconds: ... and shares the lanes (4 lanes, a quarter, within rounding)" 
 usage_error "rounds: REPS 0" "'0' is not a whole number of rounds" --plan rounds "$tmp/v40" 0 7
 usage_error "rounds: a seed past 2147483646" "'2147483647' is not a whole seed" --plan rounds "$tmp/v40" 1 2147483647
 usage_error "seconds: no such file" "cannot read '$tmp/none'" --plan seconds "$tmp/none" 1 1
-usage_error "an unknown WHAT" "'order' is not rounds or seconds" --plan order "$tmp/v40" 1 1
+usage_error "an unknown WHAT" "'order' is not rounds, seconds or check" --plan order "$tmp/v40" 1 1
+
+# --- check: run-all's --locks, --workloads, --duration ---
+. "$top/scripts/registry.sh"
+"$LB" --list >"$tmp/list"
+locks=$(registry_names locks <"$tmp/list" | tr "\n" " ")
+names=$(registry_names workloads <"$tmp/list" | tr "\n" " ")$(registry_names programs <"$tmp/list" | tr "\n" " ")
+prog=$(registry_names programs <"$tmp/list" | head -n 1)
+check "check: a good list, every lock, every workload and program, durations: silent, exit 0" \
+	'"$LB" --plan check --locks "$(echo $locks | tr " " ,)" >"$tmp/o" 2>&1 &&
+	 "$LB" --plan check --workloads "$(echo $names | tr " " ,)" >>"$tmp/o" 2>&1 &&
+	 "$LB" --plan check --duration "2,creat=0.5,$prog=86400" >>"$tmp/o" 2>&1 && [ ! -s "$tmp/o" ]'
+usage_error "check: an unknown lock, the nearest named" "--locks: unknown name 'mcss': did you mean 'mcs'? (valid: $(echo $locks))" \
+	--plan check --locks tas,mcss
+usage_error "check: an unknown workload: workloads and programs are valid" "--workloads: unknown name 'fservr': did you mean 'fserver'? (valid: $(echo $names))" \
+	--plan check --workloads fservr
+usage_error "check: a name far from any: no guess" "--locks: unknown name 'zzzzzz' (valid:" --plan check --locks zzzzzz
+usage_error "check: not a list" "--locks: 'mcs,,tas' is not a comma-separated list of names" --plan check --locks mcs,,tas
+usage_error "check: two durations for every workload" "--duration: two durations for every workload ('2,creat=1,3'); one" \
+	--plan check --duration 2,creat=1,3
+usage_error "check: a workload's duration twice" "--duration: creat is given twice" --plan check --duration creat=5,creat=6
+usage_error "check: seconds out of range (0.01 to 86400)" "--duration: '0.001' is not a number of seconds from 0.01 to 86400" \
+	--plan check --duration 0.001
+usage_error "check: seconds as lockbench's -d takes them (no trailing dot)" "--duration: '5.' (for creat) is not a number of seconds" \
+	--plan check --duration creat=5.
+usage_error "check: an unknown workload in --duration" "--duration: unknown name 'crat': did you mean 'creat'?" \
+	--plan check --duration crat=5

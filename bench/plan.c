@@ -33,29 +33,18 @@ static uint32_t rand31(uint32_t *state)
 	return *state;
 }
 
-/* A line's first blank-separated word, into word (at most size - 1 bytes). */
-static void first_word(const char *line, char *word, size_t size)
-{
-	size_t skip = strspn(line, " \t"), len = strcspn(line + skip, " \t");
-
-	if (len >= size)
-		len = size - 1;
-	memcpy(word, line + skip, len);
-	word[len] = '\0';
-}
-
+/* Variant line's run in round r: `NAME-rR ARGS... --seed R`. */
 static void print_run(FILE *out, const char *line, unsigned int r)
 {
 	const char *space = strchr(line, ' '), *args = space ? space + 1 : line;
-	size_t n = strlen(args);
+	/* The name: the line's first blank-separated word. */
+	size_t skip = strspn(line, " \t"), len = strcspn(line + skip, " \t"), n = strlen(args);
 	bool sim = false;
-	char name[256];
 
 	/* " ARGS " holds " --sim ": a simulated run takes its seed so. */
 	for (const char *p = strstr(args, "--sim"); p && !sim; p = strstr(p + 1, "--sim"))
 		sim = (p == args || p[-1] == ' ') && (p[5] == ' ' || p + 5 == args + n);
-	first_word(line, name, sizeof(name));
-	fprintf(out, "%s-r%u %s%s%u\n", name, r, args, sim ? " --sim-seed " : " --seed ", r);
+	fprintf(out, "%.*s-r%u %s%s%u\n", (int)len, line + skip, r, args, sim ? " --sim-seed " : " --seed ", r);
 }
 
 /* Round r's order: slow drift of the machine (other tenants, heat, a

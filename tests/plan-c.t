@@ -43,6 +43,7 @@ for i in $(seq 1 40); do echo "v$i -l tas -w counter -t $i -d 0.3"; done >"$tmp/
 echo "sim-a -l kmutex-spin -w fserver --sim nehalem-ex-64 -t 256 -d 0.2" >>"$tmp/v40"
 echo "last-sim -l tas -w counter --simx 1 -d 0.3 --sim" >>"$tmp/v40"
 echo "simx -l tas -w counter --simx 1 -d 0.3" >>"$tmp/v40"
+echo "$(printf 'long%.0s' $(seq 1 100)) -l tas -w counter -d 0.3" >>"$tmp/v40"
 same=1
 for rs in "1 1" "3 7" "2 2147483646" "5 123456789" "1 2147435376"; do
 	set -- $rs
@@ -50,11 +51,11 @@ for rs in "1 1" "3 7" "2 2147483646" "5 123456789" "1 2147435376"; do
 	awk_rounds "$tmp/v40" "$1" "$2" >"$tmp/a.out"
 	cmp -s "$tmp/c.out" "$tmp/a.out" || { same=0; echo "# reps $1 seed $2 differ: $(diff "$tmp/a.out" "$tmp/c.out" | head -n 4)"; }
 done
-check "rounds: the same plan as run-all's awk shuffle, for five reps and seeds (the largest, one whose first state is 0)" \
+check "rounds: the same plan as run-all's awk shuffle, for five reps and seeds (the largest, one whose first state is 0), a 400-letter name whole" \
 	'[ $same = 1 ] && [ ! -s "$tmp/c.err" ]'
 "$LB" --plan rounds "$tmp/v40" 3 7 >"$tmp/r3"
 check "rounds: each round runs every variant once" \
-	'for r in 1 2 3; do [ "$(grep -c -- "-r$r " "$tmp/r3")" -eq 43 ] || exit 1; done; [ "$(wc -l <"$tmp/r3")" -eq 129 ]'
+	'for r in 1 2 3; do [ "$(grep -c -- "-r$r " "$tmp/r3")" -eq 44 ] || exit 1; done; [ "$(wc -l <"$tmp/r3")" -eq 132 ]'
 check "rounds: a round's order is its own (rounds 1 and 2 differ)" \
 	'[ "$(grep -- "-r1 " "$tmp/r3" | cut -d" " -f1 | sed "s/-r1$//")" != "$(grep -- "-r2 " "$tmp/r3" | cut -d" " -f1 | sed "s/-r2$//")" ]'
 check "rounds: a simulated variant takes --sim-seed, the others --seed; --simx is not --sim, a last --sim is" \

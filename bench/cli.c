@@ -328,6 +328,7 @@ static void list_lock_roles(FILE *out)
 		{ LOCK_R_NUMA_ONLY, "numa-only" },
 		{ LOCK_R_PROGRAM_BASE, "program-baseline" },
 		{ LOCK_R_KERNEL_BASE, "kernel-baseline" },
+		{ LOCK_R_CK, "concurrency-kit" },
 	};
 
 	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++)
@@ -381,7 +382,8 @@ static void list_declared(FILE *out)
  * `meets-in-kernel NAME` for each workload whose threads also meet on a
  * kernel lock, `no-exclusion NAME` for each lock that excludes nothing (with
  * --kernel-locks, the kernel's own lock alone), `numa-only NAME`,
- * `program-baseline NAME` and `kernel-baseline NAME` (a lock's roles,
+ * `program-baseline NAME`, `kernel-baseline NAME` and `concurrency-kit
+ * NAME` (a lock's roles,
  * locks/locks.def), `patch-lock NAME always|kernel-locks`, the patch table's
  * columns in order (the first two the patch pair), `program NAME ROLE FULL
  * QUICK` (bench/exec/programs.def: its {seconds}), and list_declared()'s

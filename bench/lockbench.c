@@ -1,9 +1,11 @@
 /* lockbench.c — main(): parse, run, report.  Exit statuses in config.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "plan.h"
 #include "exec/launcher/launcher.h"
 #include "output/outdir.h"
 #include "output/report.h"
@@ -116,6 +118,8 @@ int main(int argc, char **argv)
 	struct bench_config cfg;
 	char err[1024];
 
+	if (argc > 1 && !strcmp(argv[1], "--plan"))
+		return end(plan_main(argc - 1, argv + 1));
 	switch (cli_parse(argc, argv, &cfg, err, sizeof(err))) {
 	case CLI_HELP:
 		cli_usage(stdout);

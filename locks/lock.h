@@ -149,6 +149,10 @@ enum lock_role {
 	 * excludes nothing): the kernel row's baseline, its patch-table column
 	 * only where kernel capture works, the --kernel-locks probe's lock. */
 	LOCK_R_KERNEL_BASE  = 1u << 2,
+	/* Concurrency Kit's algorithm (docs/ck.md), a reference beside the
+	 * suite's own: --quick's first look leaves it out of the sweep, and the
+	 * report says so (run-env's CK_LOCKS). */
+	LOCK_R_CK           = 1u << 3,
 };
 
 /* One lock's line of run-all's plan, lock_plans[i] lock_registry[i]'s. */

@@ -25,8 +25,9 @@ in_list() {
 # nothing), `NAME UNIT s|min` for `unit` (what one operation
 # is called, its throughput per second or per minute), `NAME` for each lock
 # role of locks/locks.def: `numa-only` (swept only on two or more NUMA
-# nodes), `program-baseline` (first under every program) and
-# `kernel-baseline` (with --kernel-locks the kernel's own lock alone),
+# nodes), `program-baseline` (first under every program),
+# `kernel-baseline` (with --kernel-locks the kernel's own lock alone) and
+# `concurrency-kit` (Concurrency Kit's: --quick's sweep leaves them out),
 # `NAME WHEN` for `patch-lock`, the patch table's locks in column order
 # (the first two the patch pair; WHEN: always, or kernel-locks),
 # `NAME ROLE FULL QUICK` for `program` (bench/exec/programs.def: its

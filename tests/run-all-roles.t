@@ -2,10 +2,11 @@
 # run-all-roles.t — run-all plans a lock by its roles (locks/locks.def, said
 # by `lockbench --list`'s plan: section), never by its name: a lockbench whose
 # --list gives the NUMA-only role to ttas instead of ck-cohort, and the
-# programs' baseline to kmutex-fix instead of pthread, gets a plan that
-# sweeps ck-cohort and not ttas on one NUMA node, and runs each program
-# under kmutex-fix first.  Only the plan is looked at: run-all is stopped
-# once it has said how many runs it plans.
+# programs' baseline to kmutex-fix instead of pthread, and the Concurrency
+# Kit role to tas instead of ck-mcs, gets a plan that sweeps ck-cohort and
+# not ttas on one NUMA node, runs each program under kmutex-fix first, and
+# whose --quick sweep leaves out tas and keeps ck-mcs.  Only the plan is
+# looked at: run-all is stopped once it has said how many runs it plans.
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d) || exit 1
 pid=""
@@ -14,20 +15,21 @@ trap '[ -z "$pid" ] || kill -TERM -- -"$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
 export LOCKBENCH_EXEC_SO="${LOCKBENCH_EXEC_SO:-$top/build/liblockbench-exec.so}"
-echo "1..5"
+echo "1..7"
 
 # The lockbench with other roles: its --list edited, all else the real one's.
 cat >"$tmp/lb" <<EOF
 #!/bin/sh
 if [ "\$1" = --list ]; then
-	"$LB" --list | sed 's/^  numa-only ck-cohort\$/  numa-only ttas/; s/^  program-baseline pthread\$/  program-baseline kmutex-fix/'
+	"$LB" --list | sed 's/^  numa-only ck-cohort\$/  numa-only ttas/; s/^  program-baseline pthread\$/  program-baseline kmutex-fix/; s/^  concurrency-kit ck-mcs\$/  concurrency-kit tas/'
 	exit
 fi
 exec "$LB" "\$@"
 EOF
 chmod +x "$tmp/lb"
 check "the real --list gives the roles this test moves" \
-	'"$LB" --list | grep -qx "  numa-only ck-cohort" && "$LB" --list | grep -qx "  program-baseline pthread"'
+	'"$LB" --list | grep -qx "  numa-only ck-cohort" && "$LB" --list | grep -qx "  program-baseline pthread" &&
+	"$LB" --list | grep -qx "  concurrency-kit ck-mcs" && ! "$LB" --list | grep -qx "  concurrency-kit tas"'
 
 # plan NAME ARGS...: run-all's variants.txt for ARGS into $tmp/NAME.variants,
 # run-all stopped once it has printed the plan's size (before any real run).
@@ -69,3 +71,10 @@ else
 	ok "# skip sysbench not installed (scripts/deps.sh installs it)"
 	ok "# skip sysbench not installed (scripts/deps.sh installs it)"
 fi
+
+# --quick's sweep leaves out the locks with the Concurrency Kit role (and the
+# patch table's), by the role, not by a lock's name or its description.
+plan quick --quick --no-sim --workloads counter
+check "--quick: the Concurrency Kit role's lock (tas here) is not swept ($(head -c 200 "$tmp/quick.out"))" \
+	'grep -q "^sweep-counter-" "$tmp/quick.variants" && ! grep -q "^sweep-counter-t[0-9]*-tas " "$tmp/quick.variants"'
+check "... and ck-mcs, without the role, is" 'grep -q "^sweep-counter-t[0-9]*-ck-mcs " "$tmp/quick.variants"'

@@ -7,6 +7,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 
 #include "../locks/lock.h"
 
-#define KNOWN_ROLES (LOCK_R_NUMA_ONLY | LOCK_R_PROGRAM_BASE | LOCK_R_KERNEL_BASE)
+#define KNOWN_ROLES (LOCK_R_NUMA_ONLY | LOCK_R_PROGRAM_BASE | LOCK_R_KERNEL_BASE | LOCK_R_CK)
 
 /* The lock of N holding ROLE, when exactly one does; NULL otherwise. */
 static const struct lock_ops *only_one(const struct lock_plan *plans, const struct lock_ops *const *ops, size_t n,
@@ -84,13 +85,32 @@ static const char *plans_fault(const struct lock_plan *plans, const struct lock_
 	return NULL;
 }
 
+/* The Concurrency Kit role is on exactly the locks whose description says
+ * they are Concurrency Kit's (--quick leaves those out of its sweep by the
+ * role, run-env's CK_LOCKS): the first lock that differs, or NULL. */
+static const char *ck_role_fault(const struct lock_plan *plans, const struct lock_ops *const *ops, size_t n)
+{
+	static const char ck[] = "Concurrency Kit";
+
+	for (size_t i = 0; i < n; i++) {
+		bool says = ops[i]->description && !strncmp(ops[i]->description, ck, sizeof(ck) - 1);
+
+		if (says != !!(plans[i].roles & LOCK_R_CK))
+			return ops[i]->name;
+	}
+	return NULL;
+}
+
 static void registry_plans_hold(void **state)
 {
 	const char *fault = plans_fault(lock_plans, lock_registry, lock_registry_len);
+	const char *ck = ck_role_fault(lock_plans, lock_registry, lock_registry_len);
 
 	(void)state;
 	if (fault)
 		fail_msg("locks/locks.def: %s", fault);
+	if (ck)
+		fail_msg("locks/locks.def: %s: LOCK_R_CK and its description disagree", ck);
 }
 
 /* ---- the check catches each fault ---- */
@@ -148,10 +168,28 @@ static void made_up_faults(void **state)
 	expect_fault(p, "the kernel baseline excludes: the kernel's own lock would not be alone");
 }
 
+/* ck_role_fault names a Concurrency Kit lock without the role, and a lock
+ * with the role that is not Concurrency Kit's. */
+static void made_up_ck_faults(void **state)
+{
+	static const struct lock_ops ck = { .name = "ck", .description = "Concurrency Kit ck_spinlock_x: made up" };
+	static const struct lock_ops own = { .name = "own", .description = "the suite's own" };
+	const struct lock_ops *const ops[] = { &own, &ck };
+	struct lock_plan p[2] = { { 0, 0 }, { 0, LOCK_R_CK } };
+
+	(void)state;
+	assert_null(ck_role_fault(p, ops, 2));
+	p[1].roles = 0;
+	assert_string_equal(ck_role_fault(p, ops, 2), "ck");
+	p[1].roles = LOCK_R_CK, p[0].roles = LOCK_R_CK;
+	assert_string_equal(ck_role_fault(p, ops, 2), "own");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(made_up_faults),
+		cmocka_unit_test(made_up_ck_faults),
 		cmocka_unit_test(registry_plans_hold),
 	};
 

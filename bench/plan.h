@@ -1,0 +1,32 @@
+/* plan.h — `lockbench --plan`: run-all's planning, from the registries and
+ * the plan files, in C (issue 43). */
+#ifndef LOCKBENCH_PLAN_H
+#define LOCKBENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* `lockbench --plan WHAT ARGS...` (argv[0] is "--plan"): prints what run-all
+ * plans on stdout; a bad argument or an unreadable file is one line on
+ * stderr and EXIT_USAGE.  WHAT:
+ *   rounds VARIANTS REPS SEED   plan.txt's lines (plan_rounds)
+ *   seconds FILE TIMES LANES    what FILE's runs cost (plan_seconds)
+ *   check OPTION VALUE          run-all's --locks, --workloads or --duration
+ *                               VALUE is good: silent; else run-all's line */
+int plan_main(int argc, char **argv);
+
+/* `check`'s argv: OPTION VALUE (bench/plan_check.c). */
+int plan_check_main(char **argv);
+
+/* Writes REPS rounds of the n variants (`NAME ARGS...` lines) to out: round
+ * r runs each once as `NAME-rR ARGS... --seed R` (a simulated one, with
+ * --sim: --sim-seed R), in an order shuffled anew from seed and r. */
+void plan_rounds(FILE *out, char *const *variants, size_t n, unsigned int reps, uint32_t seed);
+
+/* The seconds one line of a plan costs: its -d and --warmup and
+ * PLAN_RUN_OVERHEAD_S; a simulated run's (*sim set: --sim) its CPU time
+ * over lanes. */
+double plan_line_seconds(const char *line, unsigned int lanes, bool *sim);
+
+#endif

@@ -1,0 +1,118 @@
+#!/bin/sh
+# plan-c.t — `lockbench --plan` (bench/plan.c), run-all's planning in C:
+# `check` takes run-all's --locks, --workloads and --duration as the
+# registries do, refusing in run-all's words (the nearest name, the valid
+# ones); `rounds` shuffles each round's variants as run-all's make_plan did in awk
+# (the reference below, kept here as the oracle: the same seed must make the
+# same plan.txt as a run-all before the move), and `seconds` costs a plan by
+# its rule: each run's -d and --warmup and its overhead, a simulated run's
+# CPU time shared among the lanes, TIMES over.  Bad arguments: one line, 2.
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+LB=${LOCKBENCH:-$top/bench/lockbench}
+case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
+echo "1..25"
+
+# The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
+awk_rounds() { # FILE REPS SEED
+	reps=$2 seed=$3 awk '
+		function rand31() { state = (state * 16807) % 2147483647; return state }
+		{ name[NR] = $1; sub(/^[^ ]* /, ""); args[NR] = $0 }
+		END {
+			reps = ENVIRON["reps"] + 0; seed = ENVIRON["seed"] + 0
+			for (r = 1; r <= reps; r++) {
+				state = (seed + r * 48271) % 2147483647
+				if (state == 0) state = 1
+				for (i = 0; i < 8; i++) rand31()
+				for (i = 1; i <= NR; i++) order[i] = i
+				for (i = NR; i > 1; i--) {
+					j = 1 + rand31() % i
+					t = order[i]; order[i] = order[j]; order[j] = t
+				}
+				for (i = 1; i <= NR; i++)
+					print name[order[i]] "-r" r " " args[order[i]] \
+						(index(" " args[order[i]] " ", " --sim ") ? " --sim-seed " : " --seed ") r
+			}
+		}' "$1"
+}
+
+# --- rounds ---
+for i in $(seq 1 40); do echo "v$i -l tas -w counter -t $i -d 0.3"; done >"$tmp/v40"
+echo "sim-a -l kmutex-spin -w fserver --sim nehalem-ex-64 -t 256 -d 0.2" >>"$tmp/v40"
+echo "last-sim -l tas -w counter --simx 1 -d 0.3 --sim" >>"$tmp/v40"
+echo "simx -l tas -w counter --simx 1 -d 0.3" >>"$tmp/v40"
+echo "$(printf 'long%.0s' $(seq 1 100)) -l tas -w counter -d 0.3" >>"$tmp/v40"
+same=1
+for rs in "1 1" "3 7" "2 2147483646" "5 123456789" "1 2147435376"; do
+	set -- $rs
+	"$LB" --plan rounds "$tmp/v40" "$1" "$2" >"$tmp/c.out" 2>"$tmp/c.err" || same=0
+	awk_rounds "$tmp/v40" "$1" "$2" >"$tmp/a.out"
+	cmp -s "$tmp/c.out" "$tmp/a.out" || { same=0; echo "# reps $1 seed $2 differ: $(diff "$tmp/a.out" "$tmp/c.out" | head -n 4)"; }
+done
+check "rounds: the same plan as run-all's awk shuffle, for five reps and seeds (the largest, one whose first state is 0), a 400-letter name whole" \
+	'[ $same = 1 ] && [ ! -s "$tmp/c.err" ]'
+"$LB" --plan rounds "$tmp/v40" 3 7 >"$tmp/r3"
+check "rounds: each round runs every variant once" \
+	'for r in 1 2 3; do [ "$(grep -c -- "-r$r " "$tmp/r3")" -eq 44 ] || exit 1; done; [ "$(wc -l <"$tmp/r3")" -eq 132 ]'
+check "rounds: a round's order is its own (rounds 1 and 2 differ)" \
+	'[ "$(grep -- "-r1 " "$tmp/r3" | cut -d" " -f1 | sed "s/-r1$//")" != "$(grep -- "-r2 " "$tmp/r3" | cut -d" " -f1 | sed "s/-r2$//")" ]'
+check "rounds: a simulated variant takes --sim-seed, the others --seed; --simx is not --sim, a last --sim is" \
+	'grep -q "^sim-a-r2 .* --sim nehalem-ex-64 -t 256 -d 0.2 --sim-seed 2$" "$tmp/r3" &&
+	 grep -q "^last-sim-r3 .* --sim --sim-seed 3$" "$tmp/r3" &&
+	 grep -q "^simx-r1 .* --simx 1 -d 0.3 --seed 1$" "$tmp/r3" && grep -q "^v40-r1 .* -d 0.3 --seed 1$" "$tmp/r3"'
+"$LB" --plan rounds "$tmp/v40" 3 8 >"$tmp/r3b"
+check "rounds: another seed, another order" '! cmp -s "$tmp/r3" "$tmp/r3b"'
+
+# --- seconds ---
+secs() { "$LB" --plan seconds "$@"; }
+printf 'a -l tas -w counter -t 4 -d 100 --warmup 0\n' >"$tmp/d100"
+printf 'a -l tas -w counter -t 4 -d 0 --warmup 0\n' >"$tmp/d0"
+printf 'a -l tas -w counter -t 4 -d 0 --warmup 50\n' >"$tmp/w50"
+printf 'a -l tas -w counter -t 64 -d 100 --warmup 0\n' >"$tmp/t64"
+check "seconds: -d adds its seconds" '[ $(( $(secs "$tmp/d100" 1 1) - $(secs "$tmp/d0" 1 1) )) -eq 100 ]'
+check "seconds: --warmup adds its seconds" '[ $(( $(secs "$tmp/w50" 1 1) - $(secs "$tmp/d0" 1 1) )) -eq 50 ]'
+check "seconds: a real run's threads cost nothing more" '[ "$(secs "$tmp/t64" 1 1)" = "$(secs "$tmp/d100" 1 1)" ]'
+cat "$tmp/d100" "$tmp/d100" "$tmp/d100" >"$tmp/3x"
+check "seconds: TIMES over is each line TIMES over, and lanes leave real runs alone" \
+	'[ "$(secs "$tmp/d100" 3 1)" = "$(secs "$tmp/3x" 1 1)" ] && [ "$(secs "$tmp/d100" 1 8)" = "$(secs "$tmp/d100" 1 1)" ]'
+printf 's -l kmutex-spin -w fserver --sim nehalem-ex-64 -t 256 -d 1000 --warmup 0\n' >"$tmp/sim"
+printf 's -l kmutex-spin -w fserver --sim nehalem-ex-64 -t 512 -d 1000 --warmup 0\n' >"$tmp/sim2t"
+one=$(secs "$tmp/sim" 1 1)
+check "seconds: a simulated run costs by its threads (twice the threads, twice the cost, within rounding)" \
+	'two=$(secs "$tmp/sim2t" 1 1); [ $((two - 2 * one)) -le 1 ] && [ $((2 * one - two)) -le 1 ] && [ "$one" -gt 100 ]'
+check "seconds: ... and shares the lanes (4 lanes, a quarter, within rounding)" \
+	'q=$(secs "$tmp/sim" 1 4); [ $((4 * q - one)) -le 2 ] && [ $((one - 4 * q)) -le 2 ]'
+
+# --- bad arguments ---
+usage_error "rounds: REPS 0" "'0' is not a whole number of rounds" --plan rounds "$tmp/v40" 0 7
+usage_error "rounds: a seed past 2147483646" "'2147483647' is not a whole seed" --plan rounds "$tmp/v40" 1 2147483647
+usage_error "seconds: no such file" "cannot read '$tmp/none'" --plan seconds "$tmp/none" 1 1
+usage_error "an unknown WHAT" "'order' is not rounds, seconds or check" --plan order "$tmp/v40" 1 1
+
+# --- check: run-all's --locks, --workloads, --duration ---
+. "$top/scripts/registry.sh"
+"$LB" --list >"$tmp/list"
+locks=$(registry_names locks <"$tmp/list" | tr "\n" " ")
+names=$(registry_names workloads <"$tmp/list" | tr "\n" " ")$(registry_names programs <"$tmp/list" | tr "\n" " ")
+prog=$(registry_names programs <"$tmp/list" | head -n 1)
+check "check: a good list, every lock, every workload and program, durations: silent, exit 0" \
+	'"$LB" --plan check --locks "$(echo $locks | tr " " ,)" >"$tmp/o" 2>&1 &&
+	 "$LB" --plan check --workloads "$(echo $names | tr " " ,)" >>"$tmp/o" 2>&1 &&
+	 "$LB" --plan check --duration "2,creat=0.5,$prog=86400" >>"$tmp/o" 2>&1 && [ ! -s "$tmp/o" ]'
+usage_error "check: an unknown lock, the nearest named" "--locks: unknown name 'mcss': did you mean 'mcs'? (valid: $(echo $locks))" \
+	--plan check --locks tas,mcss
+usage_error "check: an unknown workload: workloads and programs are valid" "--workloads: unknown name 'fservr': did you mean 'fserver'? (valid: $(echo $names))" \
+	--plan check --workloads fservr
+usage_error "check: a name far from any: no guess" "--locks: unknown name 'zzzzzz' (valid:" --plan check --locks zzzzzz
+usage_error "check: not a list" "--locks: 'mcs,,tas' is not a comma-separated list of names" --plan check --locks mcs,,tas
+usage_error "check: two durations for every workload" "--duration: two durations for every workload ('2,creat=1,3'); one" \
+	--plan check --duration 2,creat=1,3
+usage_error "check: a workload's duration twice" "--duration: creat is given twice" --plan check --duration creat=5,creat=6
+usage_error "check: seconds out of range (0.01 to 86400)" "--duration: '0.001' is not a number of seconds from 0.01 to 86400" \
+	--plan check --duration 0.001
+usage_error "check: seconds as lockbench's -d takes them (no trailing dot)" "--duration: '5.' (for creat) is not a number of seconds" \
+	--plan check --duration creat=5.
+usage_error "check: an unknown workload in --duration" "--duration: unknown name 'crat': did you mean 'creat'?" \
+	--plan check --duration crat=5

@@ -5,6 +5,7 @@
  *   analysis/lbcompare [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...
  *   analysis/lbcompare --markdown RUNALLDIR   (run-all's report: markdown.h)
  *   analysis/lbcompare --markdown-hosts OUTDIR RUNALLDIR...
+ *   analysis/lbcompare --data RUNALLDIR CHARTSDIR   (run-all's data/: print.h)
  *
  * With --csv, also writes into OUTDIR the files the gnuplot scripts read
  * (documented in results/README.md, "Derived files"):
@@ -65,6 +66,7 @@
 #include "files/runs.h"
 #include "model/builds.h"
 #include "model/comparison.h"
+#include "model/dirmodel.h"
 #include "print/markdown.h"
 #include "print/print.h"
 #include "../common/text.h"
@@ -310,7 +312,7 @@ static int compare(char **argv, int first, int argc, const char *csv_dir)
 	if (!(c = comparison_build((const struct result_run *const *)runs.run, runs.n, err, sizeof(err))) ||
 	    (!pool_builds && comparison_mixes_builds(c, err, sizeof(err))) || text_print(c, stdout, err, sizeof(err)) != 0) {
 		status = die(err);
-	} else if (csv_dir && csv_write(c, &csv, err, sizeof(err)) != 0) {
+	} else if (csv_dir && csv_write(c, &csv, true, err, sizeof(err)) != 0) {
 		output_end(false);
 		comparison_free(c);
 		runs_free(&runs);
@@ -338,6 +340,38 @@ static int markdown(bool hosts, char **argv, int argc)
 	return finish(rc == 0 ? CMP_OK : CMP_USAGE);
 }
 
+/* --data RUNALLDIR CHARTSDIR: the directory's model, built once, and
+ * every part's files in its data/ and CHARTSDIR (print_dir_data): 0; 1
+ * some comparison failed (its text says why); 2 the directory could not
+ * be read; 3 a file could not be written. */
+static int data(char **argv)
+{
+	static struct sf_dir dir, charts;  /* static: paths of PATH_MAX, not on the stack */
+	static struct dir_model m;
+	struct rundir d;
+	int rc;
+
+	if (open_named_dir(&dir, argv[0]) != 0)
+		return cannot(&dir, "--data", CMP_USAGE);
+	if (open_named_dir(&charts, argv[1]) != 0) {
+		sf_dir_close(&dir);
+		return cannot(&charts, "--data", CMP_USAGE);
+	}
+	if (rundir_load(&d, &dir, err, sizeof(err)) != 0) {
+		sf_dir_close(&charts);
+		return cannot(&dir, "--data", CMP_USAGE);
+	}
+	rc = dir_model_build(&m, &d, err, sizeof(err)) != 0 || print_part_texts(&m, err, sizeof(err)) != 0
+		     ? -2 : print_dir_data(&m, &dir, &charts, err, sizeof(err));
+	dir_model_free(&m);
+	rundir_free(&d);
+	sf_dir_close(&charts);
+	if (rc < 0)
+		return cannot(&dir, "--data", rc == -2 ? CMP_USAGE : CMP_WRITE);
+	sf_dir_close(&dir);
+	return finish(rc == 0 ? CMP_OK : CMP_RUNS);
+}
+
 int main(int argc, char **argv)
 {
 	const char *csv_dir = NULL;
@@ -347,6 +381,7 @@ int main(int argc, char **argv)
 		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown RUNALLDIR  (run-all's report.md)\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown-hosts OUTDIR RUNALLDIR...\n"
+		       "       lbcompare [--within ROOT] --data RUNALLDIR CHARTSDIR  (run-all's data/, and the charts' files)\n"
 		       "DIR...: runs, or directories of runs; the first run named is each table's baseline.\n"
 		       "--dir RUNALLDIR: each run-all directory the runs are from, in order: where two share a hostname,\n"
 		       "  each one's runs are a host of their own, HOSTNAME-dirN.  With two hosts, each variant is also\n"
@@ -382,6 +417,8 @@ int main(int argc, char **argv)
 	}
 	if (i + 1 < argc && strcmp(argv[i], "--markdown") == 0 && !csv_dir)
 		return i + 2 == argc ? markdown(false, argv + i + 1, 1) : usage("--markdown takes one directory");
+	if (i + 1 < argc && strcmp(argv[i], "--data") == 0 && !csv_dir)
+		return i + 3 == argc ? data(argv + i + 1) : usage("--data takes a directory and a directory for the charts");
 	if (i + 2 < argc && strcmp(argv[i], "--markdown-hosts") == 0 && !csv_dir)
 		return markdown(true, argv + i + 1, argc - i - 1);
 	if (i >= argc || strncmp(argv[i], "--", 2) == 0)

@@ -172,7 +172,7 @@ static void print_kernel_line(struct md *m)
 /* The patch experiment's comparison of W: each thread count's headline
  * figures, the seed's own ratio beside them, and where the full text is
  * (its charts are at the top: md_charts_section); or why it failed. */
-static void print_patch_workload(struct md *m, const struct md_part *part)
+static void print_patch_workload(struct md *m, const struct dir_part *part)
 {
 	const struct group *g[MAX_GROUPS];
 	size_t n;
@@ -320,7 +320,7 @@ static void print_numa_skipped(struct md *m, const char *w)
 
 static void print_sweep(struct md *m, const char *w)
 {
-	const struct md_part *part = md_part(m, "sweep", w);
+	const struct dir_part *part = md_part(m, "sweep", w);
 
 	fprintf(m->out, "## %c%s sweep\n\n", *w >= 'a' && *w <= 'z' ? *w - 'a' + 'A' : *w, w + 1);
 	/* Its tables and charts come from the comparison: none when it

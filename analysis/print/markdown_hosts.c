@@ -62,7 +62,7 @@ static const char *run_label(const char *kind, size_t i)
  * comparison, by their absolute paths, each run's host the directory's
  * label where it has one (rundir_host_labels).  False out of memory, or when one
  * no longer loads (then P->failed says why). */
-static bool load_part(struct md_part *p, const struct rundir *dirs, size_t ndirs)
+static bool load_part(struct dir_part *p, const struct rundir *dirs, size_t ndirs)
 {
 	static struct sf_dir dir;  /* static: a path of PATH_MAX, not on the stack */
 	size_t total = 0;
@@ -77,7 +77,7 @@ static bool load_part(struct md_part *p, const struct rundir *dirs, size_t ndirs
 			const char *name = dirs[i].plan[dirs[i].done[k]].name;
 			struct result_run *run;
 
-			if (!md_run_of(name, p->kind, p->workload))
+			if (!dir_run_of(name, p->kind, p->workload))
 				continue;
 			snprintf(rel, sizeof(rel), "runs/%s", name);
 			if (!(run = malloc(sizeof(*run))))
@@ -92,7 +92,7 @@ static bool load_part(struct md_part *p, const struct rundir *dirs, size_t ndirs
 			sf_dir_close(&dir);
 			/* A simulated run only in the simulated part, a real one
 			 * only in the others (meta.csv's simulated, not the name). */
-			if (md_simulated(run) != (strcmp(p->kind, "sim") == 0)) {
+			if (dir_run_simulated(run) != (strcmp(p->kind, "sim") == 0)) {
 				result_free(run);
 				free(run);
 				continue;
@@ -104,7 +104,7 @@ static bool load_part(struct md_part *p, const struct rundir *dirs, size_t ndirs
 	return true;
 }
 
-static void free_part(struct md_part *p)
+static void free_part(struct dir_part *p)
 {
 	comparison_free(p->c);
 	free(p->text);
@@ -133,7 +133,7 @@ static void print_headlines(FILE *out, const struct comparison *c, const char *r
  * across-hosts tables; 0, or -1 out of memory. */
 static int print_workload(FILE *out, const struct rundir *dirs, size_t ndirs, const char *kind, const char *w)
 {
-	static struct md_part p;
+	static struct dir_part p;
 	bool sweep = strcmp(kind, "sweep") == 0;
 	char rel[MD_PATH], err[256];
 	int rc = 0;
@@ -234,7 +234,7 @@ static bool experiment_of(const struct plan_run *r, char *w, size_t len)
 /* KIND's runs of W from both directories, each variant against itself. */
 static int print_across_part(FILE *out, const struct rundir *dirs, const char *kind, const char *w)
 {
-	static struct md_part p;
+	static struct dir_part p;
 	static struct across a[MAX_GROUPS];
 	char err[256];
 	int rc = 0;

@@ -45,7 +45,7 @@ void md_print_phases_plot(struct md *m, const struct group *g, const char *prefi
 	md_print_plot(m, alt, name);
 }
 
-bool md_failed_comparison(struct md *m, const struct md_part *part)
+bool md_failed_comparison(struct md *m, const struct dir_part *part)
 {
 	char rel[MD_PATH], key[MD_PATH + sizeof(part->failed)];
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "../model/comparison.h"
+#include "../model/dirmodel.h"
 
 /* Every table of the comparison, as lbcompare prints them: with several
  * hosts the hosts and each workload across them first.  0, or -1 with one
@@ -25,8 +26,26 @@ int text_print(const struct comparison *c, FILE *out, char *err, size_t errlen);
 int text_print_hosts(const struct comparison *c, FILE *out, char *err, size_t errlen);
 
 /* --csv DIR: every derived file, each written whole or not at all
- * (safefile.h).  0, or -1 with one line in err. */
-int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, size_t errlen);
+ * (safefile.h), and with CHARTS charts.csv, the charts run-all draws of
+ * them.  0, or -1 with one line in err. */
+int csv_write(const struct comparison *c, const struct sf_dir *dir, bool charts, char *err, size_t errlen);
+
+/* P's text as lbcompare prints it (text_print; HOSTS_ONLY: text_print_hosts)
+ * into p->text; where it cannot be printed (a figure a run lacks), P's
+ * comparison is given up with that line (dir_part_fail) after what was
+ * printed.  0, or -1 out of memory (said in err). */
+int print_part_text(struct dir_part *p, bool hosts_only, char *err, size_t errlen);
+/* Every part's text of M (print_part_text). */
+int print_part_texts(struct dir_model *m, char *err, size_t errlen);
+/* lbcompare --data: what run-all keeps in DIR/data of M's parts (each
+ * KIND-W but the report's exec part): KIND-W.txt, its text (or its failed
+ * line, last), and but for the simulated runs' (whose CSV files would take
+ * the real ones' names) its CSV files; and into CHARTS, for run-all's
+ * gnuplot calls, a folder KIND-W of each part's CSV files with charts.csv,
+ * and parts.txt, a line "KIND W STATUS" per part in M's order (STATUS 0,
+ * or 1: its comparison failed).  0; 1 some comparison failed; -1 with one
+ * line in err when a file could not be written. */
+int print_dir_data(struct dir_model *m, const struct sf_dir *dir, const struct sf_dir *charts, char *err, size_t errlen);
 
 /* The seed patch's own throughput ratio, fix over 2.6.34, on W (creat:
  * mutex-test V; fserver: AIM7), cited from its text (text_seed.c); false

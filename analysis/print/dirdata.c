@@ -1,0 +1,127 @@
+/*
+ * dirdata.c — a run-all directory's data/ from its one model (print.h):
+ * each part's text, and the CSV files the charts and people read, printed
+ * from the comparisons built once (model/dirmodel.h), as --markdown prints
+ * report.md from the same.
+ */
+#define _GNU_SOURCE  /* open_memstream, mkdirat */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "print.h"
+#include "../../common/text.h"
+
+int print_part_text(struct dir_part *p, bool hosts_only, char *err, size_t errlen)
+{
+	char why[ERR_LEN];
+	size_t len;
+	FILE *f;
+
+	free(p->text);
+	p->text = NULL;
+	if (!(f = open_memstream(&p->text, &len))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (p->c && (hosts_only ? text_print_hosts : text_print)(p->c, f, why, sizeof(why)) != 0) {
+		text_one_line(why);
+		dir_part_fail(p, why);
+	}
+	if (fclose(f) != 0 || !p->text) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int print_part_texts(struct dir_model *m, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < m->nparts; i++)
+		if (print_part_text(&m->part[i], false, err, errlen) != 0)
+			return -1;
+	return 0;
+}
+
+/* data/KIND-W.txt: P's text, and where its comparison failed the line
+ * saying why, last (where run-all's message reads it). */
+static int write_text(const struct dir_part *p, const struct sf_dir *dir, char *err, size_t errlen)
+{
+	char rel[128];
+	struct sf_out o;
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "data/%s-%s.txt", p->kind, p->workload);
+	if (!(f = sf_out_open(&o, dir, rel, err, errlen)))
+		return -1;
+	fputs(p->text ? p->text : "", f);
+	if (p->failed[0])
+		fprintf(f, "%s\n", p->failed);
+	return sf_out_commit(&o, err, errlen);
+}
+
+/* CHARTS/KIND-W/: P's CSV files with charts.csv, for run-all's gnuplot
+ * calls (CHARTS is run-all's own folder, made for this). */
+static int write_charts(const struct dir_part *p, const struct sf_dir *charts, char *err, size_t errlen)
+{
+	static struct sf_dir sub;  /* static: a path of PATH_MAX, not on the stack */
+	char name[96];
+	int rc;
+
+	snprintf(name, sizeof(name), "%s-%s", p->kind, p->workload);
+	if (mkdirat(charts->fd, name, 0700) != 0) {
+		snprintf(err, errlen, "%s/%s: %s", charts->path, name, strerror(errno));
+		return -1;
+	}
+	if (sf_dir_at(&sub, charts, name, err, errlen) != 0)
+		return -1;
+	rc = csv_write(p->c, &sub, true, err, errlen);
+	sf_dir_close(&sub);
+	return rc;
+}
+
+/* P's files; 0, or -1 with one line in err. */
+static int write_part(const struct dir_part *p, const struct sf_dir *dir, const struct sf_dir *charts, char *err,
+		      size_t errlen)
+{
+	static struct sf_dir data;  /* static: a path of PATH_MAX, not on the stack */
+	int rc = 0;
+
+	if (write_text(p, dir, err, errlen) != 0)
+		return -1;
+	if (!p->c)
+		return 0;
+	if (strcmp(p->kind, "sim") != 0) {
+		if (sf_dir_at(&data, dir, "data", err, errlen) != 0)
+			return -1;
+		rc = csv_write(p->c, &data, false, err, errlen);
+		sf_dir_close(&data);
+	}
+	return rc ? rc : write_charts(p, charts, err, errlen);
+}
+
+int print_dir_data(struct dir_model *m, const struct sf_dir *dir, const struct sf_dir *charts, char *err, size_t errlen)
+{
+	struct sf_out o;
+	int failed = 0;
+	FILE *list;
+
+	if (!(list = sf_out_open(&o, charts, "parts.txt", err, errlen)))
+		return -1;
+	for (size_t i = 0; i < m->nparts; i++) {
+		const struct dir_part *p = &m->part[i];
+
+		if (strcmp(p->kind, "exec") == 0)
+			continue;
+		if (write_part(p, dir, charts, err, errlen) != 0) {
+			sf_out_abort(&o);
+			return -1;
+		}
+		fprintf(list, "%s %s %d\n", p->kind, p->workload, p->c ? 0 : 1);
+		failed |= !p->c;
+	}
+	return sf_out_commit(&o, err, errlen) != 0 ? -1 : failed;
+}

@@ -6,6 +6,7 @@
  *   analysis/lbcompare --markdown RUNALLDIR   (run-all's report: markdown.h)
  *   analysis/lbcompare --markdown-hosts OUTDIR RUNALLDIR...
  *   analysis/lbcompare --data RUNALLDIR CHARTSDIR   (run-all's data/: print.h)
+ *   analysis/lbcompare --data-hosts OUTDIR RUNALLDIR...   (the hosts' data/)
  *
  * With --csv, also writes into OUTDIR the files the gnuplot scripts read
  * (documented in results/README.md, "Derived files"):
@@ -372,6 +373,36 @@ static int data(char **argv)
 	return finish(rc == 0 ? CMP_OK : CMP_RUNS);
 }
 
+/* --data-hosts OUTDIR DIR...: every KIND-W's runs of all the directories
+ * compared, into OUTDIR/data, a line "KIND W STATUS" each on standard
+ * output (print_hosts_data); statuses as --data's. */
+static int data_hosts(char **argv, int argc)
+{
+	static struct rundir dirs[DIRS_MAX];
+	static struct sf_dir out;  /* static: a path of PATH_MAX, not on the stack */
+	int n = 0, rc = CMP_OK;
+
+	if (argc - 1 > DIRS_MAX)
+		return usage("--data-hosts: more than 64 directories");
+	if (open_named_dir(&out, argv[0]) != 0)
+		return cannot(&out, "--data-hosts", CMP_USAGE);
+	for (; n < argc - 1; n++)
+		if (rundir_load_path(&dirs[n], argv[n + 1], err, sizeof(err)) != 0) {
+			rc = CMP_USAGE;
+			break;
+		}
+	if (rc == CMP_OK) {
+		int written = print_hosts_data(dirs, (size_t)n, &out, stdout, err, sizeof(err));
+		rc = written < 0 ? CMP_WRITE : written ? CMP_RUNS : CMP_OK;
+	}
+	for (int i = 0; i <= n && i < argc - 1; i++)
+		rundir_free(&dirs[i]);
+	if (rc == CMP_USAGE || rc == CMP_WRITE)
+		return cannot(&out, "--data-hosts", rc);
+	sf_dir_close(&out);
+	return finish(rc);
+}
+
 int main(int argc, char **argv)
 {
 	const char *csv_dir = NULL;
@@ -382,6 +413,7 @@ int main(int argc, char **argv)
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown RUNALLDIR  (run-all's report.md)\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown-hosts OUTDIR RUNALLDIR...\n"
 		       "       lbcompare [--within ROOT] --data RUNALLDIR CHARTSDIR  (run-all's data/, and the charts' files)\n"
+		       "       lbcompare [--within ROOT] --data-hosts OUTDIR RUNALLDIR...  (the hosts' report's data/)\n"
 		       "DIR...: runs, or directories of runs; the first run named is each table's baseline.\n"
 		       "--dir RUNALLDIR: each run-all directory the runs are from, in order: where two share a hostname,\n"
 		       "  each one's runs are a host of their own, HOSTNAME-dirN.  With two hosts, each variant is also\n"
@@ -419,6 +451,8 @@ int main(int argc, char **argv)
 		return i + 2 == argc ? markdown(false, argv + i + 1, 1) : usage("--markdown takes one directory");
 	if (i + 1 < argc && strcmp(argv[i], "--data") == 0 && !csv_dir)
 		return i + 3 == argc ? data(argv + i + 1) : usage("--data takes a directory and a directory for the charts");
+	if (i + 2 < argc && strcmp(argv[i], "--data-hosts") == 0 && !csv_dir)
+		return data_hosts(argv + i + 1, argc - i - 1);
 	if (i + 2 < argc && strcmp(argv[i], "--markdown-hosts") == 0 && !csv_dir)
 		return markdown(true, argv + i + 1, argc - i - 1);
 	if (i >= argc || strncmp(argv[i], "--", 2) == 0)

@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 unset LOCKBENCH_EXEC_SO
 
-echo "1..9"
+echo "1..12"
 
 # A run-all directory of two experiments: the patch pair on creat (with
 # --kernel-locks' kernel row where it can) and a sweep of counter.
@@ -92,6 +92,34 @@ mkdir "$d/data" && ln -s "$tmp/target" "$d/data/sweep-counter.txt"
 rc=$?
 check "a link at data/KIND-W.txt: replaced by a regular file, its target untouched (rc=$rc)" \
 	'[ $rc -eq 0 ] && [ -f "$d/data/sweep-counter.txt" ] && [ ! -L "$d/data/sweep-counter.txt" ] && [ "$(cat "$tmp/target")" = kept ]'
+
+# --data-hosts OUT DIR...: two directories of one host (a copy: a before
+# and an after), each KIND-W's runs of both in one comparison, as lbcompare
+# --dir D1 --dir D2 of their runs compares them.
+cp -R "$d" "$tmp/d2"
+mkdir -p "$tmp/h/data"
+"$CMP" --data-hosts "$tmp/h" "$d" "$tmp/d2" >"$tmp/h.parts" 2>"$tmp/err"
+rc=$?
+check "--data-hosts: exit 0, a line per KIND W, each status 0 (rc=$rc: $(tr '\n' ' ' <"$tmp/h.parts"))" \
+	'[ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && cut -d" " -f1,2 "$tmp/h.parts" | sort | cmp -s - "$tmp/want" &&
+	 ! awk "\$3 != 0" "$tmp/h.parts" | grep -q .'
+same=1
+while read -r kind w st; do
+	rm -rf "$tmp/hone" && mkdir "$tmp/hone"
+	{ (cd "$d" && runs_of . "$kind-$w") | sed "s|^|$d/|"; (cd "$tmp/d2" && runs_of . "$kind-$w") | sed "s|^|$tmp/d2/|"; } |
+		tr '\n' '\0' | xargs -0 "$CMP" --csv "$tmp/hone" --dir "$d" --dir "$tmp/d2" >"$tmp/hone.txt" 2>&1 || same=0
+	cmp -s "$tmp/hone.txt" "$tmp/h/data/$kind-$w.txt" || { echo "# hosts: $kind-$w.txt differs"; same=0; }
+	grep -q "^  [^ ]*-dir2 " "$tmp/h/data/$kind-$w.txt" || { echo "# hosts: $kind-$w.txt has no second host"; same=0; }
+	for f in "$tmp/hone"/*; do
+		[ "$(basename "$f")" = charts.csv ] || cmp -s "$f" "$tmp/h/data/$(basename "$f")" || { echo "# hosts: $(basename "$f") differs"; same=0; }
+	done
+done <"$tmp/h.parts"
+check "... each part's text and CSV files are lbcompare --dir D1 --dir D2's of its runs, each directory a host" '[ $same = 1 ]'
+rm -rf "$tmp/h/data" && ln -s "$tmp/outside" "$tmp/h/data"
+"$CMP" --data-hosts "$tmp/h" "$d" "$tmp/d2" >/dev/null 2>"$tmp/err"
+rc=$?
+check "--data-hosts: OUT/data a link: exit 3 in one line, nothing written through it (rc=$rc)" \
+	'[ $rc -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ -z "$(ls -A "$tmp/outside")" ]'
 
 # A comparison that fails: a second repetition of ticket whose meta.csv
 # names another build (never pooled: model/builds.h).

@@ -70,9 +70,7 @@ static int load_runs(struct dir_model *m, char *err, size_t errlen)
 	return 0;
 }
 
-/* Plan run R's workload as its KIND names it: a program run's --program
- * (run-all's program-PROGRAM-... names), every other's -w. */
-static void plan_workload(const struct plan_run *r, char *w, size_t len)
+void plan_workload(const struct plan_run *r, char *w, size_t len)
 {
 	const char *p = strstr(r->args, "--program ");
 
@@ -236,4 +234,66 @@ struct dir_part *dir_model_part(const struct dir_model *m, const char *kind, con
 		if (strcmp(m->part[i].kind, kind) == 0 && strcmp(m->part[i].workload, w) == 0)
 			return &m->part[i];
 	return NULL;
+}
+
+/* One directory's runs of P, loaded from runs/NAME below it (named
+ * DIR/runs/NAME), each LABEL's host where LABEL is not "". */
+static bool load_dir_runs(struct dir_part *p, const struct rundir *d, const char *label, bool sim_apart)
+{
+	static struct sf_dir dir;  /* static: a path of PATH_MAX, not on the stack */
+	char rel[320], err[ERR_LEN];
+
+	for (size_t k = 0; k < d->ndone && !p->failed[0]; k++) {
+		const char *name = d->plan[d->done[k]].name;
+		struct result_run *run;
+
+		if (!dir_run_of(name, p->kind, p->workload))
+			continue;
+		snprintf(rel, sizeof(rel), "runs/%s", name);
+		if (!(run = malloc(sizeof(*run))))
+			return false;
+		if (sf_dir_at(&dir, &d->dir, rel, err, sizeof(err)) != 0 || result_load(run, &dir, err, sizeof(err)) != 0) {
+			snprintf(p->failed, sizeof(p->failed), "lbcompare: %s", err);
+			sf_dir_close(&dir);
+			free(run);
+			return true;
+		}
+		sf_dir_close(&dir);
+		if (sim_apart && dir_run_simulated(run) != (strcmp(p->kind, "sim") == 0)) {
+			result_free(run);
+			free(run);
+			continue;
+		}
+		if (*label)
+			result_set_host(run, label);
+		p->runs[p->nruns++] = run;
+	}
+	return true;
+}
+
+bool dir_hosts_part_load(struct dir_part *p, const struct rundir *dirs, size_t ndirs,
+			 const char (*label)[RUNDIR_LABEL], bool sim_apart)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < ndirs; i++)
+		total += dirs[i].ndone;
+	if (!(p->runs = calloc(total + 1, sizeof(*p->runs))))
+		return false;
+	for (size_t i = 0; i < ndirs && !p->failed[0]; i++)
+		if (!load_dir_runs(p, &dirs[i], label[i], sim_apart))
+			return false;
+	return true;
+}
+
+void dir_hosts_part_free(struct dir_part *p)
+{
+	comparison_free(p->c);
+	free(p->text);
+	for (size_t r = 0; r < p->nruns; r++) {
+		result_free((struct result_run *)p->runs[r]);
+		free((struct result_run *)p->runs[r]);
+	}
+	free(p->runs);
+	memset(p, 0, sizeof(*p));
 }

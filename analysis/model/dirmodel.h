@@ -49,6 +49,20 @@ struct dir_part *dir_model_part(const struct dir_model *m, const char *kind, con
 void dir_part_compare(struct dir_part *p);
 /* P's comparison given up: WHY (one line) in p->failed. */
 void dir_part_fail(struct dir_part *p, const char *why);
+/* Plan run R's workload as its KIND names it into W: a program run's
+ * --program (run-all's program-PROGRAM-... names), every other's -w. */
+void plan_workload(const struct plan_run *r, char *w, size_t len);
+
+/* Several hosts' directories (run-all --report DIR1 DIR2 ...): P's runs
+ * (p->kind's of p->workload, set) from each of the NDIRS directories in
+ * order, each one's in its own order, loaded by their paths below it
+ * (DIR/runs/NAME), each run's host LABEL[i] where that is not "" (rundir's
+ * host labels); with SIM_APART a simulated run only in the "sim" part and
+ * a real one only in the others.  P owns them (dir_hosts_part_free).
+ * False out of memory; a run that no longer loads is P's failed line. */
+bool dir_hosts_part_load(struct dir_part *p, const struct rundir *dirs, size_t ndirs,
+			 const char (*label)[RUNDIR_LABEL], bool sim_apart);
+void dir_hosts_part_free(struct dir_part *p);
 /* Whether plan run NAME is KIND's of W: named KIND-W-... (run-all's names). */
 bool dir_run_of(const char *name, const char *kind, const char *w);
 /* Whether RUN is simulated (meta.csv's `simulated`: lockbench --sim). */

@@ -83,7 +83,7 @@ static int write_charts(const struct dir_part *p, const struct sf_dir *charts, c
 	return rc;
 }
 
-/* P's files; 0, or -1 with one line in err. */
+/* P's files (CHARTS NULL: no charts' files); 0, or -1 with one line in err. */
 static int write_part(const struct dir_part *p, const struct sf_dir *dir, const struct sf_dir *charts, char *err,
 		      size_t errlen)
 {
@@ -100,7 +100,7 @@ static int write_part(const struct dir_part *p, const struct sf_dir *dir, const 
 		rc = csv_write(p->c, &data, false, err, errlen);
 		sf_dir_close(&data);
 	}
-	return rc ? rc : write_charts(p, charts, err, errlen);
+	return rc || !charts ? rc : write_charts(p, charts, err, errlen);
 }
 
 int print_dir_data(struct dir_model *m, const struct sf_dir *dir, const struct sf_dir *charts, char *err, size_t errlen)
@@ -124,4 +124,70 @@ int print_dir_data(struct dir_model *m, const struct sf_dir *dir, const struct s
 		failed |= !p->c;
 	}
 	return sf_out_commit(&o, err, errlen) != 0 ? -1 : failed;
+}
+
+/* Several hosts' directories: KIND's comparison of W across them into
+ * DIR's data/ (dir_hosts_part_load, every run's host its directory's
+ * label, the simulated runs' too), its line into LIST.  0; 1 it failed;
+ * -1 with one line in err (out of memory, a file not written). */
+static int hosts_part(const struct rundir *dirs, size_t ndirs, const char (*label)[RUNDIR_LABEL], const char *kind,
+		      const char *w, const struct sf_dir *dir, FILE *list, char *err, size_t errlen)
+{
+	static struct dir_part p;
+	int rc = 0;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.kind, sizeof(p.kind), "%s", kind);
+	snprintf(p.workload, sizeof(p.workload), "%s", w);
+	if (!dir_hosts_part_load(&p, dirs, ndirs, label, false)) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	} else if (p.nruns || p.failed[0]) {
+		if (!p.failed[0])
+			dir_part_compare(&p);
+		if (print_part_text(&p, false, err, errlen) != 0 || write_part(&p, dir, NULL, err, errlen) != 0)
+			rc = -1;
+		else
+			fprintf(list, "%s %s %d\n", kind, w, p.c ? 0 : 1);
+		rc = rc ? rc : !p.c;
+	}
+	dir_hosts_part_free(&p);
+	return rc;
+}
+
+/* Whether W is in the first N of SEEN; else it is added there. */
+static bool seen_before(char (*seen)[64], size_t *n, size_t max, const char *w)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(seen[i], w) == 0)
+			return true;
+	if (*n < max)
+		snprintf(seen[(*n)++], sizeof(seen[0]), "%s", w);
+	return false;
+}
+
+int print_hosts_data(const struct rundir *dirs, size_t ndirs, const struct sf_dir *dir, FILE *list, char *err,
+		     size_t errlen)
+{
+	static const char *const kinds[] = { "patch", "kernel", "sweep", "program", "sim" };
+	static char label[64][RUNDIR_LABEL], seen[256][64];
+	int failed = 0, rc;
+
+	rundir_host_labels(dirs, ndirs, label);
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		size_t nseen = 0;
+
+		for (size_t i = 0; i < ndirs; i++)
+			for (size_t r = 0; r < dirs[i].nplan; r++) {
+				char w[64];
+
+				plan_workload(&dirs[i].plan[r], w, sizeof(w));
+				if (strcmp(dirs[i].plan[r].kind, kinds[k]) != 0 || !*w || seen_before(seen, &nseen, 256, w))
+					continue;
+				if ((rc = hosts_part(dirs, ndirs, (const char (*)[RUNDIR_LABEL])label, kinds[k], w, dir, list, err, errlen)) < 0)
+					return -1;
+				failed |= rc;
+			}
+	}
+	return failed;
 }

@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 unset LOCKBENCH_EXEC_SO
 
-echo "1..12"
+echo "1..15"
 
 # A run-all directory of two experiments: the patch pair on creat (with
 # --kernel-locks' kernel row where it can) and a sweep of counter.
@@ -93,6 +93,30 @@ rc=$?
 check "a link at data/KIND-W.txt: replaced by a regular file, its target untouched (rc=$rc)" \
 	'[ $rc -eq 0 ] && [ -f "$d/data/sweep-counter.txt" ] && [ ! -L "$d/data/sweep-counter.txt" ] && [ "$(cat "$tmp/target")" = kept ]'
 
+# --report: data/ and CHARTSDIR/report.md from the one model.  Its report links the
+# charts run-all is to draw (none drawn yet here: plots/ set aside), and is
+# --markdown's of the directory once they are; with --no-charts (no
+# gnuplot), only those already there.
+if [ -n "$(ls "$d/plots" 2>/dev/null)" ]; then
+	mv "$d/plots" "$tmp/plots" && mkdir "$d/plots"
+	(cd "$d" && rm -rf ch && mkdir ch && "$CMP" --within . --report . ch >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	cp "$d/ch/report.md" "$tmp/report.planned"
+	(cd "$d" && rm -rf ch && mkdir ch && "$CMP" --within . --no-charts --report . ch >/dev/null 2>&1)
+	cp "$d/ch/report.md" "$tmp/report.none"
+	(cd "$d" && "$CMP" --within . --markdown . >"$tmp/md.none")
+	rm -rf "$d/plots" && mv "$tmp/plots" "$d/plots"
+	(cd "$d" && "$CMP" --within . --markdown . >"$tmp/md.drawn")
+	check "--report: exit 0, report.md links the charts to be drawn: --markdown's once they are (rc=$rc)" \
+		'[ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q "^!\[.*\](plots/hist-contended-creat-t2.png)" "$tmp/report.planned" &&
+		 cmp -s "$tmp/report.planned" "$tmp/md.drawn"'
+	check "--report --no-charts: only the charts there (none): --markdown's" \
+		'grep -q "^No plots: gnuplot was not found" "$tmp/report.none" && cmp -s "$tmp/report.none" "$tmp/md.none"'
+else
+	ok "# skip no gnuplot: the fixture has no charts"
+	ok "# skip no gnuplot: the fixture has no charts"
+fi
+
 # --data-hosts OUT DIR...: two directories of one host (a copy: a before
 # and an after), each KIND-W's runs of both in one comparison, as lbcompare
 # --dir D1 --dir D2 of their runs compares them.
@@ -120,6 +144,24 @@ rm -rf "$tmp/h/data" && ln -s "$tmp/outside" "$tmp/h/data"
 rc=$?
 check "--data-hosts: OUT/data a link: exit 3 in one line, nothing written through it (rc=$rc)" \
 	'[ $rc -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ -z "$(ls -A "$tmp/outside")" ]'
+
+# run-all --report where gnuplot fails on the phases charts: the report
+# lbcompare --report wrote links them, so run-all writes it again
+# (--markdown), linking only the charts drawn.
+if gp=$(command -v gnuplot); then
+	mkdir "$tmp/gp"
+	printf '#!/bin/sh\ncase "$*" in *phases.gp*) exit 1 ;; esac\nexec "%s" "$@"\n' "$gp" >"$tmp/gp/gnuplot"
+	chmod +x "$tmp/gp/gnuplot"
+	rm -f "$tmp/d2"/plots/*
+	PATH="$tmp/gp:$PATH" "$top/run-all" --report "$tmp/d2" >"$tmp/gp.out" 2>&1
+	rc=$?
+	(cd "$tmp/d2" && "$CMP" --within . --markdown . >"$tmp/gp.md")
+	check "a chart not drawn: report.md links only those drawn, --markdown's (rc=$rc)" \
+		'grep -q "^run-all: gnuplot phases.gp failed" "$tmp/gp.out" && ! grep -q "plots/phases-" "$tmp/d2/report.md" &&
+		 grep -q "(plots/hist-contended-creat-t2.png)" "$tmp/d2/report.md" && cmp -s "$tmp/gp.md" "$tmp/d2/report.md"'
+else
+	ok "# skip no gnuplot"
+fi
 
 # A comparison that fails: a second repetition of ticket whose meta.csv
 # names another build (never pooled: model/builds.h).

@@ -405,6 +405,18 @@ static int csv_sweeps(struct csv *t, const struct group *g)
 	return 0;
 }
 
+bool csv_chart_names(const struct comparison *c, const struct group *g, char *hist, char *phases, size_t len)
+{
+	struct csv t = { .c = c };
+
+	if (!hist_charted(g, false))
+		return false;
+	group_file(&t, hist, len, hist_charted(g, true) ? "hist-contended" : "hist", g);
+	group_file(&t, phases, len, "phases", g);
+	hist[strlen(hist) - 4] = phases[strlen(phases) - 4] = '\0';  /* the charts' names: no .csv */
+	return true;
+}
+
 /* Every derived file, and with CHARTS (a charts.csv being written) its rows. */
 static int csv_files(struct csv *t, FILE *charts)
 {

@@ -191,3 +191,44 @@ int print_hosts_data(const struct rundir *dirs, size_t ndirs, const struct sf_di
 	}
 	return failed;
 }
+
+/* The characters run-all's chart_plots takes in a chart's name. */
+static bool chart_name_ok(const char *name)
+{
+	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@#-") == strlen(name);
+}
+
+/* Whether part P's charts hold NAME (NULL: any). */
+static bool part_charts(const struct dir_part *p, const char *name)
+{
+	const char *prefix = strcmp(p->kind, "sim") == 0 ? "sim-" : "";
+	char hist[256], phases[256], full[300];
+
+	if (strcmp(p->kind, "sweep") == 0) {
+		snprintf(hist, sizeof(hist), "sweep-%s-ops_per_s", p->workload);
+		snprintf(phases, sizeof(phases), "sweep-%s-cpu_us_per_op", p->workload);
+		return !name || strcmp(name, hist) == 0 || strcmp(name, phases) == 0;
+	}
+	for (unsigned int i = 0; i < p->c->ngroups; i++) {
+		if (!csv_chart_names(p->c, &p->c->groups[i], hist, phases, sizeof(hist)) || !chart_name_ok(hist) ||
+		    !chart_name_ok(phases))
+			continue;
+		if (!name)
+			return true;
+		snprintf(full, sizeof(full), "%s%s", prefix, hist);
+		if (strcmp(name, full) == 0)
+			return true;
+		snprintf(full, sizeof(full), "%s%s", prefix, phases);
+		if (strcmp(name, full) == 0)
+			return true;
+	}
+	return false;
+}
+
+bool print_chart_planned(const struct dir_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nparts; i++)
+		if (m->part[i].c && strcmp(m->part[i].kind, "exec") != 0 && part_charts(&m->part[i], name))
+			return true;
+	return false;
+}

@@ -367,6 +367,24 @@ static void print_produced(struct md *m)
 		m->d->nplan);
 }
 
+static void print_report(struct md *m)
+{
+	m->top.fd = m->d->dir.fd;
+	md_pair_read(m);
+	print_header(m);
+	print_patch(m);
+	md_sim_section(m);
+	md_kernel_section(m);
+	print_sweeps(m);
+	md_programs_section(m);
+	md_failed_section(m);
+	md_checks_section(m);
+	md_warnings_section(m);
+	md_machine_section(m);
+	print_produced(m);
+	tally_free(&m->failed);
+}
+
 int markdown_report(const struct sf_dir *dir, FILE *out)
 {
 	static struct md m;  /* static: two paths of PATH_MAX, not on the stack */
@@ -382,21 +400,21 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 		return 2;
 	}
 	m.out = out;
-	m.top.fd = d.dir.fd;
-	md_pair_read(&m);
-	print_header(&m);
-	print_patch(&m);
-	md_sim_section(&m);
-	md_kernel_section(&m);
-	print_sweeps(&m);
-	md_programs_section(&m);
-	md_failed_section(&m);
-	md_checks_section(&m);
-	md_warnings_section(&m);
-	md_machine_section(&m);
-	print_produced(&m);
+	print_report(&m);
 	md_parts_free(&m);
-	tally_free(&m.failed);
 	rundir_free(&d);
 	return 0;
+}
+
+void markdown_report_model(const struct rundir *d, struct dir_model *model, bool charts_planned, FILE *out)
+{
+	static struct md m;  /* static: two paths of PATH_MAX, not on the stack */
+
+	memset(&m, 0, sizeof(m));
+	m.d = d;
+	m.model = model;
+	m.run = model->run;
+	m.charts_planned = charts_planned;
+	m.out = out;
+	print_report(&m);
 }

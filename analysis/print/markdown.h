@@ -14,6 +14,7 @@
 #ifndef LOCKBENCH_MARKDOWN_H
 #define LOCKBENCH_MARKDOWN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../../common/safefile.h"
@@ -24,6 +25,14 @@
  * over its bound never read; a run whose result files cannot be read is a
  * failed run, and a comparison that failed says so in its section. */
 int markdown_report(const struct sf_dir *dir, FILE *out);
+
+/* The same report of directory D from its model, built (dirmodel.h) with
+ * every part's text (print_part_texts): lbcompare --report, which wrote
+ * data/ from it.  With CHARTS_PLANNED, the charts gnuplot is to draw of
+ * the model (print_chart_planned) are linked as drawn. */
+struct rundir;
+struct dir_model;
+void markdown_report_model(const struct rundir *d, struct dir_model *model, bool charts_planned, FILE *out);
 
 /* `lbcompare --markdown-hosts OUTDIR DIR...`: the report of several run-all
  * directories side by side (markdown_hosts.c), each workload's runs of

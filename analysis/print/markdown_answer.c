@@ -132,7 +132,7 @@ void md_answer_section(struct md *m)
 	for (const char *p = all; md_next_word(&p, w, sizeof(w));)
 		print_experiment(m, "sweep", w, "Highest median throughput by thread count", NULL, print_sweep_answer);
 	md_programs_answer(m);
-	if (!m->model.nparts)
+	if (!m->model->nparts)
 		fprintf(m->out, "- No experiment finished a run (see [Failed runs](#failed-runs)).\n");
 	/* The ratio printed is Hodges-Lehmann's (ratio_text()), not the
 	 * medians' quotient; each line is judged on its own (issue 42). */
@@ -208,7 +208,7 @@ static void print_sweep_plots(struct md *m, const char *w)
 static bool any_plot(const struct md *m)
 {
 	char **names = md_names(m, "plots", "*.png");
-	bool found = names && names[0];
+	bool found = (names && names[0]) || (m->charts_planned && print_chart_planned(m->model, NULL));
 
 	sf_names_free(names);
 	return found;

@@ -38,7 +38,9 @@ struct md {
 	const struct rundir *d;
 	struct sf_dir top;       /* the directory again, its files named relative to it in the report */
 	FILE *out;
-	struct dir_model model;          /* the runs and their comparisons, built once */
+	struct dir_model *model;         /* the runs and their comparisons, built once */
+	bool charts_planned;             /* gnuplot draws the model's charts (print_chart_planned)
+					  * after this report is written: they are linked as drawn */
 	struct result_run **run;         /* the model's finished runs: d->done's order (rundir.h) */
 	struct tally failed;     /* the comparisons that failed: "file\tline" */
 	char pair[2][64];        /* the patch pair, before and after: md_pair_read */

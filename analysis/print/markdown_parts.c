@@ -40,22 +40,25 @@ int md_part_compare(struct dir_part *p, bool hosts_only, char *err, size_t errle
 
 int md_parts_build(struct md *m, char *err, size_t errlen)
 {
-	if (dir_model_build(&m->model, m->d, err, errlen) != 0)
+	static struct dir_model model;
+
+	m->model = &model;
+	if (dir_model_build(m->model, m->d, err, errlen) != 0)
 		return -1;
-	m->run = m->model.run;
-	return print_part_texts(&m->model, err, errlen);
+	m->run = m->model->run;
+	return print_part_texts(m->model, err, errlen);
 }
 
 void md_parts_free(struct md *m)
 {
-	if (m->model.d)
-		dir_model_free(&m->model);
+	if (m->model && m->model->d)
+		dir_model_free(m->model);
 	m->run = NULL;
 }
 
 const struct dir_part *md_part(const struct md *m, const char *kind, const char *w)
 {
-	return dir_model_part(&m->model, kind, w);
+	return dir_model_part(m->model, kind, w);
 }
 
 static int cmp_threads(const void *a, const void *b)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "markdown_int.h"
+#include "print.h"
 
 char **md_names(const struct md *m, const char *sub, const char *pattern)
 {
@@ -28,7 +29,7 @@ void md_print_plot(struct md *m, const char *alt, const char *name)
 	char path[MD_PATH];
 
 	snprintf(path, sizeof(path), "plots/%s.png", name);
-	if (sf_is_file(&m->top, path))
+	if (sf_is_file(&m->top, path) || (m->charts_planned && print_chart_planned(m->model, name)))
 		fprintf(m->out, "![%s](plots/%s.png)\n\n", alt, name);
 }
 

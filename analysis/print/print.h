@@ -30,6 +30,15 @@ int text_print_hosts(const struct comparison *c, FILE *out, char *err, size_t er
  * them.  0, or -1 with one line in err. */
 int csv_write(const struct comparison *c, const struct sf_dir *dir, bool charts, char *err, size_t errlen);
 
+/* Group G's charts in charts.csv (csv_write), their names into HIST and
+ * PHASES (LEN bytes each): false where its histograms make no chart. */
+bool csv_chart_names(const struct comparison *c, const struct group *g, char *hist, char *phases, size_t len);
+/* Whether run-all draws chart NAME (plots/NAME.png) of M: each part's
+ * charts.csv rows (the simulated runs' named sim-...), a sweep's two
+ * charts, as run-all's chart_plots and sweep_plots draw them (NAME NULL:
+ * whether it draws any). */
+bool print_chart_planned(const struct dir_model *m, const char *name);
+
 /* P's text as lbcompare prints it (text_print; HOSTS_ONLY: text_print_hosts)
  * into p->text; where it cannot be printed (a figure a run lacks), P's
  * comparison is given up with that line (dir_part_fail) after what was

@@ -414,7 +414,11 @@ static int data_hosts(char **argv, int argc)
 			break;
 		}
 	if (rc == CMP_OK) {
-		int written = print_hosts_data(dirs, (size_t)n, &out, stdout, err, sizeof(err));
+		int written;
+
+		rundir_host_labels(dirs, (size_t)n, dir_label);
+		written = print_hosts_data(dirs, (size_t)n, (const char (*)[RUNDIR_LABEL])dir_label, &out, stdout, err,
+					   sizeof(err));
 		rc = written < 0 ? CMP_WRITE : written ? CMP_RUNS : CMP_OK;
 	}
 	for (int i = 0; i <= n && i < argc - 1; i++)

@@ -166,14 +166,13 @@ static bool seen_before(char (*seen)[64], size_t *n, size_t max, const char *w)
 	return false;
 }
 
-int print_hosts_data(const struct rundir *dirs, size_t ndirs, const struct sf_dir *dir, FILE *list, char *err,
-		     size_t errlen)
+int print_hosts_data(const struct rundir *dirs, size_t ndirs, const char (*label)[RUNDIR_LABEL], const struct sf_dir *dir,
+		     FILE *list, char *err, size_t errlen)
 {
 	static const char *const kinds[] = { "patch", "kernel", "sweep", "program", "sim" };
-	static char label[64][RUNDIR_LABEL], seen[256][64];
+	static char seen[256][64];
 	int failed = 0, rc;
 
-	rundir_host_labels(dirs, ndirs, label);
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		size_t nseen = 0;
 
@@ -184,7 +183,7 @@ int print_hosts_data(const struct rundir *dirs, size_t ndirs, const struct sf_di
 				plan_workload(&dirs[i].plan[r], w, sizeof(w));
 				if (strcmp(dirs[i].plan[r].kind, kinds[k]) != 0 || !*w || seen_before(seen, &nseen, 256, w))
 					continue;
-				if ((rc = hosts_part(dirs, ndirs, (const char (*)[RUNDIR_LABEL])label, kinds[k], w, dir, list, err, errlen)) < 0)
+				if ((rc = hosts_part(dirs, ndirs, label, kinds[k], w, dir, list, err, errlen)) < 0)
 					return -1;
 				failed |= rc;
 			}

@@ -1,6 +1,6 @@
 #!/bin/sh
 # script-names.t — no lock, workload or program name is written into
-# scripts/ (issue 43): the experiment drivers take their sets from the
+# scripts/ or run-all (issue 43): the experiment drivers take their sets from the
 # registry (`lockbench --list`, or the C registries through their headers)
 # or from their own options.  Each name `lockbench --list` prints is looked
 # for in every file of scripts/.
@@ -20,7 +20,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
-echo "1..4"
+echo "1..5"
 
 WORDS="none counter pthread futex creat ticket"
 ALLOW=""
@@ -68,6 +68,14 @@ scan "$top/scripts" "$tmp/allow" >"$tmp/hits"
 check "no registry name written into scripts/, no stale allow-list entry ($(wc -l <"$tmp/hits") lines)" \
 	'[ ! -s "$tmp/hits" ]'
 sed 's/^/# /' "$tmp/hits" | cut -c1-200
+
+# run-all too: its planning comes from the registries (lockbench --list,
+# lockbench --plan), and its comments say roles, not names.
+mkdir "$tmp/runall"
+cp "$top/run-all" "$tmp/runall/run-all"
+scan "$tmp/runall" "$tmp/allow" >"$tmp/runall-hits"
+check "no registry name written into run-all ($(wc -l <"$tmp/runall-hits") lines)" '[ ! -s "$tmp/runall-hits" ]'
+sed 's/^/# /' "$tmp/runall-hits" | cut -c1-200
 
 # The scan can fail: in a made-up scripts/, a lock written as a name and one
 # used as an option's value are found; the ordinary words are not; an

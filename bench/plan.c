@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "../locks/lock.h"
 
 /* Each run's own cost beyond its -d and --warmup (start, machine probe,
  * result files): 400 quick runs took 5:08 on a 2-core VM where their -d and
@@ -116,16 +117,11 @@ static int plan_usage(const char *what, const char *text, const char *want)
 	return EXIT_USAGE;
 }
 
-/* A whole decimal number in [min, max] (run-all's whole()). */
-static bool plan_whole(const char *text, unsigned long min, unsigned long max, unsigned long *out)
+/* A whole decimal number in [min, max] as run-all's whole() takes it: the
+ * options' parser (lock_parse_u64), less a leading zero. */
+static bool plan_whole(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
-	char *end;
-
-	if (!*text || *text == '0' || strspn(text, "0123456789") != strlen(text))
-		return false;
-	errno = 0;
-	*out = strtoul(text, &end, 10);
-	return !errno && *out >= min && *out <= max;
+	return *text != '0' && lock_parse_u64(text, min, max, out);
 }
 
 /* FILE's lines, their newlines dropped, into *lines (*n of them); false with
@@ -178,7 +174,7 @@ static int unreadable(const char *what, const char *path)
 /* rounds VARIANTS REPS SEED */
 static int plan_rounds_main(char **argv)
 {
-	unsigned long reps, seed;
+	uint64_t reps, seed;
 	char **lines;
 	size_t n;
 
@@ -198,7 +194,7 @@ static int plan_rounds_main(char **argv)
  * TIMES over, to the nearest second. */
 static int plan_seconds_main(char **argv)
 {
-	unsigned long times, lanes;
+	uint64_t times, lanes;
 	double real = 0, simulated = 0;
 	char **lines;
 	size_t n;
@@ -225,15 +221,16 @@ int plan_main(int argc, char **argv)
 	static const struct {
 		const char *what;
 		int (*main)(char **argv);
+		int nargs;
 	} whats[] = {
-		{ "rounds", plan_rounds_main },   /* VARIANTS REPS SEED */
-		{ "seconds", plan_seconds_main }, /* FILE TIMES LANES */
-		{ "check", plan_check_main },     /* OPTION VALUE */
+		{ "rounds", plan_rounds_main, 3 },   /* VARIANTS REPS SEED */
+		{ "seconds", plan_seconds_main, 3 }, /* FILE TIMES LANES */
+		{ "check", plan_check_main, 2 },     /* OPTION VALUE */
 	};
 
 	for (size_t i = 0; argc >= 2 && i < sizeof(whats) / sizeof(whats[0]); i++)
 		if (!strcmp(argv[1], whats[i].what)) {
-			int want = whats[i].main == plan_check_main ? 2 : 3;
+			int want = whats[i].nargs;
 
 			if (argc != want + 2) {
 				fprintf(stderr, "lockbench: --plan %s: takes %d arguments, not %d\n", argv[1], want, argc - 2);

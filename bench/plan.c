@@ -229,18 +229,19 @@ int plan_main(int argc, char **argv)
 		{ "rounds", plan_rounds_main },   /* VARIANTS REPS SEED */
 		{ "seconds", plan_seconds_main }, /* FILE TIMES LANES */
 		{ "check", plan_check_main },     /* OPTION VALUE */
+		{ "variants", plan_variants_main }, /* OPTIONS... */
 	};
 
 	for (size_t i = 0; argc >= 2 && i < sizeof(whats) / sizeof(whats[0]); i++)
 		if (!strcmp(argv[1], whats[i].what)) {
 			int want = whats[i].main == plan_check_main ? 2 : 3;
 
-			if (argc != want + 2) {
+			if (whats[i].main != plan_variants_main && argc != want + 2) {
 				fprintf(stderr, "lockbench: --plan %s: takes %d arguments, not %d\n", argv[1], want, argc - 2);
 				return EXIT_USAGE;
 			}
 			return whats[i].main(argv + 2);
 		}
-	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds or check\n", argc >= 2 ? argv[1] : "");
+	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check or variants\n", argc >= 2 ? argv[1] : "");
 	return EXIT_USAGE;
 }

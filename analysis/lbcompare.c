@@ -5,6 +5,9 @@
  *   analysis/lbcompare [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...
  *   analysis/lbcompare --markdown RUNALLDIR   (run-all's report: markdown.h)
  *   analysis/lbcompare --markdown-hosts OUTDIR RUNALLDIR...
+ *   analysis/lbcompare --data RUNALLDIR CHARTSDIR   (run-all's data/: print.h)
+ *   analysis/lbcompare --data-hosts OUTDIR RUNALLDIR...   (the hosts' data/)
+ *   analysis/lbcompare [--no-charts] --report RUNALLDIR CHARTSDIR   (--data and report.md, one model)
  *
  * With --csv, also writes into OUTDIR the files the gnuplot scripts read
  * (documented in results/README.md, "Derived files"):
@@ -65,6 +68,7 @@
 #include "files/runs.h"
 #include "model/builds.h"
 #include "model/comparison.h"
+#include "model/dirmodel.h"
 #include "print/markdown.h"
 #include "print/print.h"
 #include "../common/text.h"
@@ -310,7 +314,7 @@ static int compare(char **argv, int first, int argc, const char *csv_dir)
 	if (!(c = comparison_build((const struct result_run *const *)runs.run, runs.n, err, sizeof(err))) ||
 	    (!pool_builds && comparison_mixes_builds(c, err, sizeof(err))) || text_print(c, stdout, err, sizeof(err)) != 0) {
 		status = die(err);
-	} else if (csv_dir && csv_write(c, &csv, err, sizeof(err)) != 0) {
+	} else if (csv_dir && csv_write(c, &csv, true, err, sizeof(err)) != 0) {
 		output_end(false);
 		comparison_free(c);
 		runs_free(&runs);
@@ -338,6 +342,93 @@ static int markdown(bool hosts, char **argv, int argc)
 	return finish(rc == 0 ? CMP_OK : CMP_USAGE);
 }
 
+/* --no-charts: gnuplot draws none of --report's charts (not installed):
+ * its report links only those already in plots/. */
+static bool no_charts;
+
+/* The directory's report.md from model M (markdown_report_model) into
+ * DIR (CHARTSDIR: run-all puts it in place once the charts it links are
+ * drawn), written whole or not at all; 0, or -1 with err set. */
+static int write_report(const struct sf_dir *dir, const struct rundir *d, struct dir_model *m)
+{
+	struct sf_out o;
+
+	if (!sf_out_open(&o, dir, "report.md", err, sizeof(err)))
+		return -1;
+	markdown_report_model(d, m, !no_charts, o.f);
+	return sf_out_commit(&o, err, sizeof(err));
+}
+
+/* --data RUNALLDIR CHARTSDIR: the directory's model, built once, and
+ * every part's files in its data/ and CHARTSDIR (print_dir_data); with
+ * REPORT (--report) its report.md too, from the same model, into
+ * CHARTSDIR: 0; 1 some
+ * comparison failed (its text says why); 2 the directory could not be
+ * read; 3 a file could not be written. */
+static int data(char **argv, bool report)
+{
+	static struct sf_dir dir, charts;  /* static: paths of PATH_MAX, not on the stack */
+	static struct dir_model m;
+	struct rundir d;
+	int rc;
+
+	if (open_named_dir(&dir, argv[0]) != 0)
+		return cannot(&dir, report ? "--report" : "--data", CMP_USAGE);
+	if (open_named_dir(&charts, argv[1]) != 0) {
+		sf_dir_close(&dir);
+		return cannot(&charts, report ? "--report" : "--data", CMP_USAGE);
+	}
+	if (rundir_load(&d, &dir, err, sizeof(err)) != 0) {
+		sf_dir_close(&charts);
+		return cannot(&dir, report ? "--report" : "--data", CMP_USAGE);
+	}
+	rc = dir_model_build(&m, &d, err, sizeof(err)) != 0 || print_part_texts(&m, err, sizeof(err)) != 0
+		     ? -2 : print_dir_data(&m, &dir, &charts, err, sizeof(err));
+	if (rc >= 0 && report && write_report(&charts, &d, &m) != 0)
+		rc = -1;
+	dir_model_free(&m);
+	rundir_free(&d);
+	sf_dir_close(&charts);
+	if (rc < 0)
+		return cannot(&dir, report ? "--report" : "--data", rc == -2 ? CMP_USAGE : CMP_WRITE);
+	sf_dir_close(&dir);
+	return finish(rc == 0 ? CMP_OK : CMP_RUNS);
+}
+
+/* --data-hosts OUTDIR DIR...: every KIND-W's runs of all the directories
+ * compared, into OUTDIR/data, a line "KIND W STATUS" each on standard
+ * output (print_hosts_data); statuses as --data's. */
+static int data_hosts(char **argv, int argc)
+{
+	static struct rundir dirs[DIRS_MAX];
+	static struct sf_dir out;  /* static: a path of PATH_MAX, not on the stack */
+	int n = 0, rc = CMP_OK;
+
+	if (argc - 1 > DIRS_MAX)
+		return usage("--data-hosts: more than 64 directories");
+	if (open_named_dir(&out, argv[0]) != 0)
+		return cannot(&out, "--data-hosts", CMP_USAGE);
+	for (; n < argc - 1; n++)
+		if (rundir_load_path(&dirs[n], argv[n + 1], err, sizeof(err)) != 0) {
+			rc = CMP_USAGE;
+			break;
+		}
+	if (rc == CMP_OK) {
+		int written;
+
+		rundir_host_labels(dirs, (size_t)n, dir_label);
+		written = print_hosts_data(dirs, (size_t)n, (const char (*)[RUNDIR_LABEL])dir_label, &out, stdout, err,
+					   sizeof(err));
+		rc = written < 0 ? CMP_WRITE : written ? CMP_RUNS : CMP_OK;
+	}
+	for (int i = 0; i <= n && i < argc - 1; i++)
+		rundir_free(&dirs[i]);
+	if (rc == CMP_USAGE || rc == CMP_WRITE)
+		return cannot(&out, "--data-hosts", rc);
+	sf_dir_close(&out);
+	return finish(rc);
+}
+
 int main(int argc, char **argv)
 {
 	const char *csv_dir = NULL;
@@ -347,6 +438,10 @@ int main(int argc, char **argv)
 		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown RUNALLDIR  (run-all's report.md)\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown-hosts OUTDIR RUNALLDIR...\n"
+		       "       lbcompare [--within ROOT] --data RUNALLDIR CHARTSDIR  (run-all's data/, and the charts' files)\n"
+		       "       lbcompare [--within ROOT] --data-hosts OUTDIR RUNALLDIR...  (the hosts' report's data/)\n"
+		       "       lbcompare [--within ROOT] [--no-charts] --report RUNALLDIR CHARTSDIR  (--data, and CHARTSDIR/report.md\n"
+		       "         from the same runs, linking the charts run-all draws from CHARTSDIR; --no-charts: none drawn)\n"
 		       "DIR...: runs, or directories of runs; the first run named is each table's baseline.\n"
 		       "--dir RUNALLDIR: each run-all directory the runs are from, in order: where two share a hostname,\n"
 		       "  each one's runs are a host of their own, HOSTNAME-dirN.  With two hosts, each variant is also\n"
@@ -362,6 +457,9 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], "--pool-builds") == 0 && !pool_builds) {
 			pool_builds = true;
 			i--;  /* a flag: no value */
+		} else if (strcmp(argv[i], "--no-charts") == 0 && !no_charts) {
+			no_charts = true;
+			i--;
 		} else if (i + 1 >= argc) {
 			break;
 		} else if (strcmp(argv[i], "--within") == 0 && root.fd < 0) {
@@ -382,6 +480,11 @@ int main(int argc, char **argv)
 	}
 	if (i + 1 < argc && strcmp(argv[i], "--markdown") == 0 && !csv_dir)
 		return i + 2 == argc ? markdown(false, argv + i + 1, 1) : usage("--markdown takes one directory");
+	if (i + 1 < argc && (strcmp(argv[i], "--data") == 0 || strcmp(argv[i], "--report") == 0) && !csv_dir)
+		return i + 3 == argc ? data(argv + i + 1, strcmp(argv[i], "--report") == 0)
+				     : usage("--data and --report take a directory and a directory for the charts");
+	if (i + 2 < argc && strcmp(argv[i], "--data-hosts") == 0 && !csv_dir)
+		return data_hosts(argv + i + 1, argc - i - 1);
 	if (i + 2 < argc && strcmp(argv[i], "--markdown-hosts") == 0 && !csv_dir)
 		return markdown(true, argv + i + 1, argc - i - 1);
 	if (i >= argc || strncmp(argv[i], "--", 2) == 0)

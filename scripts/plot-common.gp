@@ -30,19 +30,16 @@ set tics nomirror
 # series in columns first, first + step, ... (numbered s = 0, 1, ...), and
 # plots column c with `ls c`: gnuplot 5.4 takes no function call after `pt`
 # or `dt`, only a variable.
-# The locks styled apart come from the registry, none named here
-# (scripts/plot-names.sh: `lockbench --list`; a caller may set any of them):
-# highlight, the patch pair, the lock before the patch first, then the fix
-# (the patch table's first two): hist.gp draws them bold and the rest grey;
+# The locks styled apart, each a list of names between spaces (" a b "),
+# come from the caller as data -- run-all passes scripts/plot-names.sh's
+# lines as gnuplot strings -- none named here, and no shell asked: highlight,
+# the patch pair, the lock before the patch first, then the fix (the patch
+# table's first two): hist.gp draws them bold and the rest grey;
 # kmutex_order, the kernel mutex models in the kernels' order; ck_locks,
-# Concurrency Kit's (sweep.gp's panels).
-# The scripts' path is any text (a dist unpacked anywhere): a shell word of
-# its own, each quote in it closed, escaped and reopened.
-sh_quoted(s) = strstrt(s, "'") ? s[1:strstrt(s, "'") - 1] . "'\\''" . sh_quoted(s[strstrt(s, "'") + 1:]) : s
-plot_names = "sh '" . sh_quoted((exists("gpdir") ? gpdir : "scripts") . "/plot-names.sh") . "'"
-if (!exists("highlight")) { highlight = system(plot_names . " pair") }
-if (!exists("kmutex_order")) { kmutex_order = system(plot_names . " models") }
-if (!exists("ck_locks")) { ck_locks = system(plot_names . " ck") }
+# Concurrency Kit's (sweep.gp's panels).  Without them no lock is styled apart.
+if (!exists("highlight")) { highlight = " " }
+if (!exists("kmutex_order")) { kmutex_order = " " }
+if (!exists("ck_locks")) { ck_locks = " " }
 series_names = system("head -n 1 '" . in . "' | tr ', ' ' _'")
 series_name(c) = word(series_names, c)
 array kmutex_rgb[6] = ["#fdae61", "#a50026", "#f46d43", "#d73027", "#e08214", "#7f3b08"]

@@ -1,13 +1,12 @@
 #!/bin/sh
-# plot-names.sh WHAT — the registry's names the charts style (plot-common.gp
-# asks with system()), on one line, each between spaces (" a b "), so that no
-# chart names a lock: read from `lockbench --list` (LOCKBENCH where it runs
-# from gnuplot's directory, else the tree's bench/lockbench: a relative
-# LOCKBENCH is the caller's, not the chart's) by scripts/sim-sweep.sh's
-# helpers.  WHAT:
+# plot-names.sh WHAT — the registry's names the charts style, on one line,
+# each between spaces (" a b "): run-all passes them to plot-common.gp as
+# gnuplot strings, so that no chart names a lock.  Read from `lockbench
+# --list` (LOCKBENCH where it is executable, else the tree's bench/lockbench) by
+# scripts/sim-sweep.sh's helpers.  WHAT:
 #   pair    the patch pair, the lock before the patch then the fix
 #   models  the kernel mutex models, in the kernels' order
-#   ck      Concurrency Kit's locks (their --list line names it)
+#   ck      Concurrency Kit's locks (locks.def's role: --list's concurrency-kit lines)
 # Prints " " (no names) where lockbench or the role is missing: a chart then
 # styles no lock apart, and still draws.
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 2
@@ -20,6 +19,6 @@ names() { printf ' %s \n' "$(tr '\n' ' ' | sed 's/ *$//')"; }
 case ${1:-} in
 pair) sweep_role patch-lock | head -n 2 | names ;;
 models) sweep_models | names ;;
-ck) printf '%s\n' "$sweep_list" | registry_names locks "Concurrency Kit" | names ;;
+ck) sweep_role concurrency-kit | names ;;
 *) echo "plot-names.sh: WHAT '${1:-}' is not pair, models or ck" >&2; exit 2 ;;
 esac

@@ -191,8 +191,8 @@ static void uncontended_all(double *cycles, size_t n)
 #define CONT_SAMPLE 64
 #define CONT_MAX 32
 
-/* The algorithms both implement, [own, Concurrency Kit's]: a lock whose
- * description names Concurrency Kit, "ck-X", and X, lockbench's own. */
+/* The algorithms both implement, [own, Concurrency Kit's]: a lock of
+ * Concurrency Kit's role (locks.def's LOCK_R_CK), "ck-X", and X, lockbench's own. */
 static const struct lock_ops *pairs[CONT_MAX / 2][2];
 static int npairs;
 /* The contended runs' locks: each pair's two, adjacent, then glibc's. */
@@ -201,13 +201,11 @@ static int ncont;
 
 static void find_pairs(void)
 {
-	static const char ck[] = "Concurrency Kit ";
-
 	for (size_t i = 0; i < lock_registry_len && npairs < CONT_MAX / 2 - 1; i++) {
 		const char *name = lock_registry[i]->name, *dash = strchr(name, '-');
 		const struct lock_ops *own = dash ? lock_find(dash + 1) : NULL;
 
-		if (own && strncmp(lock_registry[i]->description, ck, sizeof(ck) - 1) == 0) {
+		if (own && (lock_plans[i].roles & LOCK_R_CK)) {
 			pairs[npairs][0] = own;
 			pairs[npairs][1] = lock_registry[i];
 			cont_locks[ncont++] = own;

@@ -88,8 +88,10 @@ fi
 # twice in a panel, and every lock of the CSV titled once.
 mkdir "$tmp/sweep"
 cp "$top/tests/data/sweep-counter-22-locks.csv" "$tmp/sweep/in.csv"
+# The families' names as run-all passes them (plot-names.sh; names are [a-z0-9-]).
+names="kmutex_order='$(sh "$top/scripts/plot-names.sh" models)'; ck_locks='$(sh "$top/scripts/plot-names.sh" ck)'"
 (cd "$tmp/sweep" && gnuplot -e "gpdir='$top/scripts'; in='in.csv'; out='out'; fmt='svg'; machine='m'; workload='counter';
-	ylabel_text='operations per second'; logy=1; ci=1" "$top/scripts/sweep.gp") 2>"$tmp/sweep/err"
+	ylabel_text='operations per second'; logy=1; ci=1; $names" "$top/scripts/sweep.gp") 2>"$tmp/sweep/err"
 check "the counter sweep is drawn ($(head -c 200 "$tmp/sweep/err"))" '[ -s "$tmp/sweep/out.svg" ] && [ ! -s "$tmp/sweep/err" ]'
 awk '/<g id="gnuplot_plot_[0-9]+[a-z]*" ><title>/ {
 		panel = $0; sub(/^.*gnuplot_plot_[0-9]+/, "", panel); sub(/".*$/, "", panel)

@@ -3,8 +3,7 @@
 # scripts/ (issue 43): the experiment drivers take their sets from the
 # registry (`lockbench --list`, or the C registries through their headers)
 # or from their own options.  Each name `lockbench --list` prints is looked
-# for in every file of scripts/ but plan.sh and registry.sh (run-all's
-# planning, reworked on its own; drop them from SKIP once it lands).
+# for in every file of scripts/.
 #
 # Names that are also ordinary words or system interfaces (none, counter,
 # pthread, futex, creat, ticket: "none left", <pthread.h>, the creat()
@@ -23,7 +22,6 @@ trap 'rm -rf "$tmp"' EXIT
 LB=${LOCKBENCH:-$top/bench/lockbench}
 echo "1..4"
 
-SKIP="plan.sh registry.sh"
 WORDS="none counter pthread futex creat ticket"
 ALLOW=""
 
@@ -34,12 +32,11 @@ awk '/^(locks|workloads|programs):$/ { on = 1; next } /^[a-z]+:$/ { on = 0 }
 check "lockbench --list names locks, workloads and programs (rc=$rc, $(wc -l <"$tmp/names") names)" \
 	'[ $rc -eq 0 ] && [ $(wc -l <"$tmp/names") -ge 3 ]'
 
-# scan DIR ALLOWFILE: FILE:LINE:TEXT for each line of DIR's files (less SKIP)
+# scan DIR ALLOWFILE: FILE:LINE:TEXT for each line of DIR's files
 # naming a registry name and not allowed, then "stale: FILE<TAB>TEXT" for
 # each allow-list entry that allowed no line.  One awk over every file.
 scan() {
 	files=$(for f in "$1"/*; do
-		case " $SKIP " in *" ${f##*/} "*) continue ;; esac
 		[ -f "$f" ] && printf '%s\n' "$f"
 	done)
 	# shellcheck disable=SC2086 # the file list: scripts/'s names have no blanks

@@ -4,6 +4,7 @@
 #include "rundir.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +285,24 @@ int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t er
 	if (load_plan(d, err, errlen) != 0)
 		return -1;
 	return order_finished(d, err, errlen);
+}
+
+int rundir_load_path(struct rundir *d, const char *path, char *err, size_t errlen)
+{
+	static struct sf_dir named;  /* static: a path of PATH_MAX, not on the stack */
+	char abs[PATH_MAX];
+	int rc;
+
+	d->dir.fd = -1;
+	if (!realpath(path, abs)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (sf_dir_open(&named, abs, err, errlen) != 0)
+		return -1;
+	rc = rundir_load(d, &named, err, errlen);
+	sf_dir_close(&named);
+	return rc;
 }
 
 void rundir_free(struct rundir *d)

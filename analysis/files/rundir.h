@@ -67,6 +67,10 @@ struct rundir {
  * -1 with a one-line message naming what in it is missing or malformed.
  * Everything in it is read through safefile.h. */
 int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t errlen);
+/* The run-all directory at PATH, the user's own (links in it resolved: the
+ * directory is named by its absolute path, as several hosts' reports name
+ * it), loaded as rundir_load loads it: 0, or -1 with a one-line message. */
+int rundir_load_path(struct rundir *d, const char *path, char *err, size_t errlen);
 void rundir_free(struct rundir *d);
 /* settings' or run-env's KEY, "" when absent. */
 const char *rundir_setting(const struct rundir *d, const char *key);

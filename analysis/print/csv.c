@@ -379,6 +379,8 @@ static int chart_rows(struct csv *t, FILE *f, const struct group *g)
 		return 0;
 	if (csv_seed_hist(t, g, seed, sizeof(seed)))
 		return -1;
+	if (!f)  /* no charts.csv: the files only */
+		return 0;
 	group_file(t, hist, sizeof(hist), contended ? "hist-contended" : "hist", g);
 	group_file(t, phases, sizeof(phases), "phases", g);
 	fprintf(f, "hist.gp,%.*s,%s,%s,%u,%.6f,%d,%u,%u,%s\n", (int)(strlen(hist) - 4), hist, hist, g->workload,
@@ -403,26 +405,49 @@ static int csv_sweeps(struct csv *t, const struct group *g)
 	return 0;
 }
 
-int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, size_t errlen)
+bool csv_chart_names(const struct comparison *c, const struct group *g, char *hist, char *phases, size_t len)
 {
-	struct csv csv = { c, dir, err, errlen }, *t = &csv;
-	struct sf_out o;
-	FILE *charts = csv_open(t, "charts.csv", &o);
+	struct csv t = { .c = c };
 
-	if (!charts)
-		return -1;
-	fprintf(charts, "script,chart,csv,workload,threads,tsc_ghz,contended,kernel_col,base_col,seed_csv\n");
+	if (!hist_charted(g, false))
+		return false;
+	group_file(&t, hist, len, hist_charted(g, true) ? "hist-contended" : "hist", g);
+	group_file(&t, phases, len, "phases", g);
+	hist[strlen(hist) - 4] = phases[strlen(phases) - 4] = '\0';  /* the charts' names: no .csv */
+	return true;
+}
+
+/* Every derived file, and with CHARTS (a charts.csv being written) its rows. */
+static int csv_files(struct csv *t, FILE *charts)
+{
+	const struct comparison *c = t->c;
+
 	for (unsigned int i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 
 		if (chart_rows(t, charts, g) || csv_hist(t, g, false) || csv_hist(t, g, true) || csv_phases(t, g) || csv_stats(t, g) ||
 		    csv_kernel(t, g) || csv_histcmp(t, g))
-			goto fail;
+			return -1;
 		if (first_of_workload(c, g) && csv_sweeps(t, g))
-			goto fail;
+			return -1;
+	}
+	return 0;
+}
+
+int csv_write(const struct comparison *c, const struct sf_dir *dir, bool charts, char *err, size_t errlen)
+{
+	struct csv csv = { c, dir, err, errlen }, *t = &csv;
+	struct sf_out o;
+	FILE *f = NULL;
+
+	if (!charts)
+		return csv_files(t, NULL);
+	if (!(f = csv_open(t, "charts.csv", &o)))
+		return -1;
+	fprintf(f, "script,chart,csv,workload,threads,tsc_ghz,contended,kernel_col,base_col,seed_csv\n");
+	if (csv_files(t, f) != 0) {
+		sf_out_abort(&o);
+		return -1;
 	}
 	return csv_close(t, &o);
-fail:
-	sf_out_abort(&o);
-	return -1;
 }

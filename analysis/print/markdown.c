@@ -172,7 +172,7 @@ static void print_kernel_line(struct md *m)
 /* The patch experiment's comparison of W: each thread count's headline
  * figures, the seed's own ratio beside them, and where the full text is
  * (its charts are at the top: md_charts_section); or why it failed. */
-static void print_patch_workload(struct md *m, const struct md_part *part)
+static void print_patch_workload(struct md *m, const struct dir_part *part)
 {
 	const struct group *g[MAX_GROUPS];
 	size_t n;
@@ -320,7 +320,7 @@ static void print_numa_skipped(struct md *m, const char *w)
 
 static void print_sweep(struct md *m, const char *w)
 {
-	const struct md_part *part = md_part(m, "sweep", w);
+	const struct dir_part *part = md_part(m, "sweep", w);
 
 	fprintf(m->out, "## %c%s sweep\n\n", *w >= 'a' && *w <= 'z' ? *w - 'a' + 'A' : *w, w + 1);
 	/* Its tables and charts come from the comparison: none when it
@@ -367,6 +367,24 @@ static void print_produced(struct md *m)
 		m->d->nplan);
 }
 
+static void print_report(struct md *m)
+{
+	m->top.fd = m->d->dir.fd;
+	md_pair_read(m);
+	print_header(m);
+	print_patch(m);
+	md_sim_section(m);
+	md_kernel_section(m);
+	print_sweeps(m);
+	md_programs_section(m);
+	md_failed_section(m);
+	md_checks_section(m);
+	md_warnings_section(m);
+	md_machine_section(m);
+	print_produced(m);
+	tally_free(&m->failed);
+}
+
 int markdown_report(const struct sf_dir *dir, FILE *out)
 {
 	static struct md m;  /* static: two paths of PATH_MAX, not on the stack */
@@ -382,21 +400,21 @@ int markdown_report(const struct sf_dir *dir, FILE *out)
 		return 2;
 	}
 	m.out = out;
-	m.top.fd = d.dir.fd;
-	md_pair_read(&m);
-	print_header(&m);
-	print_patch(&m);
-	md_sim_section(&m);
-	md_kernel_section(&m);
-	print_sweeps(&m);
-	md_programs_section(&m);
-	md_failed_section(&m);
-	md_checks_section(&m);
-	md_warnings_section(&m);
-	md_machine_section(&m);
-	print_produced(&m);
+	print_report(&m);
 	md_parts_free(&m);
-	tally_free(&m.failed);
 	rundir_free(&d);
 	return 0;
+}
+
+void markdown_report_model(const struct rundir *d, struct dir_model *model, bool charts_planned, FILE *out)
+{
+	static struct md m;  /* static: two paths of PATH_MAX, not on the stack */
+
+	memset(&m, 0, sizeof(m));
+	m.d = d;
+	m.model = model;
+	m.run = model->run;
+	m.charts_planned = charts_planned;
+	m.out = out;
+	print_report(&m);
 }

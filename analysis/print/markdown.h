@@ -2,18 +2,20 @@
  * markdown.h — `lbcompare --markdown DIR`: run-all's report.md, on stdout,
  * from a run-all directory (results/README.md, "run-all's directory").
  *
- * It prints; it reads nothing lbcompare printed.  Every finished run is
- * loaded through the one validated reader (files/resultfile.h), each
- * experiment's runs of each workload compared (model/comparison.h) as
- * run-all's `lbcompare --csv` compares them for data/ (which is for people
- * and gnuplot), and every section printed from those comparisons and the
+ * It prints; it reads nothing lbcompare printed.  The directory's model
+ * (model/dirmodel.h: every finished run loaded through the one validated
+ * reader, each experiment's runs of each workload compared once) is the one
+ * lbcompare --report writes data/ from (for people and gnuplot), and every
+ * section is printed from those comparisons and the
  * runs: their summary.csv (timing, oracle), meta.csv (machine, noise),
  * checks.csv, and logs/NAME.err and .status (quoted).  The charts are
- * gnuplot's in DIR/plots, linked only where their file is.
+ * gnuplot's in DIR/plots, linked only where their file is (--report:
+ * also where run-all is to draw it, markdown_report_model).
  */
 #ifndef LOCKBENCH_MARKDOWN_H
 #define LOCKBENCH_MARKDOWN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../../common/safefile.h"
@@ -24,6 +26,14 @@
  * over its bound never read; a run whose result files cannot be read is a
  * failed run, and a comparison that failed says so in its section. */
 int markdown_report(const struct sf_dir *dir, FILE *out);
+
+/* The same report of directory D from its model, built (dirmodel.h) with
+ * every part's text (print_part_texts): lbcompare --report, which wrote
+ * data/ from it.  With CHARTS_PLANNED, the charts gnuplot is to draw of
+ * the model (print_chart_planned) are linked as drawn. */
+struct rundir;
+struct dir_model;
+void markdown_report_model(const struct rundir *d, struct dir_model *model, bool charts_planned, FILE *out);
 
 /* `lbcompare --markdown-hosts OUTDIR DIR...`: the report of several run-all
  * directories side by side (markdown_hosts.c), each workload's runs of

@@ -100,7 +100,7 @@ static void print_experiment(struct md *m, const char *kind, const char *w, cons
 			     void (*each)(struct md *m, const struct group *g, bool first))
 {
 	static const struct group *g[MAX_GROUPS];
-	const struct md_part *part = md_part(m, kind, w);
+	const struct dir_part *part = md_part(m, kind, w);
 	size_t n;
 
 	if (!part || !part->c || (n = md_groups_of(part->c, w, want, g)) == 0)
@@ -119,7 +119,7 @@ void md_answer_section(struct md *m)
 
 	fprintf(m->out, "## The answer\n\n");
 	for (const char *p = all; md_next_word(&p, w, sizeof(w));) {
-		const struct md_part *part = md_part(m, "patch", w);
+		const struct dir_part *part = md_part(m, "patch", w);
 		size_t n = part && part->c ? md_groups_of(part->c, w, NULL, g) : 0;
 
 		for (size_t i = 0; i < n; i++)
@@ -132,7 +132,7 @@ void md_answer_section(struct md *m)
 	for (const char *p = all; md_next_word(&p, w, sizeof(w));)
 		print_experiment(m, "sweep", w, "Highest median throughput by thread count", NULL, print_sweep_answer);
 	md_programs_answer(m);
-	if (!m->nparts)
+	if (!m->model->nparts)
 		fprintf(m->out, "- No experiment finished a run (see [Failed runs](#failed-runs)).\n");
 	/* The ratio printed is Hodges-Lehmann's (ratio_text()), not the
 	 * medians' quotient; each line is judged on its own (issue 42). */
@@ -156,7 +156,7 @@ static bool hist_chart(const struct group *g)
 static void print_patch_plots(struct md *m, const char *w)
 {
 	static const struct group *g[MAX_GROUPS];
-	const struct md_part *part = md_part(m, "patch", w);
+	const struct dir_part *part = md_part(m, "patch", w);
 	size_t n = part && part->c ? md_groups_of(part->c, w, hist_chart, g) : 0;
 	char alt[192], name[160];
 
@@ -177,7 +177,7 @@ static void print_patch_plots(struct md *m, const char *w)
 static void print_kernel_plots(struct md *m, const char *w)
 {
 	static const struct group *g[MAX_GROUPS];
-	const struct md_part *part = md_part(m, "kernel", w);
+	const struct dir_part *part = md_part(m, "kernel", w);
 	size_t n = part && part->c ? md_groups_of(part->c, w, kernel_baseline, g) : 0;
 	char alt[192], name[128];
 
@@ -208,7 +208,7 @@ static void print_sweep_plots(struct md *m, const char *w)
 static bool any_plot(const struct md *m)
 {
 	char **names = md_names(m, "plots", "*.png");
-	bool found = names && names[0];
+	bool found = (names && names[0]) || (m->charts_planned && print_chart_planned(m->model, NULL));
 
 	sf_names_free(names);
 	return found;

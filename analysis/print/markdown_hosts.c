@@ -9,8 +9,6 @@
  * part) get their own section, each directory's compared apart: they
  * measure no host, and two directories' seeds are two experiments.
  */
-#include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,75 +42,26 @@ static size_t workloads_of(const struct rundir *dirs, size_t ndirs, const char *
  * machine are compared side by side, never pooled as repetitions. */
 static char dir_label[HOSTS_MAX][RUNDIR_LABEL];
 
-/* The label of directory I's runs in KIND's comparison: its host label,
- * and for a simulated run always its directory's ("sim-dir2"): every
- * simulated run's meta.csv says host "unknown". */
-static const char *run_label(const char *kind, size_t i)
+/* The labels of the directories' runs in KIND's comparison: their host
+ * labels, and for a simulated run always its directory's ("sim-dir2"):
+ * every simulated run's meta.csv says host "unknown". */
+static const char (*run_labels(const char *kind))[RUNDIR_LABEL]
 {
-	static char sim[RUNDIR_LABEL];
+	static char sim[HOSTS_MAX][RUNDIR_LABEL];
 
 	if (strcmp(kind, "sim") != 0)
-		return dir_label[i];
-	snprintf(sim, sizeof(sim), "sim-dir%u", (unsigned int)(i + 1));
-	return sim;
+		return (const char (*)[RUNDIR_LABEL])dir_label;
+	for (unsigned int i = 0; i < HOSTS_MAX; i++)
+		snprintf(sim[i], sizeof(sim[i]), "sim-dir%u", i + 1);
+	return (const char (*)[RUNDIR_LABEL])sim;
 }
 
-/* KIND's runs of W in every directory, in the order given, each
- * directory's in its own order: loaded as run-all names them in the hosts'
- * comparison, by their absolute paths, each run's host the directory's
- * label where it has one (rundir_host_labels).  False out of memory, or when one
- * no longer loads (then P->failed says why). */
-static bool load_part(struct md_part *p, const struct rundir *dirs, size_t ndirs)
+/* KIND's runs of W in every directory, in the order given (model/dirmodel.h),
+ * a simulated run only in the simulated part, a real one only in the
+ * others (meta.csv's simulated, not the name). */
+static bool load_part(struct dir_part *p, const struct rundir *dirs, size_t ndirs)
 {
-	static struct sf_dir dir;  /* static: a path of PATH_MAX, not on the stack */
-	size_t total = 0;
-	char rel[MD_PATH], err[1024];
-
-	for (size_t i = 0; i < ndirs; i++)
-		total += dirs[i].ndone;
-	if (!(p->runs = calloc(total + 1, sizeof(*p->runs))))
-		return false;
-	for (size_t i = 0; i < ndirs; i++)
-		for (size_t k = 0; k < dirs[i].ndone; k++) {
-			const char *name = dirs[i].plan[dirs[i].done[k]].name;
-			struct result_run *run;
-
-			if (!md_run_of(name, p->kind, p->workload))
-				continue;
-			snprintf(rel, sizeof(rel), "runs/%s", name);
-			if (!(run = malloc(sizeof(*run))))
-				return false;
-			if (sf_dir_at(&dir, &dirs[i].dir, rel, err, sizeof(err)) != 0 ||
-			    result_load(run, &dir, err, sizeof(err)) != 0) {
-				snprintf(p->failed, sizeof(p->failed), "lbcompare: %s", err);
-				sf_dir_close(&dir);
-				free(run);
-				return true;
-			}
-			sf_dir_close(&dir);
-			/* A simulated run only in the simulated part, a real one
-			 * only in the others (meta.csv's simulated, not the name). */
-			if (md_simulated(run) != (strcmp(p->kind, "sim") == 0)) {
-				result_free(run);
-				free(run);
-				continue;
-			}
-			if (*run_label(p->kind, i))
-				result_set_host(run, run_label(p->kind, i));
-			p->runs[p->nruns++] = run;
-		}
-	return true;
-}
-
-static void free_part(struct md_part *p)
-{
-	comparison_free(p->c);
-	free(p->text);
-	for (size_t r = 0; r < p->nruns; r++) {
-		result_free((struct result_run *)p->runs[r]);
-		free((struct result_run *)p->runs[r]);
-	}
-	free(p->runs);
+	return dir_hosts_part_load(p, dirs, ndirs, run_labels(p->kind), true);
 }
 
 /* Each host's headline figures of C, a table per host and thread count,
@@ -133,7 +82,7 @@ static void print_headlines(FILE *out, const struct comparison *c, const char *r
  * across-hosts tables; 0, or -1 out of memory. */
 static int print_workload(FILE *out, const struct rundir *dirs, size_t ndirs, const char *kind, const char *w)
 {
-	static struct md_part p;
+	static struct dir_part p;
 	bool sweep = strcmp(kind, "sweep") == 0;
 	char rel[MD_PATH], err[256];
 	int rc = 0;
@@ -152,7 +101,7 @@ static int print_workload(FILE *out, const struct rundir *dirs, size_t ndirs, co
 		md_fenced(out, p.text);
 		fprintf(out, "Each host's tables, thread count by thread count: `%s`; the figures as CSV: `data/`.\n\n", rel);
 	}
-	free_part(&p);
+	dir_hosts_part_free(&p);
 	return rc;
 }
 
@@ -234,7 +183,7 @@ static bool experiment_of(const struct plan_run *r, char *w, size_t len)
 /* KIND's runs of W from both directories, each variant against itself. */
 static int print_across_part(FILE *out, const struct rundir *dirs, const char *kind, const char *w)
 {
-	static struct md_part p;
+	static struct dir_part p;
 	static struct across a[MAX_GROUPS];
 	char err[256];
 	int rc = 0;
@@ -252,7 +201,7 @@ static int print_across_part(FILE *out, const struct rundir *dirs, const char *k
 	else
 		for (size_t i = 0, n = across_groups(p.c, 0, 1, a, MAX_GROUPS, NULL); i < n; i++)
 			md_across_table(out, &a[i], p.c->hosts[0].label, p.c->hosts[1].label);
-	free_part(&p);
+	dir_hosts_part_free(&p);
 	return rc;
 }
 
@@ -315,7 +264,6 @@ static int print_hosts_report(FILE *out, const struct rundir *dirs, size_t ndirs
 int markdown_hosts_report(const struct sf_dir *out_dir, char *const *paths, int npaths, FILE *out)
 {
 	struct rundir *dirs = calloc((size_t)npaths + 1, sizeof(*dirs));
-	static struct sf_dir named;  /* static: a path of PATH_MAX, not on the stack */
 	char err[1024];
 	int rc = 0, loaded = 0;
 
@@ -326,22 +274,12 @@ int markdown_hosts_report(const struct sf_dir *out_dir, char *const *paths, int 
 	}
 	for (int i = 0; i < npaths; i++)
 		dirs[i].dir.fd = -1;
-	named.fd = -1;
-	for (; rc == 0 && loaded < npaths; loaded++) {
-		char abs[PATH_MAX];
-
-		/* Named absolute in the report: the user's own paths, links in them resolved. */
-		if (!realpath(paths[loaded], abs)) {
-			snprintf(err, sizeof(err), "%s: %s", paths[loaded], strerror(errno));
-			rc = 2;
-		} else if (sf_dir_open(&named, abs, err, sizeof(err)) != 0 ||
-			   rundir_load(&dirs[loaded], &named, err, sizeof(err)) != 0) {
+	/* Named absolute in the report: the user's own paths, links in them resolved. */
+	for (; rc == 0 && loaded < npaths; loaded++)
+		if (rundir_load_path(&dirs[loaded], paths[loaded], err, sizeof(err)) != 0) {
+			fprintf(stderr, "lbcompare: --markdown-hosts: %s\n", err);
 			rc = 2;
 		}
-		sf_dir_close(&named);
-		if (rc)
-			fprintf(stderr, "lbcompare: --markdown-hosts: %s\n", err);
-	}
 	/* OUTDIR holds run-all's data/ for people and gnuplot: named in the
 	 * report, never read (the comparisons are made here, from the runs). */
 	(void)out_dir;

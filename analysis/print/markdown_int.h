@@ -15,6 +15,7 @@
 #include "../files/rundir.h"
 #include "../figures/figures.h"
 #include "../model/comparison.h"
+#include "../model/dirmodel.h"
 
 /* A path relative to the run-all directory (runs/NAME/FILE, plots/FILE...). */
 #define MD_PATH 512
@@ -33,26 +34,14 @@ void tally_add(struct tally *t, const char *key);
 void tally_sort(struct tally *t, bool by_count);
 void tally_free(struct tally *t);
 
-/* One experiment's runs of one workload (run-all's KIND-W-* runs: patch,
- * kernel, sweep; and kind "exec" of "exec": every --exec run, whatever its
- * name, each program an experiment of its own), compared as lbcompare compares them: its text is what
- * run-all keeps in data/KIND-W.txt for people, built here from the runs. */
-struct md_part {
-	char kind[16], workload[64];
-	const struct result_run **runs;  /* its finished runs (struct md's), in the directory's order */
-	size_t nruns;
-	struct comparison *c;          /* NULL: the comparison failed, `failed` says why */
-	char *text;                    /* lbcompare's text of the runs (text_print) */
-	char failed[ERR_LEN + 16];     /* "lbcompare: ..." where it failed */
-};
-
 struct md {
 	const struct rundir *d;
 	struct sf_dir top;       /* the directory again, its files named relative to it in the report */
 	FILE *out;
-	struct result_run **run;         /* the finished runs, loaded: d->done's order (rundir.h) */
-	struct md_part *part;
-	size_t nparts;
+	struct dir_model *model;         /* the runs and their comparisons, built once */
+	bool charts_planned;             /* gnuplot draws the model's charts (print_chart_planned)
+					  * after this report is written: they are linked as drawn */
+	struct result_run **run;         /* the model's finished runs: d->done's order (rundir.h) */
 	struct tally failed;     /* the comparisons that failed: "file\tline" */
 	char pair[2][64];        /* the patch pair, before and after: md_pair_read */
 };
@@ -67,26 +56,22 @@ bool md_kernel_base_run(const struct md *m, size_t i);
 
 /* ---- the comparisons (markdown_parts.c) ---- */
 
-/* M's finished runs, loaded, and every KIND-W's part of them; 0, or -1
- * with one line in err (out of memory; a run that no longer loads). */
+/* M's model (dirmodel.h) and every part's text (print_part_texts); 0, or
+ * -1 with one line in err (out of memory; a run that no longer loads). */
 int md_parts_build(struct md *m, char *err, size_t errlen);
 void md_parts_free(struct md *m);
 /* KIND's part of W, or NULL (no finished run of it). */
-const struct md_part *md_part(const struct md *m, const char *kind, const char *w);
+const struct dir_part *md_part(const struct md *m, const char *kind, const char *w);
 /* The groups of W in comparison C, fewest threads first, into g (at most
  * MAX_GROUPS); with WANT, only those it accepts.  Returns how many. */
 size_t md_groups_of(const struct comparison *c, const char *w, bool (*want)(const struct group *g),
 		    const struct group **g);
-/* Whether plan run NAME is KIND's of W: named KIND-W-... (run-all's names). */
-bool md_run_of(const char *name, const char *kind, const char *w);
 /* P's comparison of its runs and its text (HOSTS_ONLY: only the hosts and
  * across-hosts tables, text_print_hosts), or in p->failed the line saying
  * why there is none; 0, or -1 out of memory (said in err). */
-int md_part_compare(struct md_part *p, bool hosts_only, char *err, size_t errlen);
+int md_part_compare(struct dir_part *p, bool hosts_only, char *err, size_t errlen);
 /* The first finished real run, whose meta.csv tells the machine (NULL: none). */
 const struct result_run *md_first_run(const struct md *m);
-/* Whether RUN is simulated (meta.csv's `simulated`: lockbench --sim). */
-bool md_simulated(const struct result_run *run);
 /* How many finished runs are real. */
 size_t md_real_runs(const struct md *m);
 
@@ -104,7 +89,7 @@ void md_print_phases_plot(struct md *m, const struct group *g, const char *prefi
 /* Whether PART's comparison failed: then its line stands in the section
  * (naming data/KIND-W.txt, where run-all keeps it), and the failed section
  * counts it. */
-bool md_failed_comparison(struct md *m, const struct md_part *part);
+bool md_failed_comparison(struct md *m, const struct dir_part *part);
 /* A failed comparison, said in place of its tables. */
 void md_print_failed_comparison(FILE *out, const char *rel, const char *line);
 /* TEXT fenced as code. */

@@ -100,7 +100,7 @@ static void print_kernel_settings(struct md *m, const char *w)
 static void print_workload(struct md *m, const char *w)
 {
 	static const struct group *g[MAX_GROUPS];
-	const struct md_part *part = md_part(m, "kernel", w);
+	const struct dir_part *part = md_part(m, "kernel", w);
 	size_t n;
 
 	fprintf(m->out, "### %s\n\n", w);

@@ -16,7 +16,7 @@
 /* The exec part's groups, in the order run-all's plan met them. */
 static size_t program_groups(const struct md *m, const struct group **g)
 {
-	const struct md_part *part = md_part(m, "exec", "exec");
+	const struct dir_part *part = md_part(m, "exec", "exec");
 	size_t n = 0;
 
 	for (unsigned int i = 0; part && part->c && i < part->c->ngroups; i++)
@@ -147,7 +147,7 @@ static void print_program(struct md *m, const struct group *g)
 void md_programs_section(struct md *m)
 {
 	static const struct group *g[MAX_GROUPS];
-	const struct md_part *part = md_part(m, "exec", "exec");
+	const struct dir_part *part = md_part(m, "exec", "exec");
 	size_t n;
 
 	if (!part)

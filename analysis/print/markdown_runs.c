@@ -81,7 +81,7 @@ static size_t noise_rows(const struct md *m, struct noise_row *rows)
 		const char *busy = result_meta_get(run, "noise_busy");
 
 		/* A simulated run measured nothing of the host. */
-		if (!busy || md_simulated(run))
+		if (!busy || dir_run_simulated(run))
 			continue;
 		rows[n] = (struct noise_row){ .run = run_name(m, i),
 					      .other = number_or_nan(result_meta_get(run, "noise_other_cpu_pct")),

@@ -33,7 +33,7 @@ static const char *sim_workloads(const struct md *m)
 static const struct group *sim_group(const struct md *m, const char *w)
 {
 	static const struct group *g[MAX_GROUPS];
-	const struct md_part *part = md_part(m, "sim", w);
+	const struct dir_part *part = md_part(m, "sim", w);
 
 	return part && part->c && md_groups_of(part->c, w, NULL, g) ? g[0] : NULL;
 }
@@ -207,7 +207,7 @@ static bool print_why(struct md *m, const char *w)
 
 static void print_workload(struct md *m, const char *w)
 {
-	const struct md_part *part = md_part(m, "sim", w);
+	const struct dir_part *part = md_part(m, "sim", w);
 	const struct group *g = sim_group(m, w);
 
 	if (print_why(m, w) || !rundir_plans(m->d, "sim", w, NULL, false))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "markdown_int.h"
+#include "print.h"
 
 char **md_names(const struct md *m, const char *sub, const char *pattern)
 {
@@ -28,7 +29,7 @@ void md_print_plot(struct md *m, const char *alt, const char *name)
 	char path[MD_PATH];
 
 	snprintf(path, sizeof(path), "plots/%s.png", name);
-	if (sf_is_file(&m->top, path))
+	if (sf_is_file(&m->top, path) || (m->charts_planned && print_chart_planned(m->model, name)))
 		fprintf(m->out, "![%s](plots/%s.png)\n\n", alt, name);
 }
 
@@ -45,7 +46,7 @@ void md_print_phases_plot(struct md *m, const struct group *g, const char *prefi
 	md_print_plot(m, alt, name);
 }
 
-bool md_failed_comparison(struct md *m, const struct md_part *part)
+bool md_failed_comparison(struct md *m, const struct dir_part *part)
 {
 	char rel[MD_PATH], key[MD_PATH + sizeof(part->failed)];
 

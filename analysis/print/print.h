@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "../model/comparison.h"
+#include "../model/dirmodel.h"
 
 /* Every table of the comparison, as lbcompare prints them: with several
  * hosts the hosts and each workload across them first.  0, or -1 with one
@@ -25,8 +26,43 @@ int text_print(const struct comparison *c, FILE *out, char *err, size_t errlen);
 int text_print_hosts(const struct comparison *c, FILE *out, char *err, size_t errlen);
 
 /* --csv DIR: every derived file, each written whole or not at all
- * (safefile.h).  0, or -1 with one line in err. */
-int csv_write(const struct comparison *c, const struct sf_dir *dir, char *err, size_t errlen);
+ * (safefile.h), and with CHARTS charts.csv, the charts run-all draws of
+ * them.  0, or -1 with one line in err. */
+int csv_write(const struct comparison *c, const struct sf_dir *dir, bool charts, char *err, size_t errlen);
+
+/* Group G's charts in charts.csv (csv_write), their names into HIST and
+ * PHASES (LEN bytes each): false where its histograms make no chart. */
+bool csv_chart_names(const struct comparison *c, const struct group *g, char *hist, char *phases, size_t len);
+/* Whether run-all draws chart NAME (plots/NAME.png) of M: each part's
+ * charts.csv rows (the simulated runs' named sim-...), a sweep's two
+ * charts, as run-all's chart_plots and sweep_plots draw them (NAME NULL:
+ * whether it draws any). */
+bool print_chart_planned(const struct dir_model *m, const char *name);
+
+/* P's text as lbcompare prints it (text_print; HOSTS_ONLY: text_print_hosts)
+ * into p->text; where it cannot be printed (a figure a run lacks), P's
+ * comparison is given up with that line (dir_part_fail) after what was
+ * printed.  0, or -1 out of memory (said in err). */
+int print_part_text(struct dir_part *p, bool hosts_only, char *err, size_t errlen);
+/* Every part's text of M (print_part_text). */
+int print_part_texts(struct dir_model *m, char *err, size_t errlen);
+/* lbcompare --data: what run-all keeps in DIR/data of M's parts (each
+ * KIND-W but the report's exec part): KIND-W.txt, its text (or its failed
+ * line, last), and but for the simulated runs' (whose CSV files would take
+ * the real ones' names) its CSV files; and into CHARTS, for run-all's
+ * gnuplot calls, a folder KIND-W of each part's CSV files with charts.csv,
+ * and parts.txt, a line "KIND W STATUS" per part in M's order (STATUS 0,
+ * or 1: its comparison failed).  0; 1 some comparison failed; -1 with one
+ * line in err when a file could not be written. */
+int print_dir_data(struct dir_model *m, const struct sf_dir *dir, const struct sf_dir *charts, char *err, size_t errlen);
+/* lbcompare --data-hosts: several hosts' directories (run-all --report DIR1
+ * DIR2 ... --out DIR): each KIND-W's runs of every directory in order (each
+ * directory's LABEL where a hostname repeats: rundir_host_labels's), one
+ * comparison, into DIR/data as print_dir_data writes one directory's (no
+ * charts: each directory's own report has them), and its line "KIND W
+ * STATUS" into LIST.  0; 1 some comparison failed; -1 with one line in err. */
+int print_hosts_data(const struct rundir *dirs, size_t ndirs, const char (*label)[RUNDIR_LABEL], const struct sf_dir *dir,
+		     FILE *list, char *err, size_t errlen);
 
 /* The seed patch's own throughput ratio, fix over 2.6.34, on W (creat:
  * mutex-test V; fserver: AIM7), cited from its text (text_seed.c); false

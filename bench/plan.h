@@ -14,7 +14,9 @@
  *   seconds FILE TIMES LANES    what FILE's runs cost (plan_seconds)
  *   check OPTION VALUE          run-all's --locks, --workloads or --duration
  *                               VALUE is good: silent; else run-all's line
- *   variants OPTIONS...         variants.txt's lines (bench/plan_variants.c) */
+ *   variants OPTIONS...         variants.txt's lines (bench/plan_variants.c);
+ *                               with --why dropped|kernel|budget|sim, what
+ *                               run-all says of them */
 int plan_main(int argc, char **argv);
 
 /* `variants`' argv: OPTIONS..., NULL-ended (bench/plan_variants.c). */

@@ -4,9 +4,13 @@
  * roles, workloads.def, programs.def): run-all's make_variants, moved here
  * by issue 43.  run-all gives what it measured and was asked as options;
  * the simulated section's lines (run-all probes the machine for them) come
- * on stdin and go between the sweep and the programs. */
+ * on stdin and go between the sweep and the programs (--sim-only: they
+ * are the plan, --sim's experiment).  --why WHAT says instead what run-all
+ * says of that plan, by the same rules (plan_why), so that each rule is
+ * written once. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -30,9 +34,10 @@
 
 /* What run-all measured and was asked (its variables of the same names). */
 struct vopts {
-	bool quick, kl;
-	const char *locks, *workloads, *threads, *duration, *dir, *skip, *warmup;
+	bool quick, kl, sim_only;
+	const char *locks, *workloads, *threads, *duration, *dir, *skip, *warmup, *why, *kl_why;
 	unsigned long ncpu, numa_nodes, sweep_drop, kernel_drop;
+	FILE *out; /* where the variants go: stdout, or memory for --why */
 };
 
 /* WORD is one of LIST's words (blanks or commas part them): in_list. */
@@ -60,10 +65,11 @@ static bool wanted(const struct vopts *o, const char *name)
 	return !o->workloads || in_words(name, o->workloads);
 }
 
-/* --quick is a first look (run-all's quick_cut): unless --locks names locks,
- * its sweep leaves out Concurrency Kit's and the patch table's locks, the
+/* --quick is a first look (issue 42: within 5 minutes on an idle 2-CPU
+ * machine): unless --locks names locks, its sweep leaves out Concurrency
+ * Kit's and the patch table's locks (the patch experiment runs those), the
  * programs run their baseline and the patch pair, the simulated section the
- * pair. */
+ * pair; the kernel experiment runs at 4x the CPUs alone. */
 static bool quick_cut(const struct vopts *o)
 {
 	return o->quick && !o->locks;
@@ -214,20 +220,19 @@ static void print_run(const struct vopts *o, const char *group, size_t w, const 
 	const struct workload_ops *wl = workload_registry[w];
 	const char *l = lock_registry[lock]->name;
 
-	printf("%s-%s-t%s-%s -l %s -w %s -t %s -d %s --warmup %s%s", group, wl->name, t, l, l, wl->name, t, d,
+	fprintf(o->out, "%s-%s-t%s-%s -l %s -w %s -t %s -d %s --warmup %s%s", group, wl->name, t, l, l, wl->name, t, d,
 	       o->warmup, o->kl ? " --kernel-locks" : "");
 	if (o->dir && wl->takes_dir)
-		printf(" --dir %s", o->dir);
-	putchar('\n');
+		fprintf(o->out, " --dir %s", o->dir);
+	putc('\n', o->out);
 }
 
 /* The patch experiment and the models-vs-kernel one: the patch table's
  * locks, the kernel's row with kernel capture only; the kernel experiment
  * has its row (its baseline) first, and nothing without kernel capture. */
-static void table_variants(const struct vopts *o, enum workload_role role, const char *group)
+static size_t table_order(const struct vopts *o, enum workload_role role, size_t *order)
 {
-	size_t table[lock_registry_len], n = patch_table(table), order[lock_registry_len], k = 0;
-	char words[MAX_THREAD_WORDS][24], buf[64];
+	size_t table[lock_registry_len], n = patch_table(table), k = 0;
 
 	if (role == WL_PATCH) {
 		for (size_t j = 0; j < n; j++)
@@ -239,6 +244,14 @@ static void table_variants(const struct vopts *o, enum workload_role role, const
 				if (kernel_row(table[j]) == !pass)
 					order[k++] = table[j];
 	}
+	return k;
+}
+
+static void table_variants(const struct vopts *o, enum workload_role role, const char *group)
+{
+	size_t order[lock_registry_len], k = table_order(o, role, order);
+	char words[MAX_THREAD_WORDS][24], buf[64];
+
 	for (size_t w = 0; w < workload_registry_len; w++) {
 		const char *d = planned_seconds(o, w, role, buf, sizeof(buf));
 
@@ -305,7 +318,7 @@ static void sim_variants(const struct vopts *o, FILE *in)
 				       patch_lock_from(i, 3);
 		}
 		if (!skip)
-			fputs(line, stdout);
+			fputs(line, o->out);
 	}
 	free(line);
 }
@@ -345,7 +358,7 @@ static void program_variants(const struct vopts *o)
 				const char *l = lock_registry[locks[j]]->name;
 
 				if (wanted_lock(o, l))
-					printf("program-%s-t%s-%s --exec --program %s -l %s -t %s -d %s --timing %s%s\n",
+					fprintf(o->out, "program-%s-t%s-%s --exec --program %s -l %s -t %s -d %s --timing %s%s\n",
 					       p->name, words[t], l, p->name, l, words[t], d, PROGRAM_TIMING,
 					       o->kl ? " --kernel-locks" : "");
 			}
@@ -378,7 +391,8 @@ static const char **string_opt(struct vopts *o, const char *name)
 		{ "--locks", offsetof(struct vopts, locks) },       { "--workloads", offsetof(struct vopts, workloads) },
 		{ "--threads", offsetof(struct vopts, threads) },   { "--duration", offsetof(struct vopts, duration) },
 		{ "--dir", offsetof(struct vopts, dir) },           { "--skip", offsetof(struct vopts, skip) },
-		{ "--warmup", offsetof(struct vopts, warmup) },
+		{ "--warmup", offsetof(struct vopts, warmup) },     { "--why", offsetof(struct vopts, why) },
+		{ "--kl-why", offsetof(struct vopts, kl_why) },
 	};
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
@@ -406,13 +420,13 @@ static int parse(struct vopts *o, char **argv)
 		const char **s = string_opt(o, *argv);
 		unsigned long max, *n = number_opt(o, *argv, &max);
 
-		if (!strcmp(*argv, "--quick") || !strcmp(*argv, "--kernel-locks")) {
-			*(!strcmp(*argv, "--quick") ? &o->quick : &o->kl) = true;
+		if (!strcmp(*argv, "--quick") || !strcmp(*argv, "--kernel-locks") || !strcmp(*argv, "--sim-only")) {
+			*(!strcmp(*argv, "--quick") ? &o->quick : !strcmp(*argv, "--kernel-locks") ? &o->kl : &o->sim_only) = true;
 			continue;
 		}
 		if (!s && !n)
-			return bad("option", *argv, "one of --quick --kernel-locks --locks --workloads --threads "
-						    "--duration --dir --skip --warmup --cpus --numa-nodes --sweep-drop --kernel-drop");
+			return bad("option", *argv, "one of --quick --kernel-locks --sim-only --locks --workloads --threads "
+						    "--duration --dir --skip --warmup --cpus --numa-nodes --sweep-drop --kernel-drop --why --kl-why");
 		if (!argv[1])
 			return bad(*argv, "", "followed by a value");
 		if (s) {
@@ -423,20 +437,315 @@ static int parse(struct vopts *o, char **argv)
 	}
 	if (!o->ncpu)
 		return bad("--cpus", "0", "given, from 1");
+	if (o->why && strcmp(o->why, "dropped") && strcmp(o->why, "kernel") && strcmp(o->why, "budget") &&
+	    strcmp(o->why, "sim"))
+		return bad("--why", o->why, "dropped, kernel, budget or sim");
+	return EXIT_OK;
+}
+
+/* Every variant, in the order of the tables, to o->out. */
+static void all_variants(const struct vopts *o)
+{
+	if (o->sim_only) { /* --sim's experiment: stdin's lines alone */
+		struct vopts all = *o;
+
+		all.quick = false;
+		sim_variants(&all, stdin);
+		return;
+	}
+	table_variants(o, WL_PATCH, "patch");
+	table_variants(o, WL_KERNEL, "kernel");
+	sweep_variants(o);
+	sim_variants(o, stdin);
+	program_variants(o);
+}
+
+/* ---- --why: what run-all says of a plan, by the rules above ---- */
+
+/* A line being said: pieces appended, cut at its size. */
+struct text {
+	char s[8192];
+	size_t n;
+};
+
+static void say(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(t->s + t->n, sizeof(t->s) - t->n, fmt, ap);
+	va_end(ap);
+	if (len > 0)
+		t->n = t->n + (size_t)len < sizeof(t->s) ? t->n + (size_t)len : sizeof(t->s) - 1;
+}
+
+/* The n locks' names, parted by blanks. */
+static void say_locks(struct text *t, const size_t *locks, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		say(t, "%s%s", i ? " " : "", lock_registry[locks[i]]->name);
+}
+
+/* A workload of ROLE is wanted (run-all's wanted_sweep, wanted_kernel). */
+static bool wanted_role(const struct vopts *o, enum workload_role role)
+{
+	for (size_t w = 0; w < workload_registry_len; w++)
+		if (workload_plans[w].role == role && wanted(o, workload_registry[w]->name))
+			return true;
+	return false;
+}
+
+static size_t lock_index(const char *name)
+{
+	size_t i = 0;
+
+	while (i < lock_registry_len && strcmp(lock_registry[i]->name, name))
+		i++;
+	return i;
+}
+
+/* The sweep leaves a NUMA-only lock out on one node, unless --locks names it. */
+static bool numa_skipped(const struct vopts *o, size_t lock)
+{
+	return (lock_plans[lock].roles & LOCK_R_NUMA_ONLY) && o->numa_nodes < 2 &&
+	       !(o->locks && wanted_lock(o, lock_registry[lock]->name));
+}
+
+/* Why lock (of --locks) has no run, wanted workload by wanted workload:
+ * run-all's lock_why. */
+static void lock_why(const struct vopts *o, const char *name, struct text *t)
+{
+	size_t lock = lock_index(name), order[lock_registry_len], n, locks[lock_registry_len + 1];
+	bool any = lock < lock_registry_len;
+
+	for (size_t w = 0; w < workload_registry_len; w++) {
+		const char *wl = workload_registry[w]->name;
+
+		if (!wanted(o, wl))
+			continue;
+		if (workload_plans[w].role == WL_PATCH) {
+			n = table_order(o, WL_PATCH, order);
+			say(t, "; %s runs only the patch table's locks (", wl), say_locks(t, order, n), say(t, ")");
+		} else if (workload_plans[w].role == WL_KERNEL && (n = table_order(o, WL_KERNEL, order))) {
+			say(t, "; %s runs only the models-vs-kernel experiment's (", wl);
+			say_locks(t, order, n), say(t, ")");
+		} else if (workload_plans[w].role == WL_SWEEP && any && (lock_registry[lock]->flags & LOCK_F_NO_EXCLUSION)) {
+			say(t, "; %s sweeps %s (it excludes nothing) only at 1 thread", wl, name);
+		} else if (workload_plans[w].role == WL_SWEEP && any && numa_skipped(o, lock)) {
+			say(t, "; %s sweeps %s only on a machine of two or more NUMA nodes", wl, name);
+		}
+	}
+	n = program_locks(o, locks);
+	for (size_t i = 0; i < exec_program_registry_len; i++) {
+		const struct exec_program *p = &exec_program_registry[i];
+
+		if (p->role != PG_PATCH || !wanted(o, p->name) || in_words(p->name, o->skip))
+			continue;
+		say(t, "; %s runs only the patch table's locks that exclude, and %s (", p->name,
+		    n && (lock_plans[locks[0]].roles & LOCK_R_PROGRAM_BASE) ? lock_registry[locks[0]]->name : "");
+		say_locks(t, locks, n), say(t, ")");
+	}
+}
+
+static const struct exec_program *program_named(const char *name)
+{
+	for (size_t i = 0; i < exec_program_registry_len; i++)
+		if (!strcmp(exec_program_registry[i].name, name))
+			return &exec_program_registry[i];
+	return NULL;
+}
+
+/* Why workload (of --workloads, in no run and not skipped) has no run:
+ * run-all's dropped_names, its second half. */
+static void workload_why(const struct vopts *o, const char *name, struct text *t)
+{
+	const struct exec_program *p = program_named(name);
+	size_t locks[lock_registry_len + 1], n, w = 0;
+
+	if (p && p->role == PG_PATCH) {
+		n = program_locks(o, locks);
+		say(t, "none of --locks is a lock it runs under ("), say_locks(t, locks, n), say(t, ")");
+		return;
+	}
+	if (p) {
+		say(t, "run-all plans nothing of it (run it with bench/lockbench --exec --program %s)", name);
+		return;
+	}
+	while (w < workload_registry_len && strcmp(workload_registry[w]->name, name))
+		w++;
+	enum workload_role role = w < workload_registry_len ? workload_plans[w].role : WL_UNPLANNED;
+
+	if (role == WL_KERNEL && (n = table_order(o, WL_KERNEL, locks))) {
+		say(t, "none of --locks is in the models-vs-kernel experiment ("), say_locks(t, locks, n), say(t, ")");
+	} else if (role == WL_PATCH) {
+		n = table_order(o, WL_PATCH, locks);
+		say(t, "none of --locks is in the patch table ("), say_locks(t, locks, n), say(t, ")");
+	} else if (role == WL_SWEEP) {
+		say(t, "--locks names only locks the sweep leaves out");
+	} else if (role != WL_KERNEL) {
+		say(t, "run-all plans nothing of it (its role is %s: run it with bench/lockbench -w %s)",
+		    w < workload_registry_len ? workload_role_names[role] : "", name);
+	}
+}
+
+/* The next word of list from *p into word (size), or false at the end. */
+static bool next_word(const char **p, char *word, size_t size)
+{
+	size_t len;
+
+	if (!*p || !*(*p += strspn(*p, ", \t\n")))
+		return false;
+	len = strcspn(*p, ", \t\n");
+	snprintf(word, size, "%.*s", (int)len, *p);
+	*p += len;
+	return true;
+}
+
+/* A line for each lock of --locks and workload of --workloads that no
+ * planned variant has, saying why: nothing asked for disappears unsaid. */
+static int why_dropped(struct vopts *o)
+{
+	char *planned = NULL, word[256], needle[300];
+	size_t size = 0;
+	const char *p;
+
+	o->out = open_memstream(&planned, &size);
+	if (!o->out)
+		return EXIT_RUNTIME;
+	all_variants(o);
+	if (fclose(o->out))
+		return EXIT_RUNTIME;
+	for (p = o->locks; next_word(&p, word, sizeof(word));) {
+		struct text t = { .n = 0 };
+
+		snprintf(needle, sizeof(needle), " -l %s ", word);
+		if (!strstr(planned, needle) && (lock_why(o, word, &t), t.n))
+			printf("--locks: %s is in no run: %s\n", word, t.s + 2);
+	}
+	for (p = o->workloads; next_word(&p, word, sizeof(word));) {
+		struct text t = { .n = 0 };
+		char program[300];
+
+		snprintf(needle, sizeof(needle), " -w %s ", word);
+		snprintf(program, sizeof(program), " --program %s ", word);
+		if (strstr(planned, needle) || strstr(planned, program) || in_words(word, o->skip))
+			continue;
+		workload_why(o, word, &t);
+		if (t.n)
+			printf("--workloads: %s is in no run: %s\n", word, t.s);
+	}
+	free(planned);
+	return EXIT_OK;
+}
+
+/* Why the models-vs-kernel experiment has no runs, where one of its
+ * workloads is wanted and kernel capture (--kl-why: why not) is unavailable. */
+static void why_kernel(const struct vopts *o)
+{
+	size_t order[lock_registry_len];
+	const char *sep = "";
+
+	if (table_order(o, WL_KERNEL, order) || !wanted_role(o, WL_KERNEL))
+		return;
+	printf("models vs the running kernel's mutex (");
+	for (size_t w = 0; w < workload_registry_len; w++)
+		if (workload_plans[w].role == WL_KERNEL)
+			printf("%s%s", sep, workload_registry[w]->name), sep = " ";
+	printf(") not planned: kernel lock capture is unavailable here (%s)\n", o->kl_why ? o->kl_why : "");
+}
+
+/* "WHAT A B": all's words that are not in kept's. */
+static void say_minus(const char *what, char all[][24], size_t na, char kept[][24], size_t nk)
+{
+	const char *sep = "";
+
+	printf("%s ", what);
+	for (size_t i = 0; i < na; i++) {
+		bool in = false;
+
+		for (size_t j = 0; j < nk && !in; j++)
+			in = !strcmp(all[i], kept[j]);
+		if (!in)
+			printf("%s%s", sep, all[i]), sep = " ";
+	}
+	putchar('\n');
+}
+
+/* --budget's thread counts: first line what it may drop next (sweep: one
+ * more sweep point; kernel: the kernel experiment's middle count; none),
+ * then a line for each it has dropped (--sweep-drop, --kernel-drop). */
+static void why_budget(struct vopts *o)
+{
+	char now[MAX_THREAD_WORDS][24], all[MAX_THREAD_WORDS][24];
+	size_t order[lock_registry_len];
+	bool sweep = wanted_role(o, WL_SWEEP), kernel = table_order(o, WL_KERNEL, order) && wanted_role(o, WL_KERNEL);
+	unsigned long sd = o->sweep_drop, kd = o->kernel_drop;
+
+	if (sweep && sweep_threads(o, now) > 2)
+		puts("sweep");
+	else
+		puts(!kd && kernel && kernel_threads(o, now) > 2 ? "kernel" : "none");
+	if (sweep && sd) {
+		size_t nk = sweep_threads(o, now), na = (o->sweep_drop = 0, sweep_threads(o, all));
+
+		say_minus("sweep points", all, na, now, nk), o->sweep_drop = sd;
+	}
+	if (kd) {
+		size_t nk = kernel_threads(o, now), na = (o->kernel_drop = 0, kernel_threads(o, all));
+
+		say_minus("kernel experiment threads", all, na, now, nk), o->kernel_drop = kd;
+	}
+}
+
+/* What the simulated section may take, a line each: the patch table's
+ * locks that exclude (the kernel's row has no kernel to wait in there),
+ * those of them --locks wants, the patch workloads --workloads wants. */
+static void why_sim(const struct vopts *o)
+{
+	size_t order[lock_registry_len], n = table_order(o, WL_PATCH, order);
+
+	for (int wants = 0; wants < 2; wants++) {
+		const char *sep = "";
+
+		for (size_t j = 0; j < n; j++) {
+			const char *l = lock_registry[order[j]]->name;
+
+			if (!(lock_registry[order[j]]->flags & LOCK_F_NO_EXCLUSION) && (!wants || wanted_lock(o, l)))
+				printf("%s%s", sep, l), sep = " ";
+		}
+		putchar('\n');
+	}
+	for (size_t w = 0, k = 0; w < workload_registry_len; w++)
+		if (workload_plans[w].role == WL_PATCH && wanted(o, workload_registry[w]->name))
+			printf("%s%s", k++ ? " " : "", workload_registry[w]->name);
+	putchar('\n');
+}
+
+static int plan_why(struct vopts *o)
+{
+	if (!strcmp(o->why, "dropped"))
+		return why_dropped(o);
+	if (!strcmp(o->why, "kernel"))
+		why_kernel(o);
+	else if (!strcmp(o->why, "sim"))
+		why_sim(o);
+	else
+		why_budget(o);
 	return EXIT_OK;
 }
 
 int plan_variants_main(char **argv)
 {
-	struct vopts o = { .numa_nodes = 1, .warmup = "0.5" };
+	struct vopts o = { .numa_nodes = 1, .warmup = "0.5", .out = stdout };
 	int rc = parse(&o, argv);
 
 	if (rc != EXIT_OK)
 		return rc;
-	table_variants(&o, WL_PATCH, "patch");
-	table_variants(&o, WL_KERNEL, "kernel");
-	sweep_variants(&o);
-	sim_variants(&o, stdin);
-	program_variants(&o);
-	return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+	if (o.why)
+		rc = plan_why(&o);
+	else
+		all_variants(&o);
+	return rc == EXIT_OK && fflush(stdout) ? EXIT_RUNTIME : rc;
 }

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..38"
+echo "1..45"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -177,3 +177,35 @@ check "variants: the simulated lines from stdin between the sweep and the progra
 	'[ "$(cut -c1-3 "$tmp/withsims" | uniq | tr "\n" " ")" = "swe sim pro " ] && [ "$(grep -c "^sim-" "$tmp/withsims")" -eq 3 ] &&
 	[ "$("$LB" --plan variants --cpus 2 --quick --locks "" --workloads "$prog" <"$tmp/sims" | grep "^sim-" | first_word | tr "\n" " ")" = "sim-a sim-b " ]'
 usage_error "variants: an unknown option, one line" "--plan variants: option '--cpu' is not one of" --plan variants --cpu 2
+
+# --- variants --why: what run-all says of the plan, by the same rules ---
+set -- $patch_always
+pair2=$2 third=$3
+why() { "$LB" --plan variants --cpus 2 "$@"; }
+check "why dropped: a lock of --locks in no run, why for each wanted workload; the workload, why; a planned one, nothing" \
+	'[ "$(why --locks "$ck" --workloads "$pw" --why dropped </dev/null)" = "--locks: $ck is in no run: $pw runs only the patch table'"'"'s locks ($(echo $patch_always))
+--workloads: $pw is in no run: none of --locks is in the patch table ($(echo $patch_always))" ] &&
+	[ -z "$(why --locks "$pbase" --workloads "$sw" --why dropped </dev/null)" ]'
+check "why dropped: the simulated lines on stdin are planned runs; --sim-only: they alone (a sweep lock is in none)" \
+	'! why --locks "$third" --workloads "$pw" --sim-only --why dropped <"$tmp/sims" | grep -q "^--locks" &&
+	why --locks "$pbase" --workloads "$sw,$pw" --sim-only --why dropped <"$tmp/sims" | grep -q "^--locks: $pbase is in no run: " &&
+	[ -z "$(why --locks "$pbase" --workloads "$sw,$pw" --why dropped <"$tmp/sims" | grep "^--locks")" ]'
+check "why dropped: a program under none of --locks: the locks it runs under; a lock that excludes nothing: swept at 1 thread only" \
+	'why --locks "$ck" --workloads "$prog" --why dropped </dev/null | grep -qx "^--workloads: $prog is in no run: none of --locks is a lock it runs under ($pbase .*)" &&
+	why --locks "$(echo $noex | first_word)" --workloads "$sw" --threads 2 --why dropped </dev/null |
+		grep -qx -- "--locks: $(echo $noex | first_word) is in no run: $sw sweeps $(echo $noex | first_word) (it excludes nothing) only at 1 thread"'
+check "why kernel: a kernel workload wanted and no capture: the line with --kl-why; with capture, or none wanted, nothing" \
+	'[ "$(why --workloads "$kw" --why kernel --kl-why "no BTF")" = "models vs the running kernel'"'"'s mutex ($(pl workload | awk "\$2 == \"kernel\" { print \$1 }" | tr "\n" " " | sed "s/ $//")) not planned: kernel lock capture is unavailable here (no BTF)" ] &&
+	[ -z "$(why --workloads "$kw" --why kernel --kernel-locks)" ] && [ -z "$(why --workloads "$sw" --why kernel)" ]'
+check "why budget: a sweep point while the sweep has 3+ counts, then the kernel middle count, then none; what was dropped" \
+	'[ "$(why --cpus 3 --workloads "$sw,$kw" --kernel-locks --why budget)" = sweep ] &&
+	[ "$(why --cpus 3 --workloads "$sw,$kw" --kernel-locks --sweep-drop 2 --why budget)" = "kernel
+sweep points 2 4" ] &&
+	[ "$(why --cpus 3 --workloads "$sw,$kw" --kernel-locks --sweep-drop 2 --kernel-drop 1 --why budget)" = "none
+sweep points 2 4
+kernel experiment threads 6" ] && [ "$(why --cpus 3 --workloads "$kw" --why budget)" = none ]'
+check "why sim: the patch table's locks that exclude, those --locks wants, the patch workloads wanted" \
+	'[ "$(why --kernel-locks --locks "$pair2,$ck" --workloads "$pw,$sw" --why sim)" = "$(for l in $patch_always; do in=0; for n in $noex; do [ $l != $n ] || in=1; done; [ $in = 1 ] || printf "%s " $l; done | sed "s/ $//")
+$pair2
+$pw" ]'
+usage_error "variants: --why of an unknown kind" "--plan variants: --why 'all' is not dropped, kernel, budget or sim" --plan variants --cpus 2 --why all

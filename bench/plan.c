@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "plan_variants.h"
 
 /* Each run's own cost beyond its -d and --warmup (start, machine probe,
  * result files): 400 quick runs took 5:08 on a 2-core VM where their -d and
@@ -218,6 +219,22 @@ static int plan_seconds_main(char **argv)
 	free_lines(lines, n);
 	printf("%lld\n", (long long)((real + simulated) * (double)times + 0.5));
 	return EXIT_OK;
+}
+
+/* `variants`: the variants (bench/plan_variants.c), or with --why what
+ * run-all says of them (bench/plan_why.c). */
+int plan_variants_main(char **argv)
+{
+	struct vopts o;
+	int rc = pv_parse(&o, argv);
+
+	if (rc != EXIT_OK)
+		return rc;
+	if (o.why)
+		rc = plan_why(&o);
+	else
+		pv_all_variants(&o);
+	return rc == EXIT_OK && fflush(stdout) ? EXIT_RUNTIME : rc;
 }
 
 int plan_main(int argc, char **argv)

@@ -19,7 +19,8 @@
  *                               run-all says of them */
 int plan_main(int argc, char **argv);
 
-/* `variants`' argv: OPTIONS..., NULL-ended (bench/plan_variants.c). */
+/* `variants`' argv: OPTIONS..., NULL-ended: bench/plan_variants.c's
+ * variants, or with --why bench/plan_why.c's lines (in bench/plan.c). */
 int plan_variants_main(char **argv);
 
 /* `check`'s argv: OPTION VALUE (bench/plan_check.c). */

@@ -5,12 +5,11 @@
  * by issue 43.  run-all gives what it measured and was asked as options;
  * the simulated section's lines (run-all probes the machine for them) come
  * on stdin and go between the sweep and the programs (--sim-only: they
- * are the plan, --sim's experiment).  --why WHAT says instead what run-all
- * says of that plan, by the same rules (plan_why), so that each rule is
- * written once. */
+ * are the plan, --sim's experiment).  --why WHAT says instead what
+ * run-all says of that plan, by the same rules (bench/plan_why.c), so
+ * that each rule is written once. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "plan_variants.h"
 #include "core/config.h"
 #include "exec/launcher/programs.h"
 #include "workloads/workload.h"
@@ -30,18 +30,9 @@
  * no library, sample:64 at 0.92x [0.80..1.11] (make bench, docs/exec.md).
  * The counts stay exact; lbcompare reads sampled histograms as such. */
 #define PROGRAM_TIMING "sample:64"
-#define MAX_THREAD_WORDS 64
-
-/* What run-all measured and was asked (its variables of the same names). */
-struct vopts {
-	bool quick, kl, sim_only;
-	const char *locks, *workloads, *threads, *duration, *dir, *skip, *warmup, *why, *kl_why;
-	unsigned long ncpu, numa_nodes, sweep_drop, kernel_drop;
-	FILE *out; /* where the variants go: stdout, or memory for --why */
-};
 
 /* WORD is one of LIST's words (blanks or commas part them): in_list. */
-static bool in_words(const char *word, const char *list)
+bool pv_in_words(const char *word, const char *list)
 {
 	size_t n = strlen(word);
 
@@ -55,14 +46,14 @@ static bool in_words(const char *word, const char *list)
 	return false;
 }
 
-static bool wanted_lock(const struct vopts *o, const char *lock)
+bool pv_wanted_lock(const struct vopts *o, const char *lock)
 {
-	return !o->locks || in_words(lock, o->locks);
+	return !o->locks || pv_in_words(lock, o->locks);
 }
 
-static bool wanted(const struct vopts *o, const char *name)
+bool pv_wanted(const struct vopts *o, const char *name)
 {
-	return !o->workloads || in_words(name, o->workloads);
+	return !o->workloads || pv_in_words(name, o->workloads);
 }
 
 /* --quick is a first look (issue 42: within 5 minutes on an idle 2-CPU
@@ -149,7 +140,7 @@ static const char *planned_seconds(const struct vopts *o, size_t w, enum workloa
 {
 	const struct workload_plan *p = &workload_plans[w];
 
-	if (p->role != role || !wanted(o, workload_registry[w]->name))
+	if (p->role != role || !pv_wanted(o, workload_registry[w]->name))
 		return NULL;
 	return seconds_of(o, workload_registry[w]->name, p->seconds_full, p->seconds_quick, buf, size);
 }
@@ -175,7 +166,7 @@ static size_t thread_words(const struct vopts *o, char words[][24], const unsign
 
 /* The sweep's: 1, 2, 4, ... up to 2x the CPUs (or --threads), less
  * --budget's SWEEP_DROP counts after the first (never the first or last). */
-static size_t sweep_threads(const struct vopts *o, char words[][24])
+size_t pv_sweep_threads(const struct vopts *o, char words[][24])
 {
 	unsigned long dflt[MAX_THREAD_WORDS];
 	size_t nd = 0, n, k = 0;
@@ -200,7 +191,7 @@ static size_t patch_threads(const struct vopts *o, char words[][24])
 
 /* Models vs the kernel: 1x, 2x and 4x the CPUs (--quick 4x alone), or
  * --threads; with --budget's KERNEL_DROP the first and the last only. */
-static size_t kernel_threads(const struct vopts *o, char words[][24])
+size_t pv_kernel_threads(const struct vopts *o, char words[][24])
 {
 	unsigned long dflt[] = { o->ncpu, 2 * o->ncpu, 4 * o->ncpu }, quick[] = { 4 * o->ncpu };
 	size_t n = o->quick ? thread_words(o, words, quick, 1) : thread_words(o, words, dflt, 3);
@@ -230,7 +221,7 @@ static void print_run(const struct vopts *o, const char *group, size_t w, const 
 /* The patch experiment and the models-vs-kernel one: the patch table's
  * locks, the kernel's row with kernel capture only; the kernel experiment
  * has its row (its baseline) first, and nothing without kernel capture. */
-static size_t table_order(const struct vopts *o, enum workload_role role, size_t *order)
+size_t pv_table_order(const struct vopts *o, enum workload_role role, size_t *order)
 {
 	size_t table[lock_registry_len], n = patch_table(table), k = 0;
 
@@ -249,7 +240,7 @@ static size_t table_order(const struct vopts *o, enum workload_role role, size_t
 
 static void table_variants(const struct vopts *o, enum workload_role role, const char *group)
 {
-	size_t order[lock_registry_len], k = table_order(o, role, order);
+	size_t order[lock_registry_len], k = pv_table_order(o, role, order);
 	char words[MAX_THREAD_WORDS][24], buf[64];
 
 	for (size_t w = 0; w < workload_registry_len; w++) {
@@ -257,11 +248,11 @@ static void table_variants(const struct vopts *o, enum workload_role role, const
 
 		if (!d)
 			continue;
-		size_t nt = role == WL_PATCH ? patch_threads(o, words) : kernel_threads(o, words);
+		size_t nt = role == WL_PATCH ? patch_threads(o, words) : pv_kernel_threads(o, words);
 
 		for (size_t t = 0; t < nt; t++)
 			for (size_t j = 0; j < k; j++)
-				if (wanted_lock(o, lock_registry[order[j]]->name))
+				if (pv_wanted_lock(o, lock_registry[order[j]]->name))
 					print_run(o, group, w, words[t], order[j], d);
 	}
 }
@@ -289,11 +280,11 @@ static void sweep_variants(const struct vopts *o)
 
 		if (!d)
 			continue;
-		size_t nt = sweep_threads(o, words);
+		size_t nt = pv_sweep_threads(o, words);
 
 		for (size_t t = 0; t < nt; t++)
 			for (size_t l = 0; l < lock_registry_len; l++)
-				if (wanted_lock(o, lock_registry[l]->name) && !sweep_skips(o, l, words[t]))
+				if (pv_wanted_lock(o, lock_registry[l]->name) && !sweep_skips(o, l, words[t]))
 					print_run(o, "sweep", w, words[t], l, d);
 	}
 }
@@ -327,7 +318,7 @@ static void sim_variants(const struct vopts *o, FILE *in)
  * mutex) first (a comparison's baseline is its first lock), then the patch
  * table's that exclude (a program must not run unprotected, and --exec
  * refuses a lock that excludes nothing); --quick: the first three. */
-static size_t program_locks(const struct vopts *o, size_t *out)
+size_t pv_program_locks(const struct vopts *o, size_t *out)
 {
 	size_t table[lock_registry_len], n = patch_table(table), k = 0, base = lock_registry_len;
 
@@ -342,13 +333,13 @@ static size_t program_locks(const struct vopts *o, size_t *out)
 
 static void program_variants(const struct vopts *o)
 {
-	size_t locks[lock_registry_len + 1], nl = program_locks(o, locks);
+	size_t locks[lock_registry_len + 1], nl = pv_program_locks(o, locks);
 	char words[MAX_THREAD_WORDS][24], buf[64];
 
 	for (size_t i = 0; i < exec_program_registry_len; i++) {
 		const struct exec_program *p = &exec_program_registry[i];
 
-		if (p->role != PG_PATCH || !wanted(o, p->name) || in_words(p->name, o->skip))
+		if (p->role != PG_PATCH || !pv_wanted(o, p->name) || pv_in_words(p->name, o->skip))
 			continue;
 		const char *d = seconds_of(o, p->name, p->seconds_full, p->seconds_quick, buf, sizeof(buf));
 		size_t nt = patch_threads(o, words);
@@ -357,7 +348,7 @@ static void program_variants(const struct vopts *o)
 			for (size_t j = 0; j < nl; j++) {
 				const char *l = lock_registry[locks[j]]->name;
 
-				if (wanted_lock(o, l))
+				if (pv_wanted_lock(o, l))
 					fprintf(o->out, "program-%s-t%s-%s --exec --program %s -l %s -t %s -d %s --timing %s%s\n",
 					       p->name, words[t], l, p->name, l, words[t], d, PROGRAM_TIMING,
 					       o->kl ? " --kernel-locks" : "");
@@ -414,8 +405,9 @@ static unsigned long *number_opt(struct vopts *o, const char *name, unsigned lon
 }
 
 /* argv: OPTIONS..., NULL-ended; a value given empty is as if not given. */
-static int parse(struct vopts *o, char **argv)
+int pv_parse(struct vopts *o, char **argv)
 {
+	*o = (struct vopts){ .numa_nodes = 1, .warmup = "0.5", .out = stdout };
 	for (; *argv; argv++) {
 		const char **s = string_opt(o, *argv);
 		unsigned long max, *n = number_opt(o, *argv, &max);
@@ -444,7 +436,7 @@ static int parse(struct vopts *o, char **argv)
 }
 
 /* Every variant, in the order of the tables, to o->out. */
-static void all_variants(const struct vopts *o)
+void pv_all_variants(const struct vopts *o)
 {
 	if (o->sim_only) { /* --sim's experiment: stdin's lines alone */
 		struct vopts all = *o;
@@ -458,294 +450,4 @@ static void all_variants(const struct vopts *o)
 	sweep_variants(o);
 	sim_variants(o, stdin);
 	program_variants(o);
-}
-
-/* ---- --why: what run-all says of a plan, by the rules above ---- */
-
-/* A line being said: pieces appended, cut at its size. */
-struct text {
-	char s[8192];
-	size_t n;
-};
-
-static void say(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(t->s + t->n, sizeof(t->s) - t->n, fmt, ap);
-	va_end(ap);
-	if (len > 0)
-		t->n = t->n + (size_t)len < sizeof(t->s) ? t->n + (size_t)len : sizeof(t->s) - 1;
-}
-
-/* The n locks' names, parted by blanks. */
-static void say_locks(struct text *t, const size_t *locks, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		say(t, "%s%s", i ? " " : "", lock_registry[locks[i]]->name);
-}
-
-/* A workload of ROLE is wanted (run-all's wanted_sweep, wanted_kernel). */
-static bool wanted_role(const struct vopts *o, enum workload_role role)
-{
-	for (size_t w = 0; w < workload_registry_len; w++)
-		if (workload_plans[w].role == role && wanted(o, workload_registry[w]->name))
-			return true;
-	return false;
-}
-
-static size_t lock_index(const char *name)
-{
-	size_t i = 0;
-
-	while (i < lock_registry_len && strcmp(lock_registry[i]->name, name))
-		i++;
-	return i;
-}
-
-/* The sweep leaves a NUMA-only lock out on one node, unless --locks names it. */
-static bool numa_skipped(const struct vopts *o, size_t lock)
-{
-	return (lock_plans[lock].roles & LOCK_R_NUMA_ONLY) && o->numa_nodes < 2 &&
-	       !(o->locks && wanted_lock(o, lock_registry[lock]->name));
-}
-
-/* Why lock (of --locks) has no run, wanted workload by wanted workload:
- * run-all's lock_why. */
-static void lock_why(const struct vopts *o, const char *name, struct text *t)
-{
-	size_t lock = lock_index(name), order[lock_registry_len], n, locks[lock_registry_len + 1];
-	bool any = lock < lock_registry_len;
-
-	for (size_t w = 0; w < workload_registry_len; w++) {
-		const char *wl = workload_registry[w]->name;
-
-		if (!wanted(o, wl))
-			continue;
-		if (workload_plans[w].role == WL_PATCH) {
-			n = table_order(o, WL_PATCH, order);
-			say(t, "; %s runs only the patch table's locks (", wl), say_locks(t, order, n), say(t, ")");
-		} else if (workload_plans[w].role == WL_KERNEL && (n = table_order(o, WL_KERNEL, order))) {
-			say(t, "; %s runs only the models-vs-kernel experiment's (", wl);
-			say_locks(t, order, n), say(t, ")");
-		} else if (workload_plans[w].role == WL_SWEEP && any && (lock_registry[lock]->flags & LOCK_F_NO_EXCLUSION)) {
-			say(t, "; %s sweeps %s (it excludes nothing) only at 1 thread", wl, name);
-		} else if (workload_plans[w].role == WL_SWEEP && any && numa_skipped(o, lock)) {
-			say(t, "; %s sweeps %s only on a machine of two or more NUMA nodes", wl, name);
-		}
-	}
-	n = program_locks(o, locks);
-	for (size_t i = 0; i < exec_program_registry_len; i++) {
-		const struct exec_program *p = &exec_program_registry[i];
-
-		if (p->role != PG_PATCH || !wanted(o, p->name) || in_words(p->name, o->skip))
-			continue;
-		say(t, "; %s runs only the patch table's locks that exclude, and %s (", p->name,
-		    n && (lock_plans[locks[0]].roles & LOCK_R_PROGRAM_BASE) ? lock_registry[locks[0]]->name : "");
-		say_locks(t, locks, n), say(t, ")");
-	}
-}
-
-static const struct exec_program *program_named(const char *name)
-{
-	for (size_t i = 0; i < exec_program_registry_len; i++)
-		if (!strcmp(exec_program_registry[i].name, name))
-			return &exec_program_registry[i];
-	return NULL;
-}
-
-/* Why workload (of --workloads, in no run and not skipped) has no run:
- * run-all's dropped_names, its second half. */
-static void workload_why(const struct vopts *o, const char *name, struct text *t)
-{
-	const struct exec_program *p = program_named(name);
-	size_t locks[lock_registry_len + 1], n, w = 0;
-
-	if (p && p->role == PG_PATCH) {
-		n = program_locks(o, locks);
-		say(t, "none of --locks is a lock it runs under ("), say_locks(t, locks, n), say(t, ")");
-		return;
-	}
-	if (p) {
-		say(t, "run-all plans nothing of it (run it with bench/lockbench --exec --program %s)", name);
-		return;
-	}
-	while (w < workload_registry_len && strcmp(workload_registry[w]->name, name))
-		w++;
-	enum workload_role role = w < workload_registry_len ? workload_plans[w].role : WL_UNPLANNED;
-
-	if (role == WL_KERNEL && (n = table_order(o, WL_KERNEL, locks))) {
-		say(t, "none of --locks is in the models-vs-kernel experiment ("), say_locks(t, locks, n), say(t, ")");
-	} else if (role == WL_PATCH) {
-		n = table_order(o, WL_PATCH, locks);
-		say(t, "none of --locks is in the patch table ("), say_locks(t, locks, n), say(t, ")");
-	} else if (role == WL_SWEEP) {
-		say(t, "--locks names only locks the sweep leaves out");
-	} else if (role != WL_KERNEL) {
-		say(t, "run-all plans nothing of it (its role is %s: run it with bench/lockbench -w %s)",
-		    w < workload_registry_len ? workload_role_names[role] : "", name);
-	}
-}
-
-/* The next word of list from *p into word (size), or false at the end. */
-static bool next_word(const char **p, char *word, size_t size)
-{
-	size_t len;
-
-	if (!*p || !*(*p += strspn(*p, ", \t\n")))
-		return false;
-	len = strcspn(*p, ", \t\n");
-	snprintf(word, size, "%.*s", (int)len, *p);
-	*p += len;
-	return true;
-}
-
-/* A line for each lock of --locks and workload of --workloads that no
- * planned variant has, saying why: nothing asked for disappears unsaid. */
-static int why_dropped(struct vopts *o)
-{
-	char *planned = NULL, word[256], needle[300];
-	size_t size = 0;
-	const char *p;
-
-	o->out = open_memstream(&planned, &size);
-	if (!o->out)
-		return EXIT_RUNTIME;
-	all_variants(o);
-	if (fclose(o->out))
-		return EXIT_RUNTIME;
-	for (p = o->locks; next_word(&p, word, sizeof(word));) {
-		struct text t = { .n = 0 };
-
-		snprintf(needle, sizeof(needle), " -l %s ", word);
-		if (!strstr(planned, needle) && (lock_why(o, word, &t), t.n))
-			printf("--locks: %s is in no run: %s\n", word, t.s + 2);
-	}
-	for (p = o->workloads; next_word(&p, word, sizeof(word));) {
-		struct text t = { .n = 0 };
-		char program[300];
-
-		snprintf(needle, sizeof(needle), " -w %s ", word);
-		snprintf(program, sizeof(program), " --program %s ", word);
-		if (strstr(planned, needle) || strstr(planned, program) || in_words(word, o->skip))
-			continue;
-		workload_why(o, word, &t);
-		if (t.n)
-			printf("--workloads: %s is in no run: %s\n", word, t.s);
-	}
-	free(planned);
-	return EXIT_OK;
-}
-
-/* Why the models-vs-kernel experiment has no runs, where one of its
- * workloads is wanted and kernel capture (--kl-why: why not) is unavailable. */
-static void why_kernel(const struct vopts *o)
-{
-	size_t order[lock_registry_len];
-	const char *sep = "";
-
-	if (table_order(o, WL_KERNEL, order) || !wanted_role(o, WL_KERNEL))
-		return;
-	printf("models vs the running kernel's mutex (");
-	for (size_t w = 0; w < workload_registry_len; w++)
-		if (workload_plans[w].role == WL_KERNEL)
-			printf("%s%s", sep, workload_registry[w]->name), sep = " ";
-	printf(") not planned: kernel lock capture is unavailable here (%s)\n", o->kl_why ? o->kl_why : "");
-}
-
-/* "WHAT A B": all's words that are not in kept's. */
-static void say_minus(const char *what, char all[][24], size_t na, char kept[][24], size_t nk)
-{
-	const char *sep = "";
-
-	printf("%s ", what);
-	for (size_t i = 0; i < na; i++) {
-		bool in = false;
-
-		for (size_t j = 0; j < nk && !in; j++)
-			in = !strcmp(all[i], kept[j]);
-		if (!in)
-			printf("%s%s", sep, all[i]), sep = " ";
-	}
-	putchar('\n');
-}
-
-/* --budget's thread counts: first line what it may drop next (sweep: one
- * more sweep point; kernel: the kernel experiment's middle count; none),
- * then a line for each it has dropped (--sweep-drop, --kernel-drop). */
-static void why_budget(struct vopts *o)
-{
-	char now[MAX_THREAD_WORDS][24], all[MAX_THREAD_WORDS][24];
-	size_t order[lock_registry_len];
-	bool sweep = wanted_role(o, WL_SWEEP), kernel = table_order(o, WL_KERNEL, order) && wanted_role(o, WL_KERNEL);
-	unsigned long sd = o->sweep_drop, kd = o->kernel_drop;
-
-	if (sweep && sweep_threads(o, now) > 2)
-		puts("sweep");
-	else
-		puts(!kd && kernel && kernel_threads(o, now) > 2 ? "kernel" : "none");
-	if (sweep && sd) {
-		size_t nk = sweep_threads(o, now), na = (o->sweep_drop = 0, sweep_threads(o, all));
-
-		say_minus("sweep points", all, na, now, nk), o->sweep_drop = sd;
-	}
-	if (kd) {
-		size_t nk = kernel_threads(o, now), na = (o->kernel_drop = 0, kernel_threads(o, all));
-
-		say_minus("kernel experiment threads", all, na, now, nk), o->kernel_drop = kd;
-	}
-}
-
-/* What the simulated section may take, a line each: the patch table's
- * locks that exclude (the kernel's row has no kernel to wait in there),
- * those of them --locks wants, the patch workloads --workloads wants. */
-static void why_sim(const struct vopts *o)
-{
-	size_t order[lock_registry_len], n = table_order(o, WL_PATCH, order);
-
-	for (int wants = 0; wants < 2; wants++) {
-		const char *sep = "";
-
-		for (size_t j = 0; j < n; j++) {
-			const char *l = lock_registry[order[j]]->name;
-
-			if (!(lock_registry[order[j]]->flags & LOCK_F_NO_EXCLUSION) && (!wants || wanted_lock(o, l)))
-				printf("%s%s", sep, l), sep = " ";
-		}
-		putchar('\n');
-	}
-	for (size_t w = 0, k = 0; w < workload_registry_len; w++)
-		if (workload_plans[w].role == WL_PATCH && wanted(o, workload_registry[w]->name))
-			printf("%s%s", k++ ? " " : "", workload_registry[w]->name);
-	putchar('\n');
-}
-
-static int plan_why(struct vopts *o)
-{
-	if (!strcmp(o->why, "dropped"))
-		return why_dropped(o);
-	if (!strcmp(o->why, "kernel"))
-		why_kernel(o);
-	else if (!strcmp(o->why, "sim"))
-		why_sim(o);
-	else
-		why_budget(o);
-	return EXIT_OK;
-}
-
-int plan_variants_main(char **argv)
-{
-	struct vopts o = { .numa_nodes = 1, .warmup = "0.5", .out = stdout };
-	int rc = parse(&o, argv);
-
-	if (rc != EXIT_OK)
-		return rc;
-	if (o.why)
-		rc = plan_why(&o);
-	else
-		all_variants(&o);
-	return rc == EXIT_OK && fflush(stdout) ? EXIT_RUNTIME : rc;
 }

@@ -220,6 +220,15 @@ $(BUILD)/tests/registry-test.o: locks/registry.c $(wildcard locks/*.h locks/*.de
 $(TEST_LB): $(BUILD)/bench/lockbench.o $(TEST_LB_OBJ) $(LIB) $(SIM_LOCKS) $(SIM_LIB)
 	$(CC) $(LDFLAGS) -o $@ $(BUILD)/bench/lockbench.o $(TEST_LB_OBJ) $(LB_SIM_LINK) $(LDLIBS)
 
+# The roles build's lockbench: the registry with three locks' roles moved
+# (tests/registry-roles.c), for tests/run-all-roles.t; linked as TEST_LB is.
+ROLES_LB := $(BUILD)/tests/lockbench-roles
+$(BUILD)/tests/registry-roles.o: tests/registry-roles.c locks/registry.c $(wildcard locks/*.h locks/*.def)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+$(ROLES_LB): $(BUILD)/bench/lockbench.o $(BUILD)/tests/registry-roles.o $(LIB) $(SIM_LOCKS) $(SIM_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/bench/lockbench.o $(BUILD)/tests/registry-roles.o $(LB_SIM_LINK) $(LDLIBS)
+
 $(ANALYSIS_OBJ): $(ANALYSIS_H)
 $(COMPARE): $(ANALYSIS_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm
@@ -404,9 +413,9 @@ deps:
 	@scripts/deps.sh
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog \
+	@$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_LB) $(ROLES_LB) $(COVERAGE_BIN) $(BUILD)/tests/exec_prog \
 		$(EXEC_TEST_PROGS) $(BUILD)/tests/libneeds-tsan.so
-	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LBCOMPARE=$(COMPARE) LOCKBENCH_EXEC_SO=$(EXEC_SO) \
+	LOCKBENCH=$(BIN) LOCKBENCH_TEST=$(TEST_LB) LOCKBENCH_ROLES=$(ROLES_LB) LBCOMPARE=$(COMPARE) LOCKBENCH_EXEC_SO=$(EXEC_SO) \
 		EXEC_PROG=$(BUILD)/tests/exec_prog EXEC_MISUSE_PROG=$(BUILD)/tests/exec_misuse_prog \
 		CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BIN) $(TEST_SH)
 

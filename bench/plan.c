@@ -10,6 +10,7 @@
 
 #include "core/config.h"
 #include "../locks/lock.h"
+#include "plan_variants.h"
 
 /* Each run's own cost beyond its -d and --warmup (start, machine probe,
  * result files): 400 quick runs took 5:08 on a 2-core VM where their -d and
@@ -216,6 +217,22 @@ static int plan_seconds_main(char **argv)
 	return EXIT_OK;
 }
 
+/* `variants`: the variants (bench/plan_variants.c), or with --why what
+ * run-all says of them (bench/plan_why.c). */
+int plan_variants_main(char **argv)
+{
+	struct vopts o;
+	int rc = pv_parse(&o, argv);
+
+	if (rc != EXIT_OK)
+		return rc;
+	if (o.why)
+		rc = plan_why(&o);
+	else
+		pv_all_variants(&o);
+	return rc == EXIT_OK && fflush(stdout) ? EXIT_RUNTIME : rc;
+}
+
 int plan_main(int argc, char **argv)
 {
 	static const struct {
@@ -226,18 +243,19 @@ int plan_main(int argc, char **argv)
 		{ "rounds", plan_rounds_main, 3 },   /* VARIANTS REPS SEED */
 		{ "seconds", plan_seconds_main, 3 }, /* FILE TIMES LANES */
 		{ "check", plan_check_main, 2 },     /* OPTION VALUE */
+		{ "variants", plan_variants_main, -1 }, /* OPTIONS...: any number */
 	};
 
 	for (size_t i = 0; argc >= 2 && i < sizeof(whats) / sizeof(whats[0]); i++)
 		if (!strcmp(argv[1], whats[i].what)) {
 			int want = whats[i].nargs;
 
-			if (argc != want + 2) {
+			if (want >= 0 && argc != want + 2) {
 				fprintf(stderr, "lockbench: --plan %s: takes %d arguments, not %d\n", argv[1], want, argc - 2);
 				return EXIT_USAGE;
 			}
 			return whats[i].main(argv + 2);
 		}
-	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds or check\n", argc >= 2 ? argv[1] : "");
+	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check or variants\n", argc >= 2 ? argv[1] : "");
 	return EXIT_USAGE;
 }

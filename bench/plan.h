@@ -13,8 +13,15 @@
  *   rounds VARIANTS REPS SEED   plan.txt's lines (plan_rounds)
  *   seconds FILE TIMES LANES    what FILE's runs cost (plan_seconds)
  *   check OPTION VALUE          run-all's --locks, --workloads or --duration
- *                               VALUE is good: silent; else run-all's line */
+ *                               VALUE is good: silent; else run-all's line
+ *   variants OPTIONS...         variants.txt's lines (bench/plan_variants.c);
+ *                               with --why dropped|kernel|budget|sim, what
+ *                               run-all says of them */
 int plan_main(int argc, char **argv);
+
+/* `variants`' argv: OPTIONS..., NULL-ended: bench/plan_variants.c's
+ * variants, or with --why bench/plan_why.c's lines (in bench/plan.c). */
+int plan_variants_main(char **argv);
 
 /* `check`'s argv: OPTION VALUE (bench/plan_check.c). */
 int plan_check_main(char **argv);

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..25"
+echo "1..45"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -89,7 +89,7 @@ check "seconds: ... and shares the lanes (4 lanes, a quarter, within rounding)" 
 usage_error "rounds: REPS 0" "'0' is not a whole number of rounds" --plan rounds "$tmp/v40" 0 7
 usage_error "rounds: a seed past 2147483646" "'2147483647' is not a whole seed" --plan rounds "$tmp/v40" 1 2147483647
 usage_error "seconds: no such file" "cannot read '$tmp/none'" --plan seconds "$tmp/none" 1 1
-usage_error "an unknown WHAT" "'order' is not rounds, seconds or check" --plan order "$tmp/v40" 1 1
+usage_error "an unknown WHAT" "'order' is not rounds, seconds, check or variants" --plan order "$tmp/v40" 1 1
 
 # --- check: run-all's --locks, --workloads, --duration ---
 . "$top/scripts/registry.sh"
@@ -116,3 +116,96 @@ usage_error "check: seconds as lockbench's -d takes them (no trailing dot)" "--d
 	--plan check --duration creat=5.
 usage_error "check: an unknown workload in --duration" "--duration: unknown name 'crat': did you mean 'creat'?" \
 	--plan check --duration crat=5
+
+# --- variants: variants.txt's lines from the registries (roles read here
+# from --list's plan: section, the test's own view of them) ---
+pl() { "$LB" --list | awk -v w="$1" '/^plan:$/ { on = 1; next } /^[a-z]+:$/ { on = 0 } on && $1 == w { print $2, $3 }'; }
+v() { "$LB" --plan variants "$@" </dev/null; }
+first_word() { sed 's/ .*//'; }
+patch_always=$(pl patch-lock | awk '$2 == "always" { printf "%s ", $1 }')
+kbase=$(pl kernel-baseline | awk 'NR == 1 { print $1 }')
+pbase=$(pl program-baseline | awk 'NR == 1 { print $1 }')
+noex=$(pl no-exclusion | awk '{ printf "%s ", $1 }')
+numa=$(pl numa-only | awk 'NR == 1 { print $1 }')
+ck=$(pl concurrency-kit | awk 'NR == 1 { print $1 }')
+sw=$(pl workload | awk '{ print $1 }' | while read -r w; do "$LB" --list | grep -q "^  workload $w sweep " && echo "$w"; done | head -n 1)
+pw=$(pl workload | awk '{ print $1 }' | while read -r w; do "$LB" --list | grep -q "^  workload $w patch " && echo "$w"; done | head -n 1)
+kw=$(pl workload | awk '{ print $1 }' | while read -r w; do "$LB" --list | grep -q "^  workload $w kernel " && echo "$w"; done | head -n 1)
+prog=$(pl program | awk '$2 == "patch" { print $1; exit }')
+v --cpus 3 --workloads "$sw" --locks "$pbase" >"$tmp/sw"
+check "variants: the sweep's threads 1, 2, 4 ... and twice the CPUs (3 CPUs: 1 2 4 6)" \
+	'[ "$(sed "s/.* -t \([0-9]*\) .*/\1/" "$tmp/sw" | tr "\n" " ")" = "1 2 4 6 " ]'
+v --cpus 3 --workloads "$sw" --locks "$pbase" --sweep-drop 1 >"$tmp/sw1"
+check "variants: --sweep-drop 1 leaves out the second count, never the first or the last (1 4 6)" \
+	'[ "$(sed "s/.* -t \([0-9]*\) .*/\1/" "$tmp/sw1" | tr "\n" " ")" = "1 4 6 " ]'
+v --cpus 2 --workloads "$sw" >"$tmp/swall"
+check "variants: a lock that excludes nothing ($noex) is swept at 1 thread only" \
+	'(for l in $noex; do [ "$(grep -c -- " -l $l " "$tmp/swall")" -eq 1 ] && grep -q "^sweep-$sw-t1-$l " "$tmp/swall" || exit 1; done)'
+check "variants: the NUMA-only lock ($numa) is not swept on one node, is on two, and is with --locks naming it" \
+	'! grep -q " -l $numa " "$tmp/swall" && v --cpus 2 --workloads "$sw" --numa-nodes 2 | grep -q " -l $numa " &&
+	v --cpus 2 --workloads "$sw" --locks "$numa" | grep -q " -l $numa "'
+v --cpus 2 --workloads "$sw" --quick >"$tmp/swq"
+check "variants: --quick's sweep leaves out Concurrency Kit's ($ck) and the patch table's locks, not with --locks" \
+	'! grep -q " -l $ck " "$tmp/swq" && (for l in $patch_always; do ! grep -q " -l $l " "$tmp/swq" || exit 1; done) &&
+	grep -q " -l $ck " "$tmp/swall" && v --cpus 2 --workloads "$sw" --quick --locks "$ck" | grep -q " -l $ck "'
+v --cpus 2 --workloads "$pw" >"$tmp/pw"
+check "variants: the patch experiment runs the patch table's locks in column order at 4x the CPUs, no kernel row without capture" \
+	'[ "$(sed "s/.* -l \([^ ]*\) .*/\1/" "$tmp/pw" | tr "\n" " ")" = "$patch_always" ] && ! grep -qv " -t 8 " "$tmp/pw"'
+check "variants: no models-vs-kernel runs without kernel capture; with it, its baseline first at 1x, 2x, 4x the CPUs" \
+	'[ -z "$(v --cpus 2 --workloads "$kw")" ] &&
+	[ "$(v --cpus 2 --workloads "$kw" --kernel-locks | grep -- "-l $kbase " | sed "s/.* -t \([0-9]*\) .*/\1/" | tr "\n" " ")" = "2 4 8 " ] &&
+	[ -z "$(v --cpus 2 --workloads "$kw" --kernel-locks | awk "NR % $(echo $patch_always $kbase | wc -w) == 1" | grep -v -- "-l $kbase ")" ]'
+check "variants: --kernel-drop 1 keeps the kernel experiment's first and last counts" \
+	'[ "$(v --cpus 2 --workloads "$kw" --kernel-locks --kernel-drop 1 | grep -- "-l $kbase " | sed "s/.* -t \([0-9]*\) .*/\1/" | tr "\n" " ")" = "2 8 " ]'
+check "variants: --dir on the workloads that make files alone; --kernel-locks on every line" \
+	'v --cpus 2 --workloads "$pw,$sw" --dir /x --kernel-locks --locks "$pbase" >"$tmp/d" &&
+	grep "^patch-" "$tmp/d" | grep -q " --kernel-locks --dir /x$" && grep "^sweep-" "$tmp/d" | grep -q " --kernel-locks$" &&
+	! grep "^sweep-" "$tmp/d" | grep -q -- "--dir"'
+check "variants: --duration: every workload's, and one workload's own" \
+	'v --cpus 2 --duration "2,$pw=5" --workloads "$pw,$sw" --locks "$pbase" >"$tmp/dur" &&
+	grep "^patch-" "$tmp/dur" | grep -q " -d 5 " && grep "^sweep-" "$tmp/dur" | grep -q " -d 2 " && ! grep -qv " -d [25] " "$tmp/dur"'
+v --cpus 2 --workloads "$prog" >"$tmp/prog"
+check "variants: a program runs under the programs' baseline first, then the patch table's locks that exclude; --quick the first three" \
+	'[ "$(head -n 1 "$tmp/prog" | sed "s/.* -l \([^ ]*\) .*/\1/")" = "$pbase" ] &&
+	(for l in $noex; do ! grep -q " -l $l " "$tmp/prog" || exit 1; done) &&
+	[ "$(wc -l <"$tmp/prog")" -eq $(echo $patch_always | wc -w) ] &&
+	[ "$(v --cpus 2 --workloads "$prog" --quick | wc -l)" -eq 3 ] && [ -z "$(v --cpus 2 --workloads "$prog" --skip " x $prog")" ]'
+set -- $patch_always
+printf 'sim-a -l %s -w x -t 4 --sim p\nsim-b -l %s -w x -t 4 --sim p\nsim-c -l %s -w x -t 4 --sim p\n' "$1" "$2" "$3" >"$tmp/sims"
+"$LB" --plan variants --cpus 2 --workloads "$sw,$prog" <"$tmp/sims" >"$tmp/withsims"
+check "variants: the simulated lines from stdin between the sweep and the programs; --quick keeps only the patch pair's" \
+	'[ "$(cut -c1-3 "$tmp/withsims" | uniq | tr "\n" " ")" = "swe sim pro " ] && [ "$(grep -c "^sim-" "$tmp/withsims")" -eq 3 ] &&
+	[ "$("$LB" --plan variants --cpus 2 --quick --locks "" --workloads "$prog" <"$tmp/sims" | grep "^sim-" | first_word | tr "\n" " ")" = "sim-a sim-b " ]'
+usage_error "variants: an unknown option, one line" "--plan variants: option '--cpu' is not one of" --plan variants --cpu 2
+
+# --- variants --why: what run-all says of the plan, by the same rules ---
+set -- $patch_always
+pair2=$2 third=$3
+why() { "$LB" --plan variants --cpus 2 "$@"; }
+check "why dropped: a lock of --locks in no run, why for each wanted workload; the workload, why; a planned one, nothing" \
+	'[ "$(why --locks "$ck" --workloads "$pw" --why dropped </dev/null)" = "--locks: $ck is in no run: $pw runs only the patch table'"'"'s locks ($(echo $patch_always))
+--workloads: $pw is in no run: none of --locks is in the patch table ($(echo $patch_always))" ] &&
+	[ -z "$(why --locks "$pbase" --workloads "$sw" --why dropped </dev/null)" ]'
+check "why dropped: the simulated lines on stdin are planned runs; --sim-only: they alone (a sweep lock is in none)" \
+	'! why --locks "$third" --workloads "$pw" --sim-only --why dropped <"$tmp/sims" | grep -q "^--locks" &&
+	why --locks "$pbase" --workloads "$sw,$pw" --sim-only --why dropped <"$tmp/sims" | grep -q "^--locks: $pbase is in no run: " &&
+	[ -z "$(why --locks "$pbase" --workloads "$sw,$pw" --why dropped <"$tmp/sims" | grep "^--locks")" ]'
+check "why dropped: a program under none of --locks: the locks it runs under; a lock that excludes nothing: swept at 1 thread only" \
+	'why --locks "$ck" --workloads "$prog" --why dropped </dev/null | grep -qx "^--workloads: $prog is in no run: none of --locks is a lock it runs under ($pbase .*)" &&
+	why --locks "$(echo $noex | first_word)" --workloads "$sw" --threads 2 --why dropped </dev/null |
+		grep -qx -- "--locks: $(echo $noex | first_word) is in no run: $sw sweeps $(echo $noex | first_word) (it excludes nothing) only at 1 thread"'
+check "why kernel: a kernel workload wanted and no capture: the line with --kl-why; with capture, or none wanted, nothing" \
+	'[ "$(why --workloads "$kw" --why kernel --kl-why "no BTF")" = "models vs the running kernel'"'"'s mutex ($(pl workload | awk "\$2 == \"kernel\" { print \$1 }" | tr "\n" " " | sed "s/ $//")) not planned: kernel lock capture is unavailable here (no BTF)" ] &&
+	[ -z "$(why --workloads "$kw" --why kernel --kernel-locks)" ] && [ -z "$(why --workloads "$sw" --why kernel)" ]'
+check "why budget: a sweep point while the sweep has 3+ counts, then the kernel middle count, then none; what was dropped" \
+	'[ "$(why --cpus 3 --workloads "$sw,$kw" --kernel-locks --why budget)" = sweep ] &&
+	[ "$(why --cpus 3 --workloads "$sw,$kw" --kernel-locks --sweep-drop 2 --why budget)" = "kernel
+sweep points 2 4" ] &&
+	[ "$(why --cpus 3 --workloads "$sw,$kw" --kernel-locks --sweep-drop 2 --kernel-drop 1 --why budget)" = "none
+sweep points 2 4
+kernel experiment threads 6" ] && [ "$(why --cpus 3 --workloads "$kw" --why budget)" = none ]'
+check "why sim: the patch table's locks that exclude, those --locks wants, the patch workloads wanted" \
+	'[ "$(why --kernel-locks --locks "$pair2,$ck" --workloads "$pw,$sw" --why sim)" = "$(for l in $patch_always; do in=0; for n in $noex; do [ $l != $n ] || in=1; done; [ $in = 1 ] || printf "%s " $l; done | sed "s/ $//")
+$pair2
+$pw" ]'
+usage_error "variants: --why of an unknown kind" "--plan variants: --why 'all' is not dropped, kernel, budget or sim" --plan variants --cpus 2 --why all

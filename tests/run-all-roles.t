@@ -1,12 +1,14 @@
 #!/bin/sh
-# run-all-roles.t — run-all plans a lock by its roles (locks/locks.def, said
-# by `lockbench --list`'s plan: section), never by its name: a lockbench whose
-# --list gives the NUMA-only role to ttas instead of ck-cohort, and the
-# programs' baseline to kmutex-fix instead of pthread, and the Concurrency
-# Kit role to tas instead of ck-mcs, gets a plan that sweeps ck-cohort and
-# not ttas on one NUMA node, runs each program under kmutex-fix first, and
-# whose --quick sweep leaves out tas and keeps ck-mcs.  Only the plan is
-# looked at: run-all is stopped once it has said how many runs it plans.
+# run-all-roles.t — run-all plans a lock by its roles (locks/locks.def's
+# column and roles, which lockbench --plan variants reads from the registry),
+# never by its name: the roles build (build/tests/lockbench-roles, its
+# registry tests/registry-roles.c) gives the NUMA-only role to ttas instead
+# of ck-cohort, the programs' baseline to kmutex-fix instead of pthread, and
+# the Concurrency Kit role to tas instead of ck-mcs; run-all with it gets a
+# plan that sweeps ck-cohort and not ttas on one NUMA node, runs each program
+# under kmutex-fix first, and whose --quick sweep leaves out tas and keeps
+# ck-mcs.  Only the plan is looked at: run-all is stopped once it has said
+# how many runs it plans.
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d) || exit 1
 pid=""
@@ -17,26 +19,23 @@ case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
 export LOCKBENCH_EXEC_SO="${LOCKBENCH_EXEC_SO:-$top/build/liblockbench-exec.so}"
 echo "1..7"
 
-# The lockbench with other roles: its --list edited, all else the real one's.
-cat >"$tmp/lb" <<EOF
-#!/bin/sh
-if [ "\$1" = --list ]; then
-	"$LB" --list | sed 's/^  numa-only ck-cohort\$/  numa-only ttas/; s/^  program-baseline pthread\$/  program-baseline kmutex-fix/; s/^  concurrency-kit ck-mcs\$/  concurrency-kit tas/'
-	exit
-fi
-exec "$LB" "\$@"
-EOF
-chmod +x "$tmp/lb"
-check "the real --list gives the roles this test moves" \
+# The lockbench with other roles: the real one's but for its registry's roles.
+RLB=${LOCKBENCH_ROLES:-$top/build/tests/lockbench-roles}
+case $RLB in /*) ;; *) RLB=$PWD/$RLB ;; esac
+[ -x "$RLB" ] || { echo "Bail out! no roles build at $RLB (make $top/build/tests/lockbench-roles)"; exit 1; }
+check "the real registry gives the roles this test moves, the roles build the moved ones" \
 	'"$LB" --list | grep -qx "  numa-only ck-cohort" && "$LB" --list | grep -qx "  program-baseline pthread" &&
-	"$LB" --list | grep -qx "  concurrency-kit ck-mcs" && ! "$LB" --list | grep -qx "  concurrency-kit tas"'
+	"$LB" --list | grep -qx "  concurrency-kit ck-mcs" && ! "$LB" --list | grep -qx "  concurrency-kit tas" &&
+	"$RLB" --list | grep -qx "  numa-only ttas" && ! "$RLB" --list | grep -qx "  numa-only ck-cohort" &&
+	"$RLB" --list | grep -qx "  program-baseline kmutex-fix" && "$RLB" --list | grep -qx "  concurrency-kit tas" &&
+	! "$RLB" --list | grep -qx "  concurrency-kit ck-mcs"'
 
 # plan NAME ARGS...: run-all's variants.txt for ARGS into $tmp/NAME.variants,
 # run-all stopped once it has printed the plan's size (before any real run).
 plan() {
 	name=$1
 	shift
-	setsid "$top/run-all" --lockbench "$tmp/lb" --out "$tmp/$name" --order-seed 7 --reps 1 "$@" >"$tmp/$name.out" 2>&1 &
+	setsid "$top/run-all" --lockbench "$RLB" --out "$tmp/$name" --order-seed 7 --reps 1 "$@" >"$tmp/$name.out" 2>&1 &
 	pid=$!
 	i=0
 	while ! grep -q 'runs in' "$tmp/$name.out" && kill -0 "$pid" 2>/dev/null && [ $i -lt 1800 ]; do

@@ -57,7 +57,7 @@ static const char *columns_fault(const struct lock_plan *plans, const struct loc
 	return NULL;
 }
 
-/* What run-all needs of the roles (run-all's program_locks, numa_skipped,
+/* What the planning needs of the roles (lockbench --plan variants: a program's locks, the NUMA skip,
  * the --kernel-locks probe): NULL, or what is wrong. */
 static const char *plans_fault(const struct lock_plan *plans, const struct lock_ops *const *ops, size_t n)
 {

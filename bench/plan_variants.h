@@ -1,0 +1,45 @@
+/* plan_variants.h — what bench/plan_variants.c (the variants) shares with
+ * bench/plan_why.c (what run-all says of them, by the same rules) and
+ * bench/plan.c (`--plan variants`, which calls either): the options run-all
+ * gives and the rules both apply.  Private to the three. */
+#ifndef LOCKBENCH_PLAN_VARIANTS_H
+#define LOCKBENCH_PLAN_VARIANTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "workloads/workload.h"
+
+#define MAX_THREAD_WORDS 64
+
+/* What run-all measured and was asked (its variables of the same names). */
+struct vopts {
+	bool quick, kl, sim_only;
+	const char *locks, *workloads, *threads, *duration, *dir, *skip, *warmup, *why, *kl_why;
+	unsigned long ncpu, numa_nodes, sweep_drop, kernel_drop;
+	FILE *out; /* where the variants go: stdout, or memory for --why */
+};
+
+/* WORD is one of LIST's words (blanks or commas part them). */
+bool pv_in_words(const char *word, const char *list);
+/* A lock, a workload or program, is asked for (--locks, --workloads). */
+bool pv_wanted_lock(const struct vopts *o, const char *lock);
+bool pv_wanted(const struct vopts *o, const char *name);
+/* The patch experiment's locks (role WL_PATCH) or the kernel experiment's
+ * (WL_KERNEL) in their order, as registry indexes; how many. */
+size_t pv_table_order(const struct vopts *o, enum workload_role role, size_t *order);
+/* The locks a program runs under, in order; how many. */
+size_t pv_program_locks(const struct vopts *o, size_t *out);
+/* The sweep's and the kernel experiment's thread counts; how many. */
+size_t pv_sweep_threads(const struct vopts *o, char words[][24]);
+size_t pv_kernel_threads(const struct vopts *o, char words[][24]);
+/* Every variant, in the order of the tables, to o->out. */
+void pv_all_variants(const struct vopts *o);
+/* o from `--plan variants`' OPTIONS... (NULL-ended): EXIT_OK, or one line
+ * on stderr and EXIT_USAGE. */
+int pv_parse(struct vopts *o, char **argv);
+/* --why: what run-all says of the plan (bench/plan_why.c). */
+int plan_why(struct vopts *o);
+
+#endif

@@ -422,7 +422,9 @@ int pv_parse(struct vopts *o, char **argv)
 		if (!argv[1])
 			return bad(*argv, "", "followed by a value");
 		if (s) {
-			*s = *argv[1] ? argv[1] : NULL;
+			/* Empty: the default stays (--warmup's 0.5, NULL for the rest). */
+			if (*argv[1])
+				*s = argv[1];
 			argv++;
 		} else if (!whole(*++argv, max, n))
 			return bad(argv[-1], *argv, "a whole number in range");

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..45"
+echo "1..46"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -209,3 +209,9 @@ check "why sim: the patch table's locks that exclude, those --locks wants, the p
 $pair2
 $pw" ]'
 usage_error "variants: --why of an unknown kind" "--plan variants: --why 'all' is not dropped, kernel, budget or sim" --plan variants --cpus 2 --why all
+# An option given empty is as if not given: --warmup keeps its default
+# (printf of a NULL --warmup printed "(null)" into every line).
+check "variants: --warmup given empty is the default 0.5, never '(null)'" \
+	'"$LB" --plan variants --cpus 2 --warmup "" </dev/null >"$tmp/empty-warmup" && [ -s "$tmp/empty-warmup" ] &&
+	! grep -q "(null)" "$tmp/empty-warmup" && grep -q -e " --warmup 0.5" "$tmp/empty-warmup" &&
+	[ "$(grep -e " --warmup" "$tmp/empty-warmup" | grep -vc -e " --warmup 0.5")" = 0 ]'

@@ -30,8 +30,8 @@
  * histograms are summed, then compared run by run.  The patch counted contended acquisitions only, so
  * the patch-shaped figures (#contentions, their mean acquisition time, the
  * "acq time = 2^bin cycles" table) are the contended ones; the
- * all-acquisitions figures follow them.  Where a group holds both kmutex-spin
- * (2.6.34) and kmutex-fix (the patch) on creat or fserver, the seed's own
+ * all-acquisitions figures follow them.  Where a group holds both of the patch
+ * pair (2.6.34 and the fix) on a workload the seed measured, the seed's own
  * published figures are printed beside this machine's.  Runs with kernel
  * lock capture (--kernel-locks) add a block of the kernel's own waits; and
  * on a workload whose threads meet in the kernel (summary.csv's

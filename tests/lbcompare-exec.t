@@ -13,7 +13,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..25"
+echo "1..26"
 exec_tsan_options
 
 metric='events=total number of events: *([0-9]+)'
@@ -135,15 +135,19 @@ check "old runs without program: program exec, 0 threads asked, their metrics re
 
 # report.md: a run-all directory whose plan ran the program at 4 threads
 # under the three locks, 4 rounds (the names are run-all's business: the
-# report takes every --exec run).
+# report takes every --exec run), its run-env naming the patch pair but no
+# programs' baseline (PROGRAM_BASE): the plan's first lock under a program
+# is.
 d=$tmp/runall
 mkdir -p "$d/runs" "$d/logs"
 printf 'QUICK=1\nREPS=4\nORDER_SEED=7\nSTARTED=2026-12-06T03:00:00Z\n' >"$d/settings"
-printf 'NCPU=2\nNUMA_NODES=1\nALL_LOCKS=pthread kmutex-spin kmutex-fix\nALL_WORKLOADS=creat\nKL=\nKL_WHY=not here\n' >"$d/run-env"
+printf 'NCPU=2\nNUMA_NODES=1\nALL_LOCKS=pthread kmutex-spin kmutex-fix\nALL_WORKLOADS=creat\nKL=\nKL_WHY=not here\nPATCH_PAIR=kmutex-spin kmutex-fix\n' >"$d/run-env"
 for r in 1 2 3 4; do
-	for l in spin fix pthread; do
+	for l in pthread spin fix; do
+		lock=kmutex-$l
+		[ $l != pthread ] || lock=pthread
 		name=program-sysbench-threads-t4-$l-r$r
-		echo "$name -l $l --exec --program sysbench-threads -t 4 -d 1" >>"$d/plan.txt"
+		echo "$name --exec --program sysbench-threads -l $lock -t 4 -d 1" >>"$d/plan.txt"
 		cp -r "$tmp/t4-$l-$r" "$d/runs/$name"
 	done
 done
@@ -165,13 +169,21 @@ check "report.md: the answer has the program's line, kmutex-spin -> kmutex-fix w
 # programs' baseline, not a lock name in analysis/: another lock there is
 # each program table's baseline, its runs first.
 cp "$d/run-env" "$tmp/run-env.kept"
-printf 'PATCH_PAIR=kmutex-spin kmutex-fix\nPROGRAM_BASE=kmutex-fix\nKERNEL_BASE=none\n' >>"$d/run-env"
+printf 'PROGRAM_BASE=kmutex-fix\nKERNEL_BASE=none\n' >>"$d/run-env"
 "$CMP" --markdown "$d" >"$tmp/report-base.md" 2>"$tmp/err"
 check "report.md: run-env's PROGRAM_BASE is the programs' baseline (kmutex-fix first, pthread compared with it)" \
 	'[ $? -eq 0 ] && sed -n "/^### .sysbench-threads., 4 threads asked/,/^#/p" "$tmp/report-base.md" | grep -q "^| kmutex-fix (baseline) |" &&
 	 ! grep -q "^| pthread (baseline)" "$tmp/report-base.md" &&
 	 grep -q "^| pthread | [0-9.]* \[[^]]*\] [0-9.]*x" "$tmp/report-base.md"'
 cp "$tmp/run-env.kept" "$d/run-env"
+# Without PROGRAM_BASE the plan's first lock under a program is the
+# baseline, whatever its name: kmutex-fix's runs planned first.
+cp "$d/plan.txt" "$tmp/plan.kept"
+{ grep -e '-fix-r' "$tmp/plan.kept"; grep -v -e '-fix-r' "$tmp/plan.kept"; } >"$d/plan.txt"
+"$CMP" --markdown "$d" >"$tmp/report-plan.md" 2>"$tmp/err"
+check "report.md: without PROGRAM_BASE, the plan's first lock under a program is the baseline (kmutex-fix planned first)" \
+	'[ $? -eq 0 ] && grep -q "^| kmutex-fix (baseline) |" "$tmp/report-plan.md" && ! grep -q "^| pthread (baseline)" "$tmp/report-plan.md"'
+cp "$tmp/plan.kept" "$d/plan.txt"
 
 # A run of the directory that disagrees on a direction: the report is still
 # written, its section saying why it has no tables.

@@ -204,6 +204,9 @@ check "the sweep's verdicts name the locks each verdict covers, with their ratio
 e=$tmp/files
 cp -R "$d" "$e"
 printf 'DIR=%s\nDIR_WHY=default: a writable tmpfs with 100 MiB free\n' "$tmp" >>"$e/settings"
+# The patch pair as run-all records it (run-env's PATCH_PAIR): this
+# directory's patch table has the baseline's runs only.
+echo "PATCH_PAIR=kmutex-spin kmutex-fix" >>"$e/run-env"
 r=patch-creat-t2-tas
 echo "$r -l tas -w creat -t 2 -d 0.05 --warmup 0 --dir $tmp" >>"$e/variants.txt"
 echo "$r-r1 -l tas -w creat -t 2 -d 0.05 --warmup 0 --dir $tmp --seed 1" >>"$e/plan.txt"

@@ -235,6 +235,51 @@ static bool run_of_variant(const char *run, const char *variant, size_t vlen)
 	return strspn(p + 2, "0123456789") == strlen(p + 2);
 }
 
+/* OPT's word in plan ARGS ("-l X ..."), "" when it has none. */
+static void arg_word(const char *args, const char *opt, char *out, size_t len)
+{
+	size_t olen = strlen(opt);
+
+	*out = '\0';
+	for (const char *p = args; (p = strstr(p, opt)); p += olen)
+		if ((p == args || p[-1] == ' ') && p[olen] == ' ') {
+			snprintf(out, len, "%.*s", (int)strcspn(p + olen + 1, " "), p + olen + 1);
+			return;
+		}
+}
+
+/* WORD appended to the words of LIST (of LEN bytes) unless already there. */
+static void add_word(char *list, size_t len, const char *word)
+{
+	size_t wlen = strlen(word), used = strlen(list);
+
+	for (const char *p = list; *word && (p = strstr(p, word)); p += wlen)
+		if ((p == list || p[-1] == ' ') && (p[wlen] == ' ' || !p[wlen]))
+			return;
+	if (*word && used + wlen + 2 <= len)
+		snprintf(list + used, len - used, "%s%s", used ? " " : "", word);
+}
+
+/* One plan line, in the tables' order, into the roles it shows
+ * (rundir.h): a patch run's lock (the first two) and workload, and the
+ * first --exec run's lock. */
+static void roles_from_line(struct rundir *d, const char *name, const char *args)
+{
+	char word[64];
+
+	if (strncmp(name, "patch-", 6) == 0) {
+		arg_word(args, "-l", word, sizeof(word));
+		if (!strchr(d->plan_pair, ' '))
+			add_word(d->plan_pair, sizeof(d->plan_pair), word);
+		arg_word(args, "-w", word, sizeof(word));
+		add_word(d->plan_patch_workloads, sizeof(d->plan_patch_workloads), word);
+		return;
+	}
+	arg_word(args, "--exec", word, sizeof(word));
+	if (*word && !*d->plan_program_base)
+		arg_word(args, "-l", d->plan_program_base, sizeof(d->plan_program_base));
+}
+
 static int order_finished(struct rundir *d, char *err, size_t errlen)
 {
 	struct kv_file variants;
@@ -244,11 +289,15 @@ static int order_finished(struct rundir *d, char *err, size_t errlen)
 		return -1;
 	d->has_variants = rc == 0;
 	if (!d->has_variants) {
-		for (size_t i = 0; i < d->nplan; i++)
+		for (size_t i = 0; i < d->nplan; i++) {
+			roles_from_line(d, d->plan[i].name, d->plan[i].args);
 			if (d->plan[i].finished)
 				d->done[d->ndone++] = i;
+		}
 		return 0;
 	}
+	for (size_t v = 0; v < variants.n; v++)
+		roles_from_line(d, variants.pair[v].key, variants.pair[v].value);
 	for (size_t v = 0; v < variants.n; v++)
 		for (size_t i = 0; i < d->nplan; i++)
 			if (d->plan[i].finished && d->ndone < d->nplan &&
@@ -329,7 +378,14 @@ const char *rundir_setting(const struct rundir *d, const char *key)
 const char *rundir_env(const struct rundir *d, const char *key)
 {
 	const char *v = kv_get(&d->env, key);
-	return v ? v : "";
+
+	if (v)
+		return v;
+	if (!strcmp(key, "PATCH_PAIR"))
+		return d->plan_pair;
+	if (!strcmp(key, "PATCH_WORKLOADS"))
+		return d->plan_patch_workloads;
+	return !strcmp(key, "PROGRAM_BASE") ? d->plan_program_base : "";
 }
 
 bool rundir_plans(const struct rundir *d, const char *kind, const char *workload, const char *word, bool finished)

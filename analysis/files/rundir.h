@@ -61,6 +61,12 @@ struct rundir {
 	size_t ndone;
 	unsigned int reps;
 	bool quick, has_variants;
+	/* What a directory from before run-env's role keys (PATCH_PAIR,
+	 * PATCH_WORKLOADS, PROGRAM_BASE) planned in those roles, read off its
+	 * plan in the tables' order (variants.txt, else plan.txt): the patch
+	 * table's first two locks, its workloads, the first lock under a
+	 * program.  rundir_env answers with them where run-env has no key. */
+	char plan_pair[136], plan_patch_workloads[256], plan_program_base[64];
 };
 
 /* The run-all directory open at DIR (its descriptor is duplicated): 0, or
@@ -72,7 +78,7 @@ int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t er
  * it), loaded as rundir_load loads it: 0, or -1 with a one-line message. */
 int rundir_load_path(struct rundir *d, const char *path, char *err, size_t errlen);
 void rundir_free(struct rundir *d);
-/* settings' or run-env's KEY, "" when absent. */
+/* settings' or run-env's KEY, "" when absent (a role key: the plan's, above). */
 const char *rundir_setting(const struct rundir *d, const char *key);
 const char *rundir_env(const struct rundir *d, const char *key);
 /* Whether the plan has a run of KIND ("patch", "sweep"; NULL: any) on

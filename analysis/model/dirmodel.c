@@ -130,31 +130,13 @@ static bool exec_run(const struct dir_model *m, size_t i)
 	return result_program(m->run[i]) != NULL && !dir_run_simulated(m->run[i]);
 }
 
-/* The programs' baseline into LOCK: run-env's PROGRAM_BASE; in a directory
- * from before it, the lock of variants.txt's first --exec variant (run-all
- * has always put the baseline first under each program).  One with neither
- * (made by hand, or before variants.txt) has no name-free answer: it keeps
- * the baseline those reports always had, glibc's mutex (old directories
- * only). */
+/* The programs' baseline into LOCK: run-env's PROGRAM_BASE, or in a
+ * directory from before it the first lock its plan ran under a program
+ * (run-all has always put the baseline first: rundir.h); "" in one with
+ * neither, whose groups keep the directory's order. */
 static void program_base(const struct dir_model *m, char *lock, size_t len)
 {
-	struct kv_file f;
-	char err[256];
-
 	snprintf(lock, len, "%s", rundir_env(m->d, "PROGRAM_BASE"));
-	if (*lock)
-		return;
-	if (kv_file_read(&f, &m->d->dir, "variants.txt", ' ', err, sizeof(err)) == 0) {
-		for (size_t v = 0; v < f.n && !*lock; v++) {
-			const char *l = strstr(f.pair[v].value, " -l ");
-
-			if (l && strstr(f.pair[v].value, "--exec"))
-				snprintf(lock, len, "%.*s", (int)strcspn(l + 4, " "), l + 4);
-		}
-		kv_file_free(&f);
-	}
-	if (!*lock)
-		snprintf(lock, len, "pthread");
 }
 
 /* The --exec runs, whatever run-all named them: one part, kind and workload

@@ -82,15 +82,11 @@ size_t md_groups_of(const struct comparison *c, const char *w, bool (*want)(cons
 
 void md_pair_read(struct md *m)
 {
+	/* Run-env's PATCH_PAIR, or in a directory from before it the first two
+	 * locks its plan's patch table ran (planned, not finished: a failed
+	 * run does not move the pair). */
 	const char *p = rundir_env(m->d, "PATCH_PAIR");
 
-	/* A directory from before run-env's PATCH_PAIR names no pair, and
-	 * nothing in it does without a name: its runs may have failed, so the
-	 * first two patch variants that finished need not be the pair.  Its
-	 * report keeps the pair run-all always planned then (old directories
-	 * only). */
-	if (!*p)
-		p = "kmutex-spin kmutex-fix";
 	for (int i = 0; i < 2; i++)
 		if (!md_next_word(&p, m->pair[i], sizeof(m->pair[i])))
 			snprintf(m->pair[i], sizeof(m->pair[i]), "-");

@@ -5,8 +5,8 @@
  * repetitions other --sim-seed's), the "sim" part, which takes only runs
  * whose meta.csv says `simulated,1` (markdown_parts.c).  Each workload's
  * table has the CIs and verdicts of the real patch table (md_headline_table),
- * then the seed's published figures beside the simulated kmutex-spin ->
- * kmutex-fix, and the contended histograms in % beside the seed's columns.
+ * then the seed's published figures beside the simulated patch pair (2.6.34
+ * -> the fix), and the contended histograms in % beside the seed's columns.
  * Every figure here is the simulator's, in virtual time: never a
  * measurement of this host, and said so wherever it is printed.
  */
@@ -18,15 +18,11 @@
 #include "print.h"
 
 /* The workloads run-all simulates, the patch table's: run-env's
- * PATCH_WORKLOADS (their role in bench/workloads/workloads.def).  A
- * directory from before the key names none, and its plan cannot say which
- * were left out of the simulation: it keeps the two of those reports (old
- * directories only). */
+ * PATCH_WORKLOADS (their role in bench/workloads/workloads.def), or in a
+ * directory from before the key the patch workloads its plan ran. */
 static const char *sim_workloads(const struct md *m)
 {
-	const char *w = rundir_env(m->d, "PATCH_WORKLOADS");
-
-	return *w ? w : "creat fserver";
+	return rundir_env(m->d, "PATCH_WORKLOADS");
 }
 
 /* The simulated group of W (the first: run-all plans one thread count). */
@@ -62,7 +58,7 @@ static const struct column *column_of(const struct column *cols, unsigned int n,
 /* The real patch table's headline figures less the CPU time (a simulated
  * run's is its threads' virtual time: in data/sim-W.txt, not set beside a
  * machine's): throughput, #contentions, mean contended cycles, a row per
- * simulated model, each with its CI, ratio to kmutex-spin and verdict. */
+ * simulated model, each with its CI, ratio to the pair's baseline and verdict. */
 static void print_headline(FILE *out, const struct group *g)
 {
 	static const char *const keys[] = { "contentions", "contended_acq_cycles_mean" };
@@ -77,7 +73,7 @@ static void print_headline(FILE *out, const struct group *g)
 }
 
 /* One row of the seed's table: the seed's two figures and their change,
- * then the simulated kmutex-spin (the baseline) and kmutex-fix cells. */
+ * then the simulated pair's cells, its baseline (2.6.34) first. */
 static void seed_row(FILE *out, const struct group *g, unsigned int fix, const char *title, const double *seed,
 		     bool percent, const struct column *col)
 {
@@ -97,7 +93,7 @@ static void seed_row(FILE *out, const struct group *g, unsigned int fix, const c
 	fprintf(out, "\n");
 }
 
-/* The contended histograms of the simulated kmutex-spin and kmutex-fix in %
+/* The contended histograms of the simulated patch pair in %
  * beside the seed's columns (–: a bin the seed's table has not). */
 static void seed_hist(FILE *out, const struct group *g, unsigned int fix, const struct seed_figures *s)
 {
@@ -130,7 +126,7 @@ static void seed_hist(FILE *out, const struct group *g, unsigned int fix, const 
 	fprintf(out, "\n");
 }
 
-/* Whether V's median rate is 0: fserver's op is a job of acq_per_op
+/* Whether V's median rate is 0: the job mix's op is a job of acq_per_op
  * acquisitions a thread, and a short simulation may finish none. */
 static bool no_rate(const struct group *g, const struct variant *v)
 {
@@ -139,7 +135,7 @@ static bool no_rate(const struct group *g, const struct variant *v)
 	return md_rate_figure(g, v, &r) == 0 && r.median <= 0;
 }
 
-/* The seed's figures beside the simulated kmutex-spin -> kmutex-fix of G. */
+/* The seed's figures beside the simulated patch pair of G. */
 static void print_seed(const struct md *m, FILE *out, const struct group *g)
 {
 	const struct variant *spin = find_variant(g, m->pair[0]), *fix = find_variant(g, m->pair[1]);
@@ -244,7 +240,7 @@ void md_sim_section(struct md *m)
 		print_workload(m, w);
 }
 
-/* One workload's part of the answer's line: kmutex-spin -> kmutex-fix. */
+/* One workload's part of the answer's line: the pair's baseline -> its fix. */
 static void answer_workload(struct md *m, const struct group *g)
 {
 	const struct variant *spin = find_variant(g, m->pair[0]), *fix = find_variant(g, m->pair[1]);
@@ -256,7 +252,7 @@ static void answer_workload(struct md *m, const struct group *g)
 		fprintf(m->out, "n/a (no simulated `%s` and `%s` both)", m->pair[0], m->pair[1]);
 		return;
 	}
-	/* fserver's op is a job of acq_per_op acquisitions a thread: a short
+	/* The job mix's op is a job of acq_per_op acquisitions a thread: a short
 	 * run may finish none, and 0 -> 0 is no ratio. */
 	if (base.median <= 0 || s.median <= 0) {
 		fprintf(m->out, "n/a: `%s` %.0f, `%s` %.0f %s (no %s finished in the simulated seconds: run longer)",

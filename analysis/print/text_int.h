@@ -39,7 +39,7 @@ int print_group(struct text *t, const struct group *g);
 void print_hist(struct text *t, const struct group *g, bool contended);
 void print_hist_differences(struct text *t, const struct group *g, bool contended);
 
-/* The seed patch's figures beside kmutex-spin -> kmutex-fix; 0, or -1 with err set. */
+/* The seed patch's figures beside the patch pair (2.6.34 -> the fix); 0, or -1 with err set. */
 int print_seed(struct text *t, const struct group *g);
 /* The hosts, and each workload across them; print_across_hosts: 0, or -1 with err set. */
 void print_hosts(struct text *t);

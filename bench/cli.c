@@ -471,11 +471,6 @@ static int parse_seconds(const char *opt, const char *text, double min, double m
 	return 0;
 }
 
-static const char *lock_name_at(size_t i)
-{
-	return lock_registry[i]->name;
-}
-
 static const char *workload_name_at(size_t i)
 {
 	return workload_registry[i]->name;
@@ -486,7 +481,7 @@ static int parse_lock(const char *text, struct bench_config *cfg, char *err, siz
 	cfg->lock = lock_find(text);
 	if (cfg->lock)
 		return 0;
-	return lock_unknown_name(err, errlen, "--lock: unknown lock", text, lock_registry_len, lock_name_at);
+	return lock_unknown_name(err, errlen, "--lock: unknown lock", text, lock_registry_len, lock_registry_name);
 }
 
 static const char *program_name_at(size_t i)

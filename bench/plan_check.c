@@ -15,11 +15,6 @@
 
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789-"
 
-static const char *lock_at(size_t i)
-{
-	return lock_registry[i]->name;
-}
-
 /* What --workloads takes: the workloads, then the programs. */
 static const char *workload_or_program_at(size_t i)
 {
@@ -170,7 +165,7 @@ static int check_duration(const char *v)
 int plan_check_main(char **argv)
 {
 	if (!strcmp(argv[0], "--locks"))
-		return check_names("--locks", argv[1], lock_registry_len, lock_at);
+		return check_names("--locks", argv[1], lock_registry_len, lock_registry_name);
 	if (!strcmp(argv[0], "--workloads"))
 		return check_names("--workloads", argv[1], workload_registry_len + exec_program_registry_len,
 				   workload_or_program_at);

@@ -134,6 +134,8 @@ struct lock_ops {
 /* The registry: every lock listed in locks/locks.def, in that order. */
 extern const struct lock_ops *const lock_registry[];
 extern const size_t lock_registry_len;
+/* The I-th lock's name: the names' walk lock_unknown_name() takes. */
+const char *lock_registry_name(size_t i);
 
 /* What run-all and the report do with a lock beyond the sweep: its roles,
  * declared on its locks/locks.def line and said by `--list`'s plan: section

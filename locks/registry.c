@@ -37,6 +37,11 @@ const char *const spin_exit_name[SPIN_EXIT_NR] = {
 #undef SPIN_EXIT_NAME
 };
 
+const char *lock_registry_name(size_t i)
+{
+	return lock_registry[i]->name;
+}
+
 const struct lock_ops *lock_find(const char *name)
 {
 	for (size_t i = 0; i < lock_registry_len; i++)

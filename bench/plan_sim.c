@@ -194,13 +194,13 @@ static int refuse(const char *msg)
  * malformed one) into fail; false then, or where nothing is left. */
 static bool probe(struct simplan *s, char *fail, size_t size)
 {
-	const char *ws[SIM_MAX];
+	const char *ws[workload_registry_len];
 	size_t nw = pv_sim_workloads(s->o, ws);
 	char dir[PATH_MAX + 64], err[PATH_MAX + 8], line[4096], meta[PATH_MAX + 80];
 
 	*fail = '\0';
 	snprintf(err, sizeof(err), "%s/err", s->tmp);
-	for (size_t i = 0; i < nw && s->nlocks && !*fail; i++) {
+	for (size_t i = 0; i < nw && s->nworks < SIM_MAX && s->nlocks && !*fail; i++) {
 		const char *w = ws[i], *args[] = { "--sim", s->profile, "-l", s->locks[0], "-w", w, "-t", "1",
 						  "-d", "0.01", "--warmup", "0", "--quiet", "-o", dir, NULL, NULL, NULL };
 		char tail[WORD + 32];
@@ -388,13 +388,14 @@ static int profile_word(struct simplan *s, const char *sim)
 }
 
 /* The patch table's locks that exclude and have a simulated build, in its
- * order (the baseline of every ratio first), --locks' (wants) or all. */
+ * order (the baseline of every ratio first), --locks' (wants) or all; the
+ * first SIM_MAX of them into out. */
 static size_t sim_locks(const struct simplan *s, bool wants, const char **out)
 {
 	const char *all[lock_registry_len];
 	size_t n = pv_sim_locks(s->o, wants, all), k = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && k < SIM_MAX; i++)
 		if (bench_sim_lock(all[i]))
 			out[k++] = all[i];
 	return k;

@@ -244,6 +244,7 @@ int plan_main(int argc, char **argv)
 		{ "seconds", plan_seconds_main, 3 }, /* FILE TIMES LANES */
 		{ "check", plan_check_main, 2 },     /* OPTION VALUE */
 		{ "variants", plan_variants_main, -1 }, /* OPTIONS...: any number */
+		{ "sim", plan_sim_main, -1 },           /* variants' OPTIONS, --sim...: any number */
 	};
 
 	for (size_t i = 0; argc >= 2 && i < sizeof(whats) / sizeof(whats[0]); i++)
@@ -256,6 +257,6 @@ int plan_main(int argc, char **argv)
 			}
 			return whats[i].main(argv + 2);
 		}
-	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check or variants\n", argc >= 2 ? argv[1] : "");
+	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check, variants or sim\n", argc >= 2 ? argv[1] : "");
 	return EXIT_USAGE;
 }

@@ -16,12 +16,19 @@
  *                               VALUE is good: silent; else run-all's line
  *   variants OPTIONS...         variants.txt's lines (bench/plan_variants.c);
  *                               with --why dropped|kernel|budget|sim, what
- *                               run-all says of them */
+ *                               run-all says of them
+ *   sim OPTIONS... [--sim PROFILE [--sim-cpus N]] [--no-sim]
+ *                               the simulated section: its probes, sizing
+ *                               and variant lines (bench/plan_sim.c) */
 int plan_main(int argc, char **argv);
 
 /* `variants`' argv: OPTIONS..., NULL-ended: bench/plan_variants.c's
  * variants, or with --why bench/plan_why.c's lines (in bench/plan.c). */
 int plan_variants_main(char **argv);
+
+/* `sim`'s argv: variants' OPTIONS... and --sim PROFILE, --sim-cpus N,
+ * --no-sim, NULL-ended (bench/plan_sim.c). */
+int plan_sim_main(char **argv);
 
 /* `check`'s argv: OPTION VALUE (bench/plan_check.c). */
 int plan_check_main(char **argv);

@@ -103,7 +103,7 @@ static bool patch_lock_from(size_t lock, unsigned int from)
 
 /* --duration's seconds for NAME (its own, else every workload's), or NULL:
  * run-all's duration_of, items parted by commas, the last one winning. */
-static const char *duration_of(const struct vopts *o, const char *name, char *buf, size_t size)
+const char *pv_duration_of(const struct vopts *o, const char *name, char *buf, size_t size)
 {
 	const char *own = NULL, *all = NULL, *p = o->duration;
 	size_t own_len = 0, all_len = 0, n = strlen(name);
@@ -129,7 +129,7 @@ static const char *duration_of(const struct vopts *o, const char *name, char *bu
 static const char *seconds_of(const struct vopts *o, const char *name, double full, double quick, char *buf,
 			      size_t size)
 {
-	if (duration_of(o, name, buf, size))
+	if (pv_duration_of(o, name, buf, size))
 		return buf;
 	snprintf(buf, size, "%g", o->quick ? quick : full);
 	return buf;

@@ -39,6 +39,15 @@ void pv_all_variants(const struct vopts *o);
 /* o from `--plan variants`' OPTIONS... (NULL-ended): EXIT_OK, or one line
  * on stderr and EXIT_USAGE. */
 int pv_parse(struct vopts *o, char **argv);
+/* The simulated section's candidates (bench/plan_why.c), their names into
+ * names in order, how many: the patch table's locks that exclude (the
+ * kernel's row has no kernel to wait in there), with wants only those
+ * --locks wants; the patch workloads --workloads wants. */
+size_t pv_sim_locks(const struct vopts *o, bool wants, const char **names);
+size_t pv_sim_workloads(const struct vopts *o, const char **names);
+/* --duration's seconds for NAME (its own, else every workload's) into buf,
+ * or NULL (bench/plan_variants.c). */
+const char *pv_duration_of(const struct vopts *o, const char *name, char *buf, size_t size);
 /* --why: what run-all says of the plan (bench/plan_why.c). */
 int plan_why(struct vopts *o);
 

@@ -254,28 +254,46 @@ static void why_budget(struct vopts *o)
 	}
 }
 
-/* What the simulated section may take, a line each: the patch table's
- * locks that exclude (the kernel's row has no kernel to wait in there),
- * those of them --locks wants, the patch workloads --workloads wants. */
+size_t pv_sim_locks(const struct vopts *o, bool wants, const char **names)
+{
+	size_t order[lock_registry_len], n = pv_table_order(o, WL_PATCH, order), k = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		const char *l = lock_registry[order[j]]->name;
+
+		if (!(lock_registry[order[j]]->flags & LOCK_F_NO_EXCLUSION) && (!wants || pv_wanted_lock(o, l)))
+			names[k++] = l;
+	}
+	return k;
+}
+
+size_t pv_sim_workloads(const struct vopts *o, const char **names)
+{
+	size_t k = 0;
+
+	for (size_t w = 0; w < workload_registry_len; w++)
+		if (workload_plans[w].role == WL_PATCH && pv_wanted(o, workload_registry[w]->name))
+			names[k++] = workload_registry[w]->name;
+	return k;
+}
+
+static void print_words(const char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s", i ? " " : "", names[i]);
+	putchar('\n');
+}
+
+/* What the simulated section may take, a line each (pv_sim_locks,
+ * pv_sim_workloads): the patch table's locks that exclude, those of them
+ * --locks wants, the patch workloads --workloads wants. */
 static void why_sim(const struct vopts *o)
 {
-	size_t order[lock_registry_len], n = pv_table_order(o, WL_PATCH, order);
+	const char *names[lock_registry_len + workload_registry_len];
 
-	for (int wants = 0; wants < 2; wants++) {
-		const char *sep = "";
-
-		for (size_t j = 0; j < n; j++) {
-			const char *l = lock_registry[order[j]]->name;
-
-			if (!(lock_registry[order[j]]->flags & LOCK_F_NO_EXCLUSION) && (!wants || pv_wanted_lock(o, l)))
-				printf("%s%s", sep, l), sep = " ";
-		}
-		putchar('\n');
-	}
-	for (size_t w = 0, k = 0; w < workload_registry_len; w++)
-		if (workload_plans[w].role == WL_PATCH && pv_wanted(o, workload_registry[w]->name))
-			printf("%s%s", k++ ? " " : "", workload_registry[w]->name);
-	putchar('\n');
+	print_words(names, pv_sim_locks(o, false, names));
+	print_words(names, pv_sim_locks(o, true, names));
+	print_words(names, pv_sim_workloads(o, names));
 }
 
 int plan_why(struct vopts *o)

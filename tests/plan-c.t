@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..46"
+echo "1..56"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -89,7 +89,7 @@ check "seconds: ... and shares the lanes (4 lanes, a quarter, within rounding)" 
 usage_error "rounds: REPS 0" "'0' is not a whole number of rounds" --plan rounds "$tmp/v40" 0 7
 usage_error "rounds: a seed past 2147483646" "'2147483647' is not a whole seed" --plan rounds "$tmp/v40" 1 2147483647
 usage_error "seconds: no such file" "cannot read '$tmp/none'" --plan seconds "$tmp/none" 1 1
-usage_error "an unknown WHAT" "'order' is not rounds, seconds, check or variants" --plan order "$tmp/v40" 1 1
+usage_error "an unknown WHAT" "'order' is not rounds, seconds, check, variants or sim" --plan order "$tmp/v40" 1 1
 
 # --- check: run-all's --locks, --workloads, --duration ---
 . "$top/scripts/registry.sh"
@@ -209,6 +209,59 @@ check "why sim: the patch table's locks that exclude, those --locks wants, the p
 $pair2
 $pw" ]'
 usage_error "variants: --why of an unknown kind" "--plan variants: --why 'all' is not dropped, kernel, budget or sim" --plan variants --cpus 2 --why all
+
+# --- sim: the simulated section (bench/plan_sim.c): probes, pilots, sizing,
+# the choice, and its lines (docs/run-all.md, "The simulated section") ---
+sim() { "$LB" --plan sim --cpus 2 "$@" </dev/null; }
+simlocks=$(registry_names simulated <"$tmp/list" | tr "\n" " ")
+# The patch table's locks that exclude and have a simulated build, in order.
+sl=$(for l in $(why --why sim </dev/null | sed -n 1p); do case " $simlocks " in *" $l "*) printf "%s " $l ;; esac; done)
+set -- $sl
+s1=$1 s2=$2
+# The profile's CPUs and a job's acquisitions, as its meta.csv says them.
+"$LB" --sim nehalem-ex-64 -l "$s1" -w fserver -t 1 -d 0.01 --warmup 0 --quiet -o "$tmp/m" >/dev/null 2>&1
+pcpus=$(awk -F, '$1 == "sim_cpus" { print $2 }' "$tmp/m/meta.csv") apo=$(awk -F, '$1 == "sim_acq_per_op" { print $2 }' "$tmp/m/meta.csv")
+sim --quick >"$tmp/sq"
+check "sim: a plain run on a small machine takes nehalem-ex-64's section, --quick's short runs unsized, at twice its CPUs ($pcpus)" \
+	'[ "$(sed -n 1p "$tmp/sq")" = "SIM nehalem-ex-64" ] &&
+	grep -qx "variant sim-$pw-t$((2 * pcpus))-$s1 -l $s1 -w $pw -t $((2 * pcpus)) -d 0.05 --warmup 0.0125 --sim nehalem-ex-64 --sim-cpus $pcpus" "$tmp/sq" &&
+	[ "$(grep -c "^variant " "$tmp/sq")" -eq $(( $(echo $sl | wc -w) * $(why --why sim </dev/null | sed -n 3p | wc -w) )) ] && ! grep -q "^say" "$tmp/sq"'
+none=1
+for o in "--no-sim" "--cpus 17" "--locks $s1" "--workloads $pw" "--threads 2" "--duration 1"; do
+	sim --quick $o >"$tmp/none" 2>&1 && [ ! -s "$tmp/none" ] || { none=0; echo "# $o: $(head -c 200 "$tmp/none")"; }
+done
+check "sim: no section (silent, exit 0) with --no-sim, on more than 16 CPUs, or asked for --locks, --workloads, --threads or --duration" \
+	'[ $none = 1 ]'
+# Sizing's oracle, run-all's sim_pilot and sim_size_one before the move:
+# each lock's pilot, the slowest's pace, SIM_JOBS jobs rounded up to 2 digits.
+for l in "$s1" "$s2"; do
+	"$LB" --sim nehalem-ex-64 --sim-cpus 32 -l "$l" -w fserver -t 64 -d 0.05 --warmup 0.05 --quiet -o "$tmp/p$l" >/dev/null 2>&1
+	awk -F, -v l="$l" '$1 == "acquisitions" { print l, $2 / 64 / 0.05 }' "$tmp/p$l/summary.csv"
+done | sort -g -k2,2 | head -n 1 >"$tmp/slow"
+read -r slow rate <"$tmp/slow"
+want_d=$(awk -v a="$apo" -v r="$rate" 'BEGIN { s = 3 * a / r; e = 1; while (s >= 100 * e) e *= 10; while (s < 10 * e) e /= 10
+	printf "%.6g\n", (s / e == int(s / e) ? s / e : int(s / e) + 1) * e }')
+sim --sim nehalem-ex-64 --sim-cpus 32 --threads 64 --workloads fserver,creat --locks "$s1,$s2" >"$tmp/sz"
+check "sim: a job of $apo acquisitions: 3 jobs at the slowest pilot's pace ($slow, $rate), 2 digits up (-d $want_d), said; the default warm-up" \
+	'grep -qx "say simulated fserver at 64 threads: 3 jobs of $apo acquisitions a thread take $want_d simulated s a run at $slow'"'"'s pace, the slowest ($(printf %.0f "$rate") acquisitions a thread a simulated s in a pilot)" "$tmp/sz" &&
+	grep -qx "variant sim-fserver-t64-$s2 -l $s2 -w fserver -t 64 -d $want_d --warmup 0.05 --sim nehalem-ex-64 --sim-cpus 32" "$tmp/sz" &&
+	grep -qx "variant sim-creat-t64-$s1 -l $s1 -w creat -t 64 -d 0.2 --warmup 0.05 --sim nehalem-ex-64 --sim-cpus 32" "$tmp/sz"'
+grep -v "^workload\.creat\." "$top/sim/profiles/nehalem-ex-64.profile" | sed "s/^name = .*/name = nocreat/" >"$tmp/nocreat.profile"
+(cd "$tmp" && "$LB" --plan sim --cpus 2 --sim ./nocreat.profile --sim-cpus 2 --threads 2,3 --duration fserver=0.01 --locks "$s1" </dev/null) >"$tmp/nc"
+check "sim: a workload the profile has no times for in SIM_WHY; --duration's own -d (a quarter of it warm-up); --threads; a path made absolute" \
+	'[ "$(cat "$tmp/nc")" = "SIM $tmp/nocreat.profile
+SIM_WHY creat: the profile has no workload.creat times (lockbench: --sim: profile nocreat has no times for workload creat)
+variant sim-fserver-t2-$s1 -l $s1 -w fserver -t 2 -d 0.01 --warmup 0.0025 --sim $tmp/nocreat.profile --sim-cpus 2
+variant sim-fserver-t3-$s1 -l $s1 -w fserver -t 3 -d 0.01 --warmup 0.0025 --sim $tmp/nocreat.profile --sim-cpus 2" ]'
+usage_error "sim: an unknown profile, lockbench's own line" "--plan sim: --sim: sim profile 'nosuch': no nosuch.profile in" --plan sim --cpus 2 --sim nosuch
+grep -v "^workload\.\(creat\|fserver\)\." "$tmp/nocreat.profile" >"$tmp/none.profile"
+usage_error "sim: no patch workload the profile has times for: each said" \
+	"--plan sim: --sim: no patch workload to simulate (creat: the profile has no workload.creat times (" --plan sim --cpus 2 --sim "$tmp/none.profile"
+usage_error "sim: a profile name plan lines cannot carry" "--sim: 'a b': not a profile name or path of letters" --plan sim --cpus 2 --sim "a b"
+usage_error "sim: a profile path that is no file" "--sim: '$tmp/no.profile' is not a profile file" --plan sim --cpus 2 --sim "$tmp/no.profile"
+usage_error "sim: none of --locks simulated: the ones that are" "--sim: nothing to run: none of --locks has a simulated build ($(echo $sl))" \
+	--plan sim --cpus 2 --sim nehalem-ex-64 --locks "$pbase"
+usage_error "sim: --sim-cpus without --sim" "--plan sim: --sim-only and --sim-cpus go with --sim PROFILE" --plan sim --cpus 2 --sim-cpus 4
 # An option given empty is as if not given: --warmup keeps its default
 # (printf of a NULL --warmup printed "(null)" into every line).
 check "variants: --warmup given empty is the default 0.5, never '(null)'" \

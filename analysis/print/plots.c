@@ -71,7 +71,7 @@ static void sweep_rows(const struct dir_model *m, const struct dir_part *p, cons
 	ci = m->d->reps > 1 && sf_is_file(charts, ci_csv);
 	for (int k = 0; k < 2; k++) {
 		snprintf(out, sizeof(out), "sweep-%s-%s", w, figure[k][0]);
-		if (!chart_name_ok(out)) {  /* refused: run-all draws nothing, and says the report's links may miss it */
+		if (!chart_name_ok(out)) {  /* refused: run-all draws nothing, and writes the report again */
 			fprintf(f, "sweep.gp,,,,,,,,,,,,,\n");
 			continue;
 		}
@@ -86,14 +86,16 @@ static void group_rows(const struct dir_part *p, const char *machine, FILE *f)
 {
 	const char *prefix = strcmp(p->kind, "sim") == 0 ? "sim-" : "";
 	const char *k = p->kind, *w = p->workload;
+	char dir[96];
 
+	snprintf(dir, sizeof(dir), "%s-%s", k, w);  /* its files' folder in CHARTS */
 	for (unsigned int i = 0; i < p->c->ngroups; i++) {
 		const struct group *g = &p->c->groups[i];
 		struct chart_plan c;
 
 		if (!csv_chart_plan(p->c, g, &c))
 			continue;
-		if (!chart_name_ok(c.hist) || !chart_name_ok(c.phases)) {
+		if (!chart_name_ok(c.hist) || !chart_name_ok(c.phases) || !chart_name_ok(dir)) {
 			fprintf(f, "hist.gp,,,,,,,,,,,,,\n");
 			continue;
 		}

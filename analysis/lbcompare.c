@@ -7,7 +7,7 @@
  *   analysis/lbcompare --markdown-hosts OUTDIR RUNALLDIR...
  *   analysis/lbcompare --data RUNALLDIR CHARTSDIR   (run-all's data/: print.h)
  *   analysis/lbcompare --data-hosts OUTDIR RUNALLDIR...   (the hosts' data/)
- *   analysis/lbcompare [--no-charts] --report RUNALLDIR CHARTSDIR   (--data and report.md, one model)
+ *   analysis/lbcompare [--no-charts] --report RUNALLDIR CHARTSDIR   (--data, report.md, plots.csv, counts.txt: one model)
  *
  * With --csv, also writes into OUTDIR the files the gnuplot scripts read
  * (documented in results/README.md, "Derived files"):
@@ -384,7 +384,9 @@ static int data(char **argv, bool report)
 	}
 	rc = dir_model_build(&m, &d, err, sizeof(err)) != 0 || print_part_texts(&m, err, sizeof(err)) != 0
 		     ? -2 : print_dir_data(&m, &dir, &charts, err, sizeof(err));
-	if (rc >= 0 && report && write_report(&charts, &d, &m) != 0)
+	if (rc >= 0 && report &&
+	    (print_run_counts(&d, &dir, &charts, err, sizeof(err)) != 0 || print_plots(&m, &charts, err, sizeof(err)) != 0 ||
+	     write_report(&charts, &d, &m) != 0))
 		rc = -1;
 	dir_model_free(&m);
 	rundir_free(&d);

@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 unset LOCKBENCH_EXEC_SO
 
-echo "1..15"
+echo "1..17"
 
 # A run-all directory of two experiments: the patch pair on creat (with
 # --kernel-locks' kernel row where it can) and a sweep of counter.
@@ -112,10 +112,42 @@ if [ -n "$(ls "$d/plots" 2>/dev/null)" ]; then
 		 cmp -s "$tmp/report.planned" "$tmp/md.drawn"'
 	check "--report --no-charts: only the charts there (none): --markdown's" \
 		'grep -q "^No plots: gnuplot was not found" "$tmp/report.none" && cmp -s "$tmp/report.none" "$tmp/md.none"'
+	# plots.csv: run-all's one list of gnuplot calls, the charts the report links.
+	(cd "$d" && rm -rf ch && mkdir ch && "$CMP" --within . --report . ch >/dev/null 2>&1)
+	grep -o '(plots/[^)]*\.png)' "$tmp/report.planned" | sed 's|(plots/||; s|\.png)||' | sort -u >"$tmp/linked"
+	tail -n +2 "$d/ch/plots.csv" | cut -d, -f3 | sort >"$tmp/rows"
+	machine=$(sed -n 's/^Machine: \(.*\)\. Started .*/\1/p' "$tmp/report.planned")
+	bad=$(tail -n +2 "$d/ch/plots.csv" | awk -F, -v m="$machine" '{ r = $0; for (i = 0; i < 13; i++) sub(/^[^,]*,/, "", r) }
+		r != m || $1 !~ /^(hist|phases|sweep)\.gp$/ || $2 !~ /^[a-z]+-[a-z]+\/[a-z0-9_.-]+\.csv$/ ||
+		$6 $8 $9 $11 $12 $13 ~ /[^0-9]/ || $10 ~ /[^0-9.]/ || ($1 == "hist.gp") != ($13 != "")' | head -n 1)
+	check "--report: plots.csv a row per chart report.md links, its fields of their shapes, its machine the report's ($(wc -l <"$tmp/rows") rows) $bad" \
+		'[ -s "$tmp/rows" ] && cmp -s "$tmp/linked" "$tmp/rows" && [ -n "$machine" ] && [ -z "$bad" ] &&
+		 grep -q "^sweep.gp,sweep-counter/sweep-counter-ops_per_s-ci.csv,sweep-counter-ops_per_s,,counter,,operations per second,1,1," "$d/ch/plots.csv"'
 else
 	ok "# skip no gnuplot: the fixture has no charts"
 	ok "# skip no gnuplot: the fixture has no charts"
+	ok "# skip no gnuplot: the fixture has no charts"
 fi
+
+# counts.txt: the planned runs left out of the tables, each as run-all's
+# check of it (lbcompare runs/NAME) said it: one unreadable (counted failed,
+# its line for stderr, logs/NAME.check), one that failed without results
+# (logs/NAME.status), one never made; a readable run's stale .check goes.
+cp -R "$d" "$tmp/d3"
+runs=$(awk '/^sweep-counter-/ { print $1 }' "$d/plan.txt" | head -n 4 | tr '\n' ' ')
+read -r r1 r2 r3 r4 <<EOF
+$runs
+EOF
+sed -i 's/^ops,.*/ops,-5/' "$tmp/d3/runs/$r1/summary.csv"
+rm -rf "$tmp/d3/runs/$r2" "$tmp/d3/runs/$r3" && echo 1 >"$tmp/d3/logs/$r2.status"
+echo stale >"$tmp/d3/logs/$r4.check"
+(cd "$tmp/d3" && "$CMP" --within . "runs/$r1" >/dev/null 2>"$tmp/check")
+(cd "$tmp/d3" && rm -rf ch && mkdir ch && "$CMP" --within . --report . ch >/dev/null 2>"$tmp/err")
+rc=$?
+check "--report: counts.txt '2 1' and the unreadable run's line; its logs/NAME.check lbcompare's own words (rc=$rc: $(head -n 2 "$tmp/d3/ch/counts.txt" | tr '\n' ' '))" \
+	'[ $rc -le 1 ] && [ "$(head -n 1 "$tmp/d3/ch/counts.txt")" = "2 1" ] && [ "$(wc -l <"$tmp/d3/ch/counts.txt")" -eq 2 ] &&
+	 [ "$(tail -n 1 "$tmp/d3/ch/counts.txt")" = "run-all: $r1: result files unreadable ($(cat "$tmp/check")): left out of the report'"'"'s tables" ] &&
+	 cmp -s "$tmp/check" "$tmp/d3/logs/$r1.check" && [ ! -e "$tmp/d3/logs/$r4.check" ] && grep -q "ops is -5" "$tmp/check"'
 
 # --data-hosts OUT DIR...: two directories of one host (a copy: a before
 # and an after), each KIND-W's runs of both in one comparison, as lbcompare

@@ -343,18 +343,17 @@ static bool seed_charted(const struct comparison *c, const struct group *g, stru
 	return id && id->simulated && seed_figures_of(g->workload, s) && s->nbins > 0;
 }
 
-/* seed-hist-contended-W-tN.csv: the seed's 2.6.34 and fix columns, % of
- * contended acquisitions by bin, as published; into name (empty: none). */
-static int csv_seed_hist(struct csv *t, const struct group *g, char *name, size_t len)
+/* seed-hist-contended-W-tN.csv (NAME, csv_chart_plan's; empty: none): the
+ * seed's 2.6.34 and fix columns, % of contended acquisitions by bin, as
+ * published. */
+static int csv_seed_hist(struct csv *t, const struct group *g, const char *name)
 {
 	struct seed_figures s;
 	struct sf_out o;
 	FILE *f;
 
-	name[0] = '\0';
-	if (!hist_charted(g, true) || !seed_charted(t->c, g, &s))
+	if (!name[0] || !seed_charted(t->c, g, &s))
 		return 0;
-	group_file(t, name, len, "seed-hist-contended", g);
 	if (!(f = csv_open(t, name, &o)))
 		return -1;
 	fprintf(f, "bin,seed 2.6.34,seed fix\n");
@@ -363,31 +362,21 @@ static int csv_seed_hist(struct csv *t, const struct group *g, char *name, size_
 	return csv_close(t, &o);
 }
 
-/* charts.csv's rows of a group: where its histogram makes a chart, the
- * histogram chart (of its contended acquisitions where every variant has
- * them, as the patch counted; else of all) and the phases chart, with what
- * the gnuplot scripts are told: the TSC rate of the runs (summary.csv's
- * tsc_hz, their median), the kernel's column and the baseline's: the group's
- * first variant, as every table of it takes (md_figure_cell), so a chart
- * names the baseline its table does. */
+/* charts.csv's rows of a group (csv_chart_plan): its histogram chart and
+ * its phases chart. */
 static int chart_rows(struct csv *t, FILE *f, const struct group *g)
 {
-	char hist[256], phases[256], seed[256];
-	bool contended = hist_charted(g, true);
+	struct chart_plan p;
 
-	if (!hist_charted(g, false))
+	if (!csv_chart_plan(t->c, g, &p))
 		return 0;
-	if (csv_seed_hist(t, g, seed, sizeof(seed)))
+	if (csv_seed_hist(t, g, p.seed))
 		return -1;
 	if (!f)  /* no charts.csv: the files only */
 		return 0;
-	group_file(t, hist, sizeof(hist), contended ? "hist-contended" : "hist", g);
-	group_file(t, phases, sizeof(phases), "phases", g);
-	fprintf(f, "hist.gp,%.*s,%s,%s,%u,%.6f,%d,%u,%u,%s\n", (int)(strlen(hist) - 4), hist, hist, g->workload,
-		g->threads, group_tsc_hz(g) / 1e9, contended, contended ? kernel_column(g) : 0,
-		hist_column(g, 0, contended), seed);
-	fprintf(f, "phases.gp,%.*s,%s,%s,%u,,,,,\n", (int)(strlen(phases) - 4), phases, phases, g->workload,
-		g->threads);
+	fprintf(f, "hist.gp,%s,%s.csv,%s,%u,%.6f,%d,%u,%u,%s\n", p.hist, p.hist, g->workload, g->threads, p.ghz,
+		p.contended, p.kernel_col, p.base_col, p.seed);
+	fprintf(f, "phases.gp,%s,%s.csv,%s,%u,,,,,\n", p.phases, p.phases, g->workload, g->threads);
 	return 0;
 }
 
@@ -405,15 +394,30 @@ static int csv_sweeps(struct csv *t, const struct group *g)
 	return 0;
 }
 
-bool csv_chart_names(const struct comparison *c, const struct group *g, char *hist, char *phases, size_t len)
+/* A group's charts: where its histogram makes one, the histogram chart (of
+ * its contended acquisitions where every variant has them, as the patch
+ * counted; else of all) and the phases chart, with what the gnuplot scripts
+ * are told: the TSC rate of the runs (summary.csv's tsc_hz, their median),
+ * the kernel's column and the baseline's: the group's first variant, as
+ * every table of it takes (md_figure_cell), so a chart names the baseline
+ * its table does. */
+bool csv_chart_plan(const struct comparison *c, const struct group *g, struct chart_plan *p)
 {
 	struct csv t = { .c = c };
+	struct seed_figures s;
 
 	if (!hist_charted(g, false))
 		return false;
-	group_file(&t, hist, len, hist_charted(g, true) ? "hist-contended" : "hist", g);
-	group_file(&t, phases, len, "phases", g);
-	hist[strlen(hist) - 4] = phases[strlen(phases) - 4] = '\0';  /* the charts' names: no .csv */
+	p->contended = hist_charted(g, true);
+	group_file(&t, p->hist, sizeof(p->hist), p->contended ? "hist-contended" : "hist", g);
+	group_file(&t, p->phases, sizeof(p->phases), "phases", g);
+	p->hist[strlen(p->hist) - 4] = p->phases[strlen(p->phases) - 4] = '\0';  /* the charts' names: no .csv */
+	p->seed[0] = '\0';
+	if (p->contended && seed_charted(c, g, &s))
+		group_file(&t, p->seed, sizeof(p->seed), "seed-hist-contended", g);
+	p->ghz = group_tsc_hz(g) / 1e9;
+	p->kernel_col = p->contended ? kernel_column(g) : 0;
+	p->base_col = hist_column(g, 0, p->contended);
 	return true;
 }
 

@@ -30,14 +30,32 @@ int text_print_hosts(const struct comparison *c, FILE *out, char *err, size_t er
  * them.  0, or -1 with one line in err. */
 int csv_write(const struct comparison *c, const struct sf_dir *dir, bool charts, char *err, size_t errlen);
 
-/* Group G's charts in charts.csv (csv_write), their names into HIST and
- * PHASES (LEN bytes each): false where its histograms make no chart. */
-bool csv_chart_names(const struct comparison *c, const struct group *g, char *hist, char *phases, size_t len);
-/* Whether run-all draws chart NAME (plots/NAME.png) of M: each part's
- * charts.csv rows (the simulated runs' named sim-...), a sweep's two
- * charts, as run-all's chart_plots and sweep_plots draw them (NAME NULL:
- * whether it draws any). */
+/* Group G's two charts, charts.csv's rows (csv_write) and run-all's
+ * (print_plots): false where its histograms make no chart. */
+struct chart_plan {
+	char hist[256], phases[256];  /* the charts' names: their CSV files' without .csv */
+	char seed[256];               /* the seed's histogram's CSV file beside it; "": none */
+	bool contended;               /* hist of the contended acquisitions, else of all */
+	double ghz;                   /* the runs' median TSC rate, GHz */
+	unsigned int kernel_col, base_col;  /* hist's kernel and baseline columns (0: none) */
+};
+bool csv_chart_plan(const struct comparison *c, const struct group *g, struct chart_plan *p);
+/* Whether run-all draws chart NAME (plots/NAME.png) of M: a row of
+ * print_plots's (NAME NULL: whether it draws any). */
 bool print_chart_planned(const struct dir_model *m, const char *name);
+/* lbcompare --report: CHARTS/plots.csv, every chart run-all draws of M, a
+ * line each (results/README.md, "run-all's scratch files"): each part's
+ * charts.csv rows (the simulated runs' named sim-..., their machine the
+ * simulated one), a sweep's two charts; after print_dir_data (a sweep's
+ * chart takes its CI file where it wrote one).  0, or -1 with one line in err. */
+int print_plots(const struct dir_model *m, const struct sf_dir *charts, char *err, size_t errlen);
+/* lbcompare --report: CHARTS/counts.txt, "FAILED NOT-MADE" then a line for
+ * stderr of each planned run whose result files cannot be read (counted
+ * failed, as a run that ended without them: logs/NAME.status; one with
+ * neither never ran), and each such run's logs/NAME.check (a readable one's
+ * removed).  0, or -1 with one line in err. */
+int print_run_counts(const struct rundir *d, const struct sf_dir *dir, const struct sf_dir *charts, char *err,
+		     size_t errlen);
 
 /* P's text as lbcompare prints it (text_print; HOSTS_ONLY: text_print_hosts)
  * into p->text; where it cannot be printed (a figure a run lacks), P's

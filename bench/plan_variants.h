@@ -19,6 +19,7 @@ struct vopts {
 	const char *locks, *workloads, *threads, *duration, *dir, *skip, *warmup, *why, *kl_why;
 	unsigned long ncpu, numa_nodes, sweep_drop, kernel_drop;
 	FILE *out; /* where the variants go: stdout, or memory for --why */
+	FILE *in;  /* the simulated section's lines: stdin if NULL (--plan budget's copy) */
 };
 
 /* WORD is one of LIST's words (blanks or commas part them). */
@@ -39,6 +40,8 @@ void pv_all_variants(const struct vopts *o);
 /* o from `--plan variants`' OPTIONS... (NULL-ended): EXIT_OK, or one line
  * on stderr and EXIT_USAGE. */
 int pv_parse(struct vopts *o, char **argv);
+/* --why budget's lines to out (bench/plan_why.c). */
+void pv_why_budget(struct vopts *o, FILE *out);
 /* --why: what run-all says of the plan (bench/plan_why.c). */
 int plan_why(struct vopts *o);
 

@@ -161,7 +161,7 @@ static char *budget_dropped(struct budget *b)
 		p += n + (p[n] == '\n');
 	}
 	if (b->reps != b->reps0)
-		fprintf(f, "%srepetitions %lu to %lu", sep, b->reps0, b->reps);
+		fprintf(f, "%srepetitions %lu to %lu", sep, b->reps0, b->reps), sep = ", ";
 	if (!*sep)
 		fputs("nothing", f);
 	free(why);

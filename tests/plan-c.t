@@ -253,7 +253,8 @@ printf 'sim-a -l %s -w %s -t 64 -d 20 --warmup 1 --sim p\nsim-b -l %s -w %s -t 6
 same=1 cases=0
 for c in "100000 10 2 sim" "1 10 2 sim" "30 10 2 sim" "12 10 2 sim" "8 10 2 sim" "6 10 2 -" "4 3 2 sim" "3 2 1 -" "20 6 2 sim" \
 	"5 10 2 - --quick" "2 5 2 sim --quick" "9 7 2 sim --kernel-locks" "5 4 2 - --workloads $sw --threads 1,2" \
-	"14 6 4 sim --threads 1,2,3,4,5,6,7,8 --workloads $sw,$kw --kernel-locks" "1 6 2 - --sim-only"; do
+	"14 6 4 sim --threads 1,2,3,4,5,6,7,8 --workloads $sw,$kw --kernel-locks" "1 6 2 - --sim-only" \
+	"1 10 2 - --workloads $sw --threads 1,2" "15 10 2 - --workloads $sw --threads 1,2"; do
 	set -- $c
 	b=$1 r=$2 l=$3 s=$4
 	shift 4
@@ -265,10 +266,11 @@ for c in "100000 10 2 sim" "1 10 2 sim" "30 10 2 sim" "12 10 2 sim" "8 10 2 sim"
 done
 check "budget: the same settings and line as run-all's shell loop, for $cases slots (fits, trims, refuses)" \
 	'[ $same = 1 ] && [ ! -s "$tmp/c.err" ]'
-check "budget: the cases trim each way: the simulated section, a sweep point, the kernel count, repetitions, a refusal, a fit" \
+check "budget: the cases trim each way: the simulated section, a sweep point, the kernel count, repetitions (alone too), a refusal, a fit" \
 	'grep -q "^sim dropped" "$tmp/all.out" && grep -q "^sweep-drop [1-9]" "$tmp/all.out" && grep -q "^kernel-drop 1" "$tmp/all.out" &&
 	 grep -q "^say .*repetitions" "$tmp/all.out" && grep -q "^die .*nothing --budget may drop" "$tmp/all.out" &&
-	 grep -q "^die .*even with" "$tmp/all.out" && grep -q "^say " "$tmp/all.out"'
+	 grep -q "^die .*even with" "$tmp/all.out" && grep -q "^say " "$tmp/all.out" &&
+	 grep -q "^say .*dropped repetitions 10 to [5-9] to fit" "$tmp/all.out"'
 bud() { "$LB" --plan budget "$@" --cpus 2 <"$tmp/bsim"; }
 full=$("$LB" --plan variants --cpus 2 <"$tmp/bsim" >"$tmp/fv" && "$LB" --plan seconds "$tmp/fv" 10 2)
 nosim=$("$LB" --plan variants --cpus 2 </dev/null >"$tmp/nv" && "$LB" --plan seconds "$tmp/nv" 10 2)

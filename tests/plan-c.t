@@ -6,7 +6,10 @@
 # (the reference below, kept here as the oracle: the same seed must make the
 # same plan.txt as a run-all before the move), and `seconds` costs a plan by
 # its rule: each run's -d and --warmup and its overhead, a simulated run's
-# CPU time shared among the lanes, TIMES over.  Bad arguments: one line, 2.
+# CPU time shared among the lanes, TIMES over; `budget` trims a plan to
+# --budget's slot and `preflight` picks run-all's instant run per workload,
+# each as run-all's shell did (kept below as the oracles).  Bad arguments:
+# one line, 2.
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

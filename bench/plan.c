@@ -12,18 +12,6 @@
 #include "../locks/lock.h"
 #include "plan_variants.h"
 
-/* Each run's own cost beyond its -d and --warmup (start, machine probe,
- * result files): 400 quick runs took 5:08 on a 2-core VM where their -d and
- * --warmup add up to 3:16; estimated 5:16. */
-#define PLAN_RUN_OVERHEAD_S 0.3
-/* A simulated run's CPU seconds per simulated second and thread: the six
- * kmutex models' mean on nehalem-ex-64 at 256 threads on 128 CPUs, fserver,
- * 0.2 simulated s after 0.05 of warm-up, seed 1, user CPU on the 2-vCPU VM
- * under a load average of 11-14, 7 Dec 2026: 5.28 s kmutex-spin, 0.47
- * kmutex-fix, 0.10 kmutex-sleep, 0.68 kmutex-mcs, 0.74 kmutex-osq, 1.11
- * kmutex-handoff, a mean of 1.40 for 64 thread-seconds; kmutex-spin alone
- * about 0.08 (docs/sim.md). */
-#define PLAN_SIM_CPU_S_PER_S_THREAD 0.022
 /* Park-Miller's modulus, 2^31 - 1, and the largest --order-seed. */
 #define PLAN_MOD 2147483647u
 #define PLAN_MAX_REPS 1000u
@@ -87,29 +75,6 @@ void plan_rounds(FILE *out, char *const *variants, size_t n, unsigned int reps, 
 	free(order);
 }
 
-double plan_line_seconds(const char *line, unsigned int lanes, bool *sim)
-{
-	char *copy = strdup(line), *save = NULL, *w[2] = { NULL, NULL };
-	double d = 0, t = 1;
-
-	*sim = false;
-	if (!copy)
-		return 0;
-	/* Each word after the first but the last, with the word after it. */
-	strtok_r(copy, " \t", &save);
-	for (w[0] = strtok_r(NULL, " \t", &save); w[0] && (w[1] = strtok_r(NULL, " \t", &save)); w[0] = w[1]) {
-		if (!strcmp(w[0], "-d") || !strcmp(w[0], "--warmup"))
-			d += strtod(w[1], NULL);
-		if (!strcmp(w[0], "-t"))
-			t = strtod(w[1], NULL);
-		*sim |= !strcmp(w[0], "--sim");
-	}
-	free(copy);
-	if (*sim)
-		return (d * t * PLAN_SIM_CPU_S_PER_S_THREAD + PLAN_RUN_OVERHEAD_S) / lanes;
-	return d + PLAN_RUN_OVERHEAD_S;
-}
-
 /* ---- the command line ---- */
 
 static int plan_usage(const char *what, const char *text, const char *want)
@@ -127,7 +92,7 @@ static bool plan_whole(const char *text, uint64_t min, uint64_t max, uint64_t *o
 
 /* FILE's lines, their newlines dropped, into *lines (*n of them); false with
  * errno when it cannot be read. */
-static bool read_lines(const char *path, char ***lines, size_t *n)
+static bool plan_read_lines(const char *path, char ***lines, size_t *n)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -159,7 +124,7 @@ static bool read_lines(const char *path, char ***lines, size_t *n)
 	return ok;
 }
 
-static void free_lines(char **lines, size_t n)
+static void plan_free_lines(char **lines, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(lines[i]);
@@ -183,10 +148,10 @@ static int plan_rounds_main(char **argv)
 		return plan_usage("rounds", argv[1], "a whole number of rounds from 1 to 1000");
 	if (!plan_whole(argv[2], 1, PLAN_MOD - 1, &seed))
 		return plan_usage("rounds", argv[2], "a whole seed from 1 to 2147483646");
-	if (!read_lines(argv[0], &lines, &n))
+	if (!plan_read_lines(argv[0], &lines, &n))
 		return unreadable("rounds", argv[0]);
 	plan_rounds(stdout, lines, n, (unsigned int)reps, (uint32_t)seed);
-	free_lines(lines, n);
+	plan_free_lines(lines, n);
 	return EXIT_OK;
 }
 
@@ -196,7 +161,6 @@ static int plan_rounds_main(char **argv)
 static int plan_seconds_main(char **argv)
 {
 	uint64_t times, lanes;
-	double real = 0, simulated = 0;
 	char **lines;
 	size_t n;
 
@@ -204,17 +168,188 @@ static int plan_seconds_main(char **argv)
 		return plan_usage("seconds", argv[1], "a whole number of times from 1 to 1000");
 	if (!plan_whole(argv[2], 1, 65536, &lanes))
 		return plan_usage("seconds", argv[2], "a whole number of lanes from 1 to 65536");
-	if (!read_lines(argv[0], &lines, &n))
+	if (!plan_read_lines(argv[0], &lines, &n))
 		return unreadable("seconds", argv[0]);
-	for (size_t i = 0; i < n; i++) {
-		bool sim;
-		double s = plan_line_seconds(lines[i], (unsigned int)lanes, &sim);
+	long long s = plan_cost(lines, n, (unsigned int)lanes, (unsigned int)times);
 
-		*(sim ? &simulated : &real) += s;
-	}
-	free_lines(lines, n);
-	printf("%lld\n", (long long)((real + simulated) * (double)times + 0.5));
+	plan_free_lines(lines, n);
+	printf("%lld\n", s);
 	return EXIT_OK;
+}
+
+/* ---- preflight PLAN BOUND: an instant run per workload ---- */
+
+/* The next blank-separated word of *p (p moves past it), NULL at the end;
+ * *len its length. */
+static const char *next_word(const char **p, size_t *len)
+{
+	*p += strspn(*p, " \t");
+	*len = strcspn(*p, " \t");
+	if (!*len)
+		return NULL;
+	const char *w = *p;
+
+	*p += *len;
+	return w;
+}
+
+/* WORD (len letters) is text. */
+static bool word_is(const char *word, size_t len, const char *text)
+{
+	return strlen(text) == len && !strncmp(word, text, len);
+}
+
+/* The workload a line checks (its last -w or --program) into key, and its
+ * threads (the last -t), from the words after the first but the last: a
+ * simulated line is checked apart from the real ones of its workload. */
+static char *preflight_key(const char *line, double *threads)
+{
+	const char *p = line, *w, *prev = NULL, *key = "";
+	size_t len, plen = 0, klen = 0;
+	char *out;
+
+	*threads = 0;
+	for (size_t i = 0; (w = next_word(&p, &len)); prev = w, plen = len, i++) {
+		if (i < 2) /* prev is the name, or none */
+			continue;
+		if (word_is(prev, plen, "-t"))
+			*threads = strtod(w, NULL);
+		if (word_is(prev, plen, "-w") || word_is(prev, plen, "--program"))
+			key = w, klen = len;
+	}
+	if (asprintf(&out, "%.*s%s", (int)klen, key, strstr(line, " --sim ") ? " sim" : "") < 0)
+		return NULL;
+	return out;
+}
+
+/* A program's bound in seconds: BOUND (RUNALL_PREFLIGHT_S) if given, else
+ * 20 times its last -d and at least 120 (a program cannot be cut short). */
+static long long preflight_bound(const char *args, const char *bound)
+{
+	const char *p = args, *w, *prev = NULL;
+	size_t len, plen = 0;
+	double d = 0;
+
+	if (*bound)
+		return strtoll(bound, NULL, 10);
+	for (; (w = next_word(&p, &len)); prev = w, plen = len)
+		if (prev && word_is(prev, plen, "-d"))
+			d = strtod(w, NULL);
+	return (long long)(20 * d > 120 ? 20 * d : 120);
+}
+
+/* One chosen line, tab-separated: its name; the exit statuses that stop
+ * run-all (lockbench's runtime error and bad usage; a program's own
+ * failure may be one lock's: bad usage alone); the program's bound or -;
+ * the instant run's options (a program cannot be cut short: -; --sim takes
+ * no --max-ops: a thousandth of a simulated second); the line's args. */
+static void preflight_print(const char *line, const char *bound)
+{
+	const char *p = line, *args;
+	size_t len, alen;
+	const char *name = next_word(&p, &len);
+	char *padded;
+
+	args = p + strspn(p, " \t");
+	for (alen = strlen(args); alen && (args[alen - 1] == ' ' || args[alen - 1] == '\t'); alen--)
+		;
+	if (!name || asprintf(&padded, " %.*s ", (int)alen, args) < 0)
+		return;
+	printf("%.*s\t", (int)len, name);
+	if (strstr(padded, " --program "))
+		printf("2\t%lld\t-", preflight_bound(args, bound));
+	else if (strstr(padded, " --sim "))
+		printf("1 2\t-\t-d 0.001 --warmup 0");
+	else
+		printf("1 2\t-\t-d 0.01 --warmup 0 --max-ops 1");
+	printf("\t%.*s\n", (int)alen, args);
+	free(padded);
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Of each workload's lines the one with the most threads (the first of
+ * equals) into chosen; how many, or (size_t)-1 out of memory. */
+static size_t preflight_choose(char **lines, size_t n, char **chosen)
+{
+	char **keys = calloc(n + 1, sizeof(*keys));
+	double *most = calloc(n + 1, sizeof(*most));
+	size_t k = 0;
+	bool ok = keys && most;
+
+	for (size_t i = 0; ok && i < n; i++) {
+		double t;
+		char *key = preflight_key(lines[i], &t);
+		size_t j = 0;
+
+		while (key && j < k && strcmp(keys[j], key))
+			j++;
+		ok = key != NULL;
+		if (ok && j == k)
+			keys[k++] = key, chosen[j] = lines[i], most[j] = t;
+		else if (ok && t > most[j])
+			chosen[j] = lines[i], most[j] = t;
+		if (ok && keys[j] != key)
+			free(key);
+	}
+	for (size_t j = 0; keys && j < k; j++)
+		free(keys[j]);
+	free(keys), free(most);
+	return ok ? k : (size_t)-1;
+}
+
+/* preflight PLAN BOUND: run-all's instant run per workload before the
+ * first run, in the C locale's order (run-all sorted them so). */
+static int plan_preflight_main(char **argv)
+{
+	uint64_t b;
+	char **lines, **chosen;
+	size_t n, k;
+
+	if (*argv[1] && !plan_whole(argv[1], 1, 9999, &b))
+		return plan_usage("preflight", argv[1], "whole seconds from 1 to 9999");
+	if (!plan_read_lines(argv[0], &lines, &n))
+		return unreadable("preflight", argv[0]);
+	chosen = calloc(n + 1, sizeof(*chosen));
+	k = chosen ? preflight_choose(lines, n, chosen) : (size_t)-1;
+	if (k != (size_t)-1) {
+		qsort(chosen, k, sizeof(*chosen), by_text);
+		for (size_t j = 0; j < k; j++)
+			preflight_print(chosen[j], argv[1]);
+	}
+	free(chosen);
+	plan_free_lines(lines, n);
+	if (k == (size_t)-1) {
+		perror("lockbench: --plan preflight");
+		return EXIT_RUNTIME;
+	}
+	return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* budget MINUTES REPS LANES SECTION OPTIONS...: --budget's trimming
+ * (bench/plan_budget.c). */
+static int plan_budget_main(char **argv)
+{
+	uint64_t minutes, reps, lanes;
+
+	for (int i = 0; i < 4; i++)
+		if (!argv[i]) {
+			fprintf(stderr, "lockbench: --plan budget: takes MINUTES REPS LANES SECTION OPTIONS..., not %d\n", i);
+			return EXIT_USAGE;
+		}
+	if (!plan_whole(argv[0], 1, 100000, &minutes))
+		return plan_usage("budget", argv[0], "a whole number of minutes from 1 to 100000");
+	if (!plan_whole(argv[1], 1, PLAN_MAX_REPS, &reps))
+		return plan_usage("budget", argv[1], "a whole number of repetitions from 1 to 1000");
+	if (!plan_whole(argv[2], 1, 65536, &lanes))
+		return plan_usage("budget", argv[2], "a whole number of lanes from 1 to 65536");
+	if (strcmp(argv[3], "sim") && strcmp(argv[3], "-"))
+		return plan_usage("budget", argv[3], "sim or -");
+	return plan_budget((unsigned long)minutes, (unsigned long)reps, (unsigned long)lanes, !strcmp(argv[3], "sim"),
+			   argv + 4);
 }
 
 /* `variants`: the variants (bench/plan_variants.c), or with --why what
@@ -245,6 +380,8 @@ int plan_main(int argc, char **argv)
 		{ "check", plan_check_main, 2 },     /* OPTION VALUE */
 		{ "variants", plan_variants_main, -1 }, /* OPTIONS...: any number */
 		{ "sim", plan_sim_main, -1 },           /* variants' OPTIONS, --sim...: any number */
+		{ "budget", plan_budget_main, -1 },     /* MINUTES REPS LANES OPTIONS... */
+		{ "preflight", plan_preflight_main, 2 }, /* PLAN BOUND */
 	};
 
 	for (size_t i = 0; argc >= 2 && i < sizeof(whats) / sizeof(whats[0]); i++)
@@ -257,6 +394,6 @@ int plan_main(int argc, char **argv)
 			}
 			return whats[i].main(argv + 2);
 		}
-	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check, variants or sim\n", argc >= 2 ? argv[1] : "");
+	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check, variants, sim, budget or preflight\n", argc >= 2 ? argv[1] : "");
 	return EXIT_USAGE;
 }

@@ -19,7 +19,16 @@
  *                               run-all says of them
  *   sim OPTIONS... [--sim PROFILE [--sim-cpus N]] [--no-sim]
  *                               the simulated section: its probes, sizing
- *                               and variant lines (bench/plan_sim.c) */
+ *                               and variant lines (bench/plan_sim.c)
+ *   budget MINUTES REPS LANES SECTION OPTIONS...
+ *                               --budget's trimming (bench/plan_budget.c)
+ *   preflight PLAN BOUND        the instant run per workload before the
+ *                               first run: a line each, tab-separated,
+ *                               NAME FATAL BOUND SHORT ARGS (FATAL: the
+ *                               exit statuses that stop run-all; BOUND: a
+ *                               program's seconds, else -; SHORT: the
+ *                               instant run's options, or -; BOUND given
+ *                               empty: 20 times the line's -d, >= 120) */
 int plan_main(int argc, char **argv);
 
 /* `variants`' argv: OPTIONS..., NULL-ended: bench/plan_variants.c's
@@ -30,6 +39,10 @@ int plan_variants_main(char **argv);
  * --no-sim, NULL-ended (bench/plan_sim.c). */
 int plan_sim_main(char **argv);
 
+/* `budget` (bench/plan_budget.c): MINUTES, REPS and LANES checked;
+ * droppable: SECTION is sim; options: `variants`' OPTIONS..., NULL-ended. */
+int plan_budget(unsigned long minutes, unsigned long reps, unsigned long lanes, bool droppable, char **options);
+
 /* `check`'s argv: OPTION VALUE (bench/plan_check.c). */
 int plan_check_main(char **argv);
 
@@ -38,9 +51,13 @@ int plan_check_main(char **argv);
  * --sim: --sim-seed R), in an order shuffled anew from seed and r. */
 void plan_rounds(FILE *out, char *const *variants, size_t n, unsigned int reps, uint32_t seed);
 
-/* The seconds one line of a plan costs: its -d and --warmup and
+/* The seconds one line of a plan costs (bench/plan_budget.c): its -d and --warmup and
  * PLAN_RUN_OVERHEAD_S; a simulated run's (*sim set: --sim) its CPU time
  * over lanes. */
 double plan_line_seconds(const char *line, unsigned int lanes, bool *sim);
+
+/* What n plan lines cost, TIMES over, to the nearest second: the real
+ * runs' seconds and the simulated runs' over lanes (plan_line_seconds). */
+long long plan_cost(char *const *lines, size_t n, unsigned int lanes, unsigned int times);
 
 #endif

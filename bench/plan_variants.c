@@ -444,12 +444,12 @@ void pv_all_variants(const struct vopts *o)
 		struct vopts all = *o;
 
 		all.quick = false;
-		sim_variants(&all, stdin);
+		sim_variants(&all, o->in ? o->in : stdin);
 		return;
 	}
 	table_variants(o, WL_PATCH, "patch");
 	table_variants(o, WL_KERNEL, "kernel");
 	sweep_variants(o);
-	sim_variants(o, stdin);
+	sim_variants(o, o->in ? o->in : stdin);
 	program_variants(o);
 }

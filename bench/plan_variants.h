@@ -19,6 +19,7 @@ struct vopts {
 	const char *locks, *workloads, *threads, *duration, *dir, *skip, *warmup, *why, *kl_why;
 	unsigned long ncpu, numa_nodes, sweep_drop, kernel_drop;
 	FILE *out; /* where the variants go: stdout, or memory for --why */
+	FILE *in;  /* the simulated section's lines: stdin if NULL (--plan budget's copy) */
 };
 
 /* WORD is one of LIST's words (blanks or commas part them). */
@@ -48,6 +49,8 @@ size_t pv_sim_workloads(const struct vopts *o, const char **names);
 /* --duration's seconds for NAME (its own, else every workload's) into buf,
  * or NULL (bench/plan_variants.c). */
 const char *pv_duration_of(const struct vopts *o, const char *name, char *buf, size_t size);
+/* --why budget's lines to out (bench/plan_why.c). */
+void pv_why_budget(struct vopts *o, FILE *out);
 /* --why: what run-all says of the plan (bench/plan_why.c). */
 int plan_why(struct vopts *o);
 

@@ -211,27 +211,28 @@ static void why_kernel(const struct vopts *o)
 	printf(") not planned: kernel lock capture is unavailable here (%s)\n", o->kl_why ? o->kl_why : "");
 }
 
-/* "WHAT A B": all's words that are not in kept's. */
-static void say_minus(const char *what, char all[][24], size_t na, char kept[][24], size_t nk)
+/* "WHAT A B": all's words that are not in kept's, to out. */
+static void say_minus(FILE *out, const char *what, char all[][24], size_t na, char kept[][24], size_t nk)
 {
 	const char *sep = "";
 
-	printf("%s ", what);
+	fprintf(out, "%s ", what);
 	for (size_t i = 0; i < na; i++) {
 		bool in = false;
 
 		for (size_t j = 0; j < nk && !in; j++)
 			in = !strcmp(all[i], kept[j]);
 		if (!in)
-			printf("%s%s", sep, all[i]), sep = " ";
+			fprintf(out, "%s%s", sep, all[i]), sep = " ";
 	}
-	putchar('\n');
+	fputc('\n', out);
 }
 
 /* --budget's thread counts: first line what it may drop next (sweep: one
  * more sweep point; kernel: the kernel experiment's middle count; none),
- * then a line for each it has dropped (--sweep-drop, --kernel-drop). */
-static void why_budget(struct vopts *o)
+ * then a line for each it has dropped (--sweep-drop, --kernel-drop).
+ * `--plan budget` (bench/plan_budget.c) reads them too. */
+void pv_why_budget(struct vopts *o, FILE *out)
 {
 	char now[MAX_THREAD_WORDS][24], all[MAX_THREAD_WORDS][24];
 	size_t order[lock_registry_len];
@@ -239,18 +240,18 @@ static void why_budget(struct vopts *o)
 	unsigned long sd = o->sweep_drop, kd = o->kernel_drop;
 
 	if (sweep && pv_sweep_threads(o, now) > 2)
-		puts("sweep");
+		fputs("sweep\n", out);
 	else
-		puts(!kd && kernel && pv_kernel_threads(o, now) > 2 ? "kernel" : "none");
+		fputs(!kd && kernel && pv_kernel_threads(o, now) > 2 ? "kernel\n" : "none\n", out);
 	if (sweep && sd) {
 		size_t nk = pv_sweep_threads(o, now), na = (o->sweep_drop = 0, pv_sweep_threads(o, all));
 
-		say_minus("sweep points", all, na, now, nk), o->sweep_drop = sd;
+		say_minus(out, "sweep points", all, na, now, nk), o->sweep_drop = sd;
 	}
 	if (kd) {
 		size_t nk = pv_kernel_threads(o, now), na = (o->kernel_drop = 0, pv_kernel_threads(o, all));
 
-		say_minus("kernel experiment threads", all, na, now, nk), o->kernel_drop = kd;
+		say_minus(out, "kernel experiment threads", all, na, now, nk), o->kernel_drop = kd;
 	}
 }
 
@@ -305,6 +306,6 @@ int plan_why(struct vopts *o)
 	else if (!strcmp(o->why, "sim"))
 		why_sim(o);
 	else
-		why_budget(o);
+		pv_why_budget(o, stdout);
 	return EXIT_OK;
 }

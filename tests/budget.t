@@ -4,7 +4,7 @@
 # the kernel experiment's middle thread count, then repetitions, never a
 # lock, a workload or a baseline; one that cannot
 # fit is refused before anything runs, leaving nothing behind.
-# The cost: each run's -d and --warmup, and 0.3 s of its own (bench/plan.c).
+# The cost: each run's -d and --warmup, and 0.3 s of its own (bench/plan_budget.c).
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

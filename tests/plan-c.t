@@ -6,14 +6,17 @@
 # (the reference below, kept here as the oracle: the same seed must make the
 # same plan.txt as a run-all before the move), and `seconds` costs a plan by
 # its rule: each run's -d and --warmup and its overhead, a simulated run's
-# CPU time shared among the lanes, TIMES over.  Bad arguments: one line, 2.
+# CPU time shared among the lanes, TIMES over; `budget` trims a plan to
+# --budget's slot and `preflight` picks run-all's instant run per workload,
+# each as run-all's shell did (kept below as the oracles).  Bad arguments:
+# one line, 2.
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..56"
+echo "1..69"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -89,7 +92,7 @@ check "seconds: ... and shares the lanes (4 lanes, a quarter, within rounding)" 
 usage_error "rounds: REPS 0" "'0' is not a whole number of rounds" --plan rounds "$tmp/v40" 0 7
 usage_error "rounds: a seed past 2147483646" "'2147483647' is not a whole seed" --plan rounds "$tmp/v40" 1 2147483647
 usage_error "seconds: no such file" "cannot read '$tmp/none'" --plan seconds "$tmp/none" 1 1
-usage_error "an unknown WHAT" "'order' is not rounds, seconds, check, variants or sim" --plan order "$tmp/v40" 1 1
+usage_error "an unknown WHAT" "'order' is not rounds, seconds, check, variants, sim, budget or preflight" --plan order "$tmp/v40" 1 1
 
 # --- check: run-all's --locks, --workloads, --duration ---
 . "$top/scripts/registry.sh"
@@ -268,3 +271,123 @@ check "variants: --warmup given empty is the default 0.5, never '(null)'" \
 	'"$LB" --plan variants --cpus 2 --warmup "" </dev/null >"$tmp/empty-warmup" && [ -s "$tmp/empty-warmup" ] &&
 	! grep -q "(null)" "$tmp/empty-warmup" && grep -q -e " --warmup 0.5" "$tmp/empty-warmup" &&
 	[ "$(grep -e " --warmup" "$tmp/empty-warmup" | grep -vc -e " --warmup 0.5")" = 0 ]'
+# --- budget: run-all's --budget trimming (run-all's fit_budget before
+# issue 43, kept here as the oracle: the same settings and lines) ---
+sh_budget() { # MINUTES REPS LANES SECTION OPTIONS... (stdin: the simulated lines)
+	minutes=$1 reps=$2 lanes=$3 sect=$4
+	shift 4
+	cat >"$tmp/bsims"
+	sd=0 kd=0 sim=kept limit=$((minutes * 60)) reps0=$reps
+	floor=$((reps < 4 ? reps : 4))
+	bv() { if [ $sim = kept ]; then "$LB" --plan variants "$@" --sweep-drop $sd --kernel-drop $kd <"$tmp/bsims"
+		else "$LB" --plan variants "$@" --sweep-drop $sd --kernel-drop $kd </dev/null; fi; }
+	cost() { bv "$@" >"$tmp/bv" && "$LB" --plan seconds "$tmp/bv" $reps $lanes; }
+	dropped() {
+		{ [ "$sect" != sim ] || [ $sim = kept ] || echo "the simulated section"
+		  bv "$@" --why budget | sed 1d
+		  [ $reps -eq $reps0 ] || echo "repetitions $reps0 to $reps"; } |
+			awk '{ s = s (NR > 1 ? ", " : "") $0 } END { print s == "" ? "nothing" : s }'
+	}
+	full=$(cost "$@") c=$full say=""
+	while [ "$c" -gt $limit ]; do
+		step=$(bv "$@" --why budget | head -n 1)
+		if [ "$sect" = sim ] && [ $sim = kept ]; then sim=dropped
+		elif [ "$step" = sweep ]; then sd=$((sd + 1))
+		elif [ "$step" = kernel ]; then kd=1
+		elif [ $reps -gt $floor ]; then reps=$((reps - 1))
+		else
+			bd=$(dropped "$@")
+			[ "$bd" != nothing ] &&
+				say="die --budget $minutes: the plan needs about $(fmt "$full"); even with $bd dropped it takes about $(fmt "$c"): give it more minutes, or fewer --locks or --workloads" ||
+				say="die --budget $minutes: the plan needs about $(fmt "$full") and has nothing --budget may drop: give it more minutes, or fewer --locks or --workloads"
+			break
+		fi
+		c=$(cost "$@")
+	done
+	printf 'reps %s\nsweep-drop %s\nkernel-drop %s\nsim %s\n' $reps $sd $kd $sim
+	if [ -n "$say" ]; then echo "$say"
+	elif [ "$c" -lt "$full" ]; then echo "say --budget $minutes: the plan needs about $(fmt "$full"); dropped $(dropped "$@") to fit (about $(fmt "$c"))"; fi
+}
+fmt() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+set -- $patch_always
+printf 'sim-a -l %s -w %s -t 64 -d 20 --warmup 1 --sim p\nsim-b -l %s -w %s -t 64 -d 20 --warmup 1 --sim p\n' "$1" "$pw" "$2" "$pw" >"$tmp/bsim"
+same=1 cases=0
+for c in "100000 10 2 sim" "1 10 2 sim" "30 10 2 sim" "12 10 2 sim" "8 10 2 sim" "6 10 2 -" "4 3 2 sim" "3 2 1 -" "20 6 2 sim" \
+	"5 10 2 - --quick" "2 5 2 sim --quick" "9 7 2 sim --kernel-locks" "5 4 2 - --workloads $sw --threads 1,2" \
+	"14 6 4 sim --threads 1,2,3,4,5,6,7,8 --workloads $sw,$kw --kernel-locks" "1 6 2 - --sim-only" \
+	"1 10 2 - --workloads $sw --threads 1,2" "15 10 2 - --workloads $sw --threads 1,2"; do
+	set -- $c
+	b=$1 r=$2 l=$3 s=$4
+	shift 4
+	"$LB" --plan budget $b $r $l $s --cpus 2 "$@" <"$tmp/bsim" >"$tmp/c.out" 2>"$tmp/c.err" || same=0
+	sh_budget $b $r $l $s --cpus 2 "$@" <"$tmp/bsim" >"$tmp/a.out"
+	cases=$((cases + 1))
+	cmp -s "$tmp/c.out" "$tmp/a.out" || { same=0; echo "# budget $c differs: $(diff "$tmp/a.out" "$tmp/c.out" | tr '\n' ' ')"; }
+	cat "$tmp/c.out" >>"$tmp/all.out"
+done
+check "budget: the same settings and line as run-all's shell loop, for $cases slots (fits, trims, refuses)" \
+	'[ $same = 1 ] && [ ! -s "$tmp/c.err" ]'
+check "budget: the cases trim each way: the simulated section, a sweep point, the kernel count, repetitions (alone too), a refusal, a fit" \
+	'grep -q "^sim dropped" "$tmp/all.out" && grep -q "^sweep-drop [1-9]" "$tmp/all.out" && grep -q "^kernel-drop 1" "$tmp/all.out" &&
+	 grep -q "^say .*repetitions" "$tmp/all.out" && grep -q "^die .*nothing --budget may drop" "$tmp/all.out" &&
+	 grep -q "^die .*even with" "$tmp/all.out" && grep -q "^say " "$tmp/all.out" &&
+	 grep -q "^say .*dropped repetitions 10 to [5-9] to fit" "$tmp/all.out"'
+bud() { "$LB" --plan budget "$@" --cpus 2 <"$tmp/bsim"; }
+full=$("$LB" --plan variants --cpus 2 <"$tmp/bsim" >"$tmp/fv" && "$LB" --plan seconds "$tmp/fv" 10 2)
+nosim=$("$LB" --plan variants --cpus 2 </dev/null >"$tmp/nv" && "$LB" --plan seconds "$tmp/nv" 10 2)
+m=$(( (nosim + 59) / 60 ))
+check "budget: a slot the plan fits only without the simulated section: that alone goes ($m min: $(fmt $nosim) of $(fmt $full))" \
+	'[ $((m * 60)) -lt $full ] && [ "$(bud $m 10 2 sim)" = "reps 10
+sweep-drop 0
+kernel-drop 0
+sim dropped
+say --budget $m: the plan needs about $(fmt $full); dropped the simulated section to fit (about $(fmt $nosim))" ]'
+check "budget: --sim's section (SECTION -) is the plan: never dropped; a slot it fits: nothing said" \
+	'bud $m 10 2 - | grep -qx "sim kept" && [ "$(bud 100000 10 2 sim | tr "\n" " ")" = "reps 10 sweep-drop 0 kernel-drop 0 sim kept " ]'
+check "budget: repetitions down to 4 at the least, or --reps if fewer" \
+	'bud 1 10 2 sim | grep -qx "reps 4" && bud 1 3 2 sim | grep -qx "reps 3" && bud 1 1 2 sim | grep -qx "reps 1"'
+usage_error "budget: 0 minutes" "--plan budget: '0' is not a whole number of minutes" --plan budget 0 4 1 sim --cpus 2
+usage_error "budget: SECTION neither sim nor -" "--plan budget: 'x' is not sim or -" --plan budget 5 4 1 x --cpus 2
+usage_error "budget: too few arguments" "--plan budget: takes MINUTES REPS LANES SECTION OPTIONS..., not 2" --plan budget 5 4
+usage_error "budget: a bad option, as variants says it" "--plan variants: option '--cpu' is not one of" --plan budget 5 4 1 - --cpu 2
+
+# --- preflight: run-all's instant run per workload (run-all's awk before
+# issue 43, kept here as the oracle) ---
+awk_preflight() { # PLAN BOUND
+	awk '{ t = 0; w = ""
+		for (i = 2; i < NF; i++) { if ($i == "-t") t = $(i + 1) + 0; if ($i == "-w" || $i == "--program") w = $(i + 1) }
+		if (index($0, " --sim ")) w = w " sim"
+		if (!(w in most) || t > most[w]) { most[w] = t; line[w] = $0 } }
+		END { for (w in line) print line[w] }' "$1" | LC_ALL=C sort | while read -r name args; do
+		case " $args " in
+		*" --program "*) printf '%s\t2\t%s\t-\t%s\n' "$name" \
+			"$(echo "$args" | p="$2" awk '{ for (i = 1; i < NF; i++) if ($i == "-d") d = $(i + 1) + 0
+				b = ENVIRON["p"] != "" ? ENVIRON["p"] : (20 * d > 120 ? 20 * d : 120); printf "%d", b }')" "$args" ;;
+		*" --sim "*) printf '%s\t1 2\t-\t-d 0.001 --warmup 0\t%s\n' "$name" "$args" ;;
+		*) printf '%s\t1 2\t-\t-d 0.01 --warmup 0 --max-ops 1\t%s\n' "$name" "$args" ;;
+		esac
+	done
+}
+cat >"$tmp/pf" <<'PLAN'
+b-r1 -l tas -w counter -t 4 -d 1 --seed 1
+a-r1 -l tas -w counter -t 8 -d 1 --seed 1
+c-r1 -l mcs -w counter -t 8 -d 1 --seed 1
+Z-r1 -l tas -w creat -t 2 -d 0.5 --dir /x --seed 1
+s-r1 -l tas -w counter -t 256 -d 0.2 --sim p --sim-seed 1
+s2-r1 -l tas -w counter -t 512 -d 0.2 --sim p --sim-seed 1
+p-r1 -l tas --program prog -d 7.5 --seed 1
+q-r1 -l tas --program prog -d 9 --seed 1
+r-r1 -l tas --program other -d 1 --seed 1
+n-r1 -l tas -t 3 -d 1 --seed 1
+m-r1 -l tas -w counter -t 8 -d 1 -t
+PLAN
+"$LB" --plan preflight "$tmp/pf" "" >"$tmp/c.out" 2>"$tmp/c.err"
+awk_preflight "$tmp/pf" "" >"$tmp/a.out"
+check "preflight: each workload's line with the most threads (the first of equals), simulated apart, a program's bound 20x its -d, >= 120" \
+	'cmp -s "$tmp/a.out" "$tmp/c.out" && [ ! -s "$tmp/c.err" ] && [ "$(cut -f1 "$tmp/c.out" | tr "\n" " ")" = "Z-r1 a-r1 n-r1 p-r1 r-r1 s2-r1 " ] &&
+	 grep -q "^p-r1	2	150	-	-l tas --program prog -d 7.5 --seed 1$" "$tmp/c.out" && grep -q "^r-r1	2	120	" "$tmp/c.out"'
+"$LB" --plan preflight "$tmp/pf" 30 >"$tmp/c.out"
+awk_preflight "$tmp/pf" 30 >"$tmp/a.out"
+check "preflight: a BOUND given is every program's" 'cmp -s "$tmp/a.out" "$tmp/c.out" && grep -q "^r-r1	2	30	" "$tmp/c.out"'
+usage_error "preflight: a bound not whole seconds" "--plan preflight: '0' is not whole seconds from 1 to 9999" --plan preflight "$tmp/pf" 0
+usage_error "preflight: no such plan" "--plan preflight: cannot read '$tmp/no-such-plan'" --plan preflight "$tmp/no-such-plan" ""

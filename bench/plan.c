@@ -382,6 +382,7 @@ int plan_main(int argc, char **argv)
 		{ "sim", plan_sim_main, -1 },           /* variants' OPTIONS, --sim...: any number */
 		{ "budget", plan_budget_main, -1 },     /* MINUTES REPS LANES OPTIONS... */
 		{ "preflight", plan_preflight_main, 2 }, /* PLAN BOUND */
+		{ "programs", plan_programs_main, -1 }, /* variants' OPTIONS...: any number */
 	};
 
 	for (size_t i = 0; argc >= 2 && i < sizeof(whats) / sizeof(whats[0]); i++)
@@ -394,6 +395,6 @@ int plan_main(int argc, char **argv)
 			}
 			return whats[i].main(argv + 2);
 		}
-	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check, variants, sim, budget or preflight\n", argc >= 2 ? argv[1] : "");
+	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check, variants, sim, budget, preflight or programs\n", argc >= 2 ? argv[1] : "");
 	return EXIT_USAGE;
 }

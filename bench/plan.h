@@ -20,6 +20,8 @@
  *   sim OPTIONS... [--sim PROFILE [--sim-cpus N]] [--no-sim]
  *                               the simulated section: its probes, sizing
  *                               and variant lines (bench/plan_sim.c)
+ *   programs OPTIONS...         the programs run-all cannot run here and why
+ *                               (bench/plan_programs.c)
  *   budget MINUTES REPS LANES SECTION OPTIONS...
  *                               --budget's trimming (bench/plan_budget.c)
  *   preflight PLAN BOUND        the instant run per workload before the
@@ -38,6 +40,10 @@ int plan_variants_main(char **argv);
 /* `sim`'s argv: variants' OPTIONS... and --sim PROFILE, --sim-cpus N,
  * --no-sim, NULL-ended (bench/plan_sim.c). */
 int plan_sim_main(char **argv);
+
+/* `programs`' argv: variants' OPTIONS..., NULL-ended: the programs run-all
+ * cannot run here, "NAME WHY" a line (bench/plan_programs.c). */
+int plan_programs_main(char **argv);
 
 /* `budget` (bench/plan_budget.c): MINUTES, REPS and LANES checked;
  * droppable: SECTION is sim; options: `variants`' OPTIONS..., NULL-ended. */

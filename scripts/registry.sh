@@ -40,10 +40,3 @@ registry_plan() {
 		on && $1 == ENVIRON["kind"] { $1 = ""; sub(/^ /, ""); print }'
 }
 
-# registry_commands: reads `lockbench --list` on stdin and prints each
-# program's `NAME COMMAND` from the programs: section (COMMAND: the first
-# word of its argv template, what must be on PATH).
-registry_commands() {
-	awk '/^[a-z]+:$/ { on = ($0 == "programs:"); next }
-		on { print $1, $2 }'
-}

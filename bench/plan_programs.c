@@ -26,14 +26,6 @@
 /* A why line's room: the --exec check's stderr line whole (err, below). */
 #define WHY_MAX 8448
 
-/* Control characters shown as '?' (run-all's printable). */
-static void printable(char *s)
-{
-	for (unsigned char *p = (unsigned char *)s; *p; p++)
-		if (*p < 32 || *p == 127)
-			*p = '?';
-}
-
 /* PATH holds CMD as an executable file (the shell's `command -v`; a CMD
  * with a '/' is its own path). */
 static bool on_path(const char *cmd)
@@ -94,17 +86,8 @@ static void exec_state(const char *base, char *why, size_t size)
 	char *last = strrchr(err, '\n');
 
 	last = last ? last + 1 : err;
-	printable(last);
+	pv_printable(last);
 	snprintf(why, size, "lockbench --exec cannot run here (%s)", last);
-}
-
-/* The programs' baseline lock (locks.def's program-baseline role). */
-static const char *program_base(void)
-{
-	for (size_t i = 0; i < lock_registry_len; i++)
-		if (lock_plans[i].roles & LOCK_R_PROGRAM_BASE)
-			return lock_registry[i]->name;
-	return "";
 }
 
 /* Why program P cannot run here, into why ("" where it can); state, asked
@@ -116,7 +99,9 @@ static void program_why(const struct exec_program *p, char *state, bool *asked, 
 	char cmd[256];
 
 	if (!*asked) {
-		exec_state(program_base(), state, WHY_MAX);
+		size_t base = pv_program_base();
+
+		exec_state(base < lock_registry_len ? lock_registry[base]->name : "", state, WHY_MAX);
 		*asked = true;
 	}
 	for (const char *d = strstr(t, "-t"); d && !bad; d = strstr(d + 1, "-t"))
@@ -128,7 +113,7 @@ static void program_why(const struct exec_program *p, char *state, bool *asked, 
 	}
 	snprintf(cmd, sizeof(cmd), "%.*s", (int)strcspn(p->argv_template, " "), p->argv_template);
 	if (!on_path(cmd)) {
-		printable(cmd);
+		pv_printable(cmd);
 		snprintf(why, size, "'%s' is not on PATH", cmd);
 	}
 	if (*state)

@@ -76,15 +76,6 @@ static void awk_num(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.6g", v);
 }
 
-/* printable: control bytes as '?'. */
-static char *printable(char *s)
-{
-	for (unsigned char *p = (unsigned char *)s; *p; p++)
-		if (*p < 32 || *p == 127)
-			*p = '?';
-	return s;
-}
-
 /* FILE's last line (tail -n 1), its newline dropped, into buf; whether any
  * of its lines ends in END (grep -q 'END$'). */
 static bool last_line(const char *path, char *buf, size_t size, const char *end)
@@ -233,7 +224,7 @@ static bool probe(struct simplan *s, char *fail, size_t size)
 			if (!strncmp(p, "lockbench: --sim: ", 18))
 				p += 18;
 			snprintf(fail, size, "%s", p);
-			printable(fail);
+			pv_printable(fail);
 		}
 	}
 	if (*fail)
@@ -360,7 +351,7 @@ static int profile_word(struct simplan *s, const char *sim)
 	struct stat st;
 
 	snprintf(shown, sizeof(shown), "%s", sim);
-	printable(shown);
+	pv_printable(shown);
 	snprintf(s->profile, sizeof(s->profile), "%s", sim);
 	size_t len = strlen(sim);
 
@@ -381,7 +372,7 @@ static int profile_word(struct simplan *s, const char *sim)
 	    strstr(p, "..")) {
 		snprintf(shown, sizeof(shown), "%s", p);
 		snprintf(msg, sizeof(msg), "--sim: '%s': not a profile name or path of letters, digits and ._/- (plan lines "
-			 "carry it as a plain word)", printable(shown));
+			 "carry it as a plain word)", pv_printable(shown));
 		return refuse(msg);
 	}
 	return EXIT_OK;

@@ -314,17 +314,32 @@ static void sim_variants(const struct vopts *o, FILE *in)
 	free(line);
 }
 
+size_t pv_program_base(void)
+{
+	for (size_t i = 0; i < lock_registry_len; i++)
+		if (lock_plans[i].roles & LOCK_R_PROGRAM_BASE)
+			return i;
+	return lock_registry_len;
+}
+
+char *pv_printable(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p; p++)
+		if (*p < 32 || *p == 127)
+			*p = '?';
+	return s;
+}
+
 /* The locks a program runs under: the programs' baseline (glibc's own
  * mutex) first (a comparison's baseline is its first lock), then the patch
  * table's that exclude (a program must not run unprotected, and --exec
  * refuses a lock that excludes nothing); --quick: the first three. */
 size_t pv_program_locks(const struct vopts *o, size_t *out)
 {
-	size_t table[lock_registry_len], n = patch_table(table), k = 0, base = lock_registry_len;
+	size_t table[lock_registry_len], n = patch_table(table), k = 0, base = pv_program_base();
 
-	for (size_t i = 0; i < lock_registry_len && base == lock_registry_len; i++)
-		if (lock_plans[i].roles & LOCK_R_PROGRAM_BASE)
-			out[k++] = base = i;
+	if (base < lock_registry_len)
+		out[k++] = base;
 	for (size_t j = 0; j < n; j++)
 		if (!kernel_row(table[j]) && table[j] != base && !(lock_registry[table[j]]->flags & LOCK_F_NO_EXCLUSION))
 			out[k++] = table[j];

@@ -30,6 +30,11 @@ bool pv_wanted(const struct vopts *o, const char *name);
 /* The patch experiment's locks (role WL_PATCH) or the kernel experiment's
  * (WL_KERNEL) in their order, as registry indexes; how many. */
 size_t pv_table_order(const struct vopts *o, enum workload_role role, size_t *order);
+/* The programs' baseline (locks.def's program-baseline role) as a
+ * registry index, lock_registry_len where no lock has it. */
+size_t pv_program_base(void);
+/* S with its control bytes shown as '?' (run-all's printable), in place. */
+char *pv_printable(char *s);
 /* The locks a program runs under, in order; how many. */
 size_t pv_program_locks(const struct vopts *o, size_t *out);
 /* The sweep's and the kernel experiment's thread counts; how many. */

@@ -137,13 +137,26 @@ static bool name_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
+/* OPT's word in plan ARGS ("-l X ..."), "" when it has none. */
+static void arg_word(const char *args, const char *opt, char *out, size_t len)
+{
+	size_t olen = strlen(opt);
+
+	*out = '\0';
+	for (const char *p = args; (p = strstr(p, opt)); p += olen)
+		if ((p == args || p[-1] == ' ') && p[olen] == ' ') {
+			snprintf(out, len, "%.*s", (int)strcspn(p + olen + 1, " "), p + olen + 1);
+			return;
+		}
+}
+
 /* "NAME ARGS": NAME of [a-z0-9.-] starting with [a-z0-9] (it names a
  * directory: never ".", "..", a hidden name or one read as an option), ARGS
  * plain words ('/' in --dir's, ':' in --timing's sample:N), as run-all
  * writes and checks them. */
 static bool parse_plan_line(char *line, struct plan_run *r)
 {
-	char *sp = strchr(line, ' '), *w;
+	char *sp = strchr(line, ' ');
 
 	if (!sp || sp == line || line[0] == '.' || line[0] == '-')
 		return false;
@@ -157,9 +170,7 @@ static bool parse_plan_line(char *line, struct plan_run *r)
 	r->name = line;
 	r->args = sp + 1;
 	snprintf(r->kind, sizeof(r->kind), "%.*s", (int)strcspn(line, "-"), line);
-	w = strstr(r->args, "-w ");
-	if (w && (w == r->args || w[-1] == ' '))
-		snprintf(r->workload, sizeof(r->workload), "%.*s", (int)strcspn(w + 3, " "), w + 3);
+	arg_word(r->args, "-w", r->workload, sizeof(r->workload));
 	return true;
 }
 
@@ -233,19 +244,6 @@ static bool run_of_variant(const char *run, const char *variant, size_t vlen)
 	if (strncmp(run, variant, vlen) != 0 || p[0] != '-' || p[1] != 'r' || !p[2])
 		return false;
 	return strspn(p + 2, "0123456789") == strlen(p + 2);
-}
-
-/* OPT's word in plan ARGS ("-l X ..."), "" when it has none. */
-static void arg_word(const char *args, const char *opt, char *out, size_t len)
-{
-	size_t olen = strlen(opt);
-
-	*out = '\0';
-	for (const char *p = args; (p = strstr(p, opt)); p += olen)
-		if ((p == args || p[-1] == ' ') && p[olen] == ' ') {
-			snprintf(out, len, "%.*s", (int)strcspn(p + olen + 1, " "), p + olen + 1);
-			return;
-		}
 }
 
 /* WORD appended to the words of LIST (of LEN bytes) unless already there. */

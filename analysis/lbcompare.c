@@ -4,9 +4,8 @@
  *
  *   analysis/lbcompare [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...
  *   analysis/lbcompare --markdown RUNALLDIR   (run-all's report: markdown.h)
- *   analysis/lbcompare --markdown-hosts OUTDIR RUNALLDIR...
  *   analysis/lbcompare --data RUNALLDIR CHARTSDIR   (run-all's data/: print.h)
- *   analysis/lbcompare --data-hosts OUTDIR RUNALLDIR...   (the hosts' data/)
+ *   analysis/lbcompare --hosts OUTDIR RUNALLDIR...   (the hosts' data/ and report.md: each directory loaded once)
  *   analysis/lbcompare [--no-charts] --report RUNALLDIR CHARTSDIR   (--data, report.md, plots.csv, counts.txt: one model)
  *
  * With --csv, also writes into OUTDIR the files the gnuplot scripts read
@@ -244,7 +243,7 @@ static int cannot(struct sf_dir *dir, const char *what, int status)
 /* --dir RUNALLDIR, each run-all directory the runs come from, in order
  * (run-all --report DIR1 DIR2 --out OUT): where two share a hostname, each
  * one's runs are keyed by the directory (HOSTNAME-dirN, rundir.h), as
- * --markdown-hosts keys them, never pooled as one host's repetitions. */
+ * --hosts keys them, never pooled as one host's repetitions. */
 #define DIRS_MAX 64
 static const char *dir_arg[DIRS_MAX];
 static size_t ndir_args;
@@ -326,18 +325,17 @@ static int compare(char **argv, int first, int argc, const char *csv_dir)
 	return finish(status);
 }
 
-/* --markdown DIR and --markdown-hosts OUTDIR DIR...: 0, or 2 after their
- * one line (markdown.h). */
-static int markdown(bool hosts, char **argv, int argc)
+/* --markdown DIR: 0, or 2 after its one line (markdown.h). */
+static int markdown(char **argv)
 {
 	struct sf_dir dir;
 	int rc;
 
 	if (open_named_dir(&dir, argv[0]) != 0)
-		return cannot(&dir, hosts ? "--markdown-hosts" : "--markdown", CMP_USAGE);
+		return cannot(&dir, "--markdown", CMP_USAGE);
 	if (output_start() != 0)
 		return cannot(&dir, NULL, CMP_WRITE);
-	rc = hosts ? markdown_hosts_report(&dir, argv + 1, argc - 1, stdout) : markdown_report(&dir, stdout);
+	rc = markdown_report(&dir, stdout);
 	sf_dir_close(&dir);
 	return finish(rc == 0 ? CMP_OK : CMP_USAGE);
 }
@@ -397,36 +395,82 @@ static int data(char **argv, bool report)
 	return finish(rc == 0 ? CMP_OK : CMP_RUNS);
 }
 
-/* --data-hosts OUTDIR DIR...: every KIND-W's runs of all the directories
- * compared, into OUTDIR/data, a line "KIND W STATUS" each on standard
- * output (print_hosts_data); statuses as --data's. */
-static int data_hosts(char **argv, int argc)
+/* OUTDIR/report.md of the N directories (markdown_hosts_report), written
+ * whole or not at all: CMP_OK; CMP_WRITE; CMP_USAGE out of memory (err set). */
+static int write_hosts_report(const struct sf_dir *dir, const struct rundir *dirs, size_t n)
+{
+	struct sf_out o;
+
+	if (!sf_out_open(&o, dir, "report.md", err, sizeof(err)))
+		return CMP_WRITE;
+	if (markdown_hosts_report(dirs, n, o.f) != 0) {
+		sf_out_abort(&o);
+		set_err("out of memory");
+		return CMP_USAGE;
+	}
+	return sf_out_commit(&o, err, sizeof(err)) == 0 ? CMP_OK : CMP_WRITE;
+}
+
+/* OUTDIR/data of the N directories (print_hosts_data), and its "KIND W
+ * STATUS" lines on standard output once data/ is whole: none where a file
+ * of it was not written (run-all names data/ then, else OUTDIR).  CMP_OK;
+ * CMP_RUNS some comparison failed; CMP_WRITE; CMP_USAGE out of memory. */
+static int write_hosts_data(const struct sf_dir *dir, const struct rundir *dirs, size_t n)
+{
+	char *parts = NULL;
+	size_t len;
+	FILE *list = open_memstream(&parts, &len);
+	int written;
+
+	if (!list) {
+		set_err("out of memory");
+		return CMP_USAGE;
+	}
+	rundir_host_labels(dirs, n, dir_label);
+	written = print_hosts_data(dirs, n, (const char (*)[RUNDIR_LABEL])dir_label, dir, list, err, sizeof(err));
+	if (fclose(list) != 0 || !parts) {
+		free(parts);
+		set_err("out of memory");
+		return CMP_USAGE;
+	}
+	if (written >= 0)
+		fputs(parts, stdout);
+	free(parts);
+	return written < 0 ? CMP_WRITE : written ? CMP_RUNS : CMP_OK;
+}
+
+/* --hosts OUTDIR DIR...: several run-all directories side by side (run-all
+ * --report DIR1 DIR2 ... --out OUTDIR), each loaded once, by its absolute
+ * path (links in it resolved: the report names it so): every KIND-W's runs
+ * of all of them compared into OUTDIR/data, then OUTDIR/report.md from the
+ * same directories.  0; 1 some comparison failed (report.md written); 2 a
+ * directory could not be read; 3 a file could not be written. */
+static int hosts(char **argv, int argc)
 {
 	static struct rundir dirs[DIRS_MAX];
 	static struct sf_dir out;  /* static: a path of PATH_MAX, not on the stack */
 	int n = 0, rc = CMP_OK;
 
 	if (argc - 1 > DIRS_MAX)
-		return usage("--data-hosts: more than 64 directories");
+		return usage("--hosts: more than 64 directories");
 	if (open_named_dir(&out, argv[0]) != 0)
-		return cannot(&out, "--data-hosts", CMP_USAGE);
+		return cannot(&out, "--hosts", CMP_USAGE);
 	for (; n < argc - 1; n++)
 		if (rundir_load_path(&dirs[n], argv[n + 1], err, sizeof(err)) != 0) {
 			rc = CMP_USAGE;
 			break;
 		}
-	if (rc == CMP_OK) {
-		int written;
+	if (rc == CMP_OK)
+		rc = write_hosts_data(&out, dirs, (size_t)n);
+	if (rc == CMP_OK || rc == CMP_RUNS) {
+		int report = write_hosts_report(&out, dirs, (size_t)n);
 
-		rundir_host_labels(dirs, (size_t)n, dir_label);
-		written = print_hosts_data(dirs, (size_t)n, (const char (*)[RUNDIR_LABEL])dir_label, &out, stdout, err,
-					   sizeof(err));
-		rc = written < 0 ? CMP_WRITE : written ? CMP_RUNS : CMP_OK;
+		rc = report == CMP_OK ? rc : report;
 	}
 	for (int i = 0; i <= n && i < argc - 1; i++)
 		rundir_free(&dirs[i]);
 	if (rc == CMP_USAGE || rc == CMP_WRITE)
-		return cannot(&out, "--data-hosts", rc);
+		return cannot(&out, "--hosts", rc);
 	sf_dir_close(&out);
 	return finish(rc);
 }
@@ -439,12 +483,11 @@ int main(int argc, char **argv)
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		printf("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...\n"
 		       "       lbcompare [--within ROOT] [--output FILE] --markdown RUNALLDIR  (run-all's report.md)\n"
-		       "       lbcompare [--within ROOT] [--output FILE] --markdown-hosts OUTDIR RUNALLDIR...\n"
 		       "       lbcompare [--within ROOT] --data RUNALLDIR CHARTSDIR  (run-all's data/, and the charts' files)\n"
-		       "       lbcompare [--within ROOT] --data-hosts OUTDIR RUNALLDIR...  (the hosts' report's data/)\n"
 		       "       lbcompare [--within ROOT] [--no-charts] --report RUNALLDIR CHARTSDIR  (--data, and CHARTSDIR/report.md\n"
 		       "         from the same runs, linking the charts run-all draws from CHARTSDIR/plots.csv; the runs left\n"
 		       "         out in CHARTSDIR/counts.txt: results/README.md; --no-charts: none drawn)\n"
+		       "       lbcompare --hosts OUTDIR RUNALLDIR...  (the hosts' report: OUTDIR/data/ and OUTDIR/report.md)\n"
 		       "DIR...: runs, or directories of runs; the first run named is each table's baseline.\n"
 		       "--dir RUNALLDIR: each run-all directory the runs are from, in order: where two share a hostname,\n"
 		       "  each one's runs are a host of their own, HOSTNAME-dirN.  With two hosts, each variant is also\n"
@@ -482,14 +525,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (i + 1 < argc && strcmp(argv[i], "--markdown") == 0 && !csv_dir)
-		return i + 2 == argc ? markdown(false, argv + i + 1, 1) : usage("--markdown takes one directory");
+		return i + 2 == argc ? markdown(argv + i + 1) : usage("--markdown takes one directory");
 	if (i + 1 < argc && (strcmp(argv[i], "--data") == 0 || strcmp(argv[i], "--report") == 0) && !csv_dir)
 		return i + 3 == argc ? data(argv + i + 1, strcmp(argv[i], "--report") == 0)
 				     : usage("--data and --report take a directory and a directory for the charts");
-	if (i + 2 < argc && strcmp(argv[i], "--data-hosts") == 0 && !csv_dir)
-		return data_hosts(argv + i + 1, argc - i - 1);
-	if (i + 2 < argc && strcmp(argv[i], "--markdown-hosts") == 0 && !csv_dir)
-		return markdown(true, argv + i + 1, argc - i - 1);
+	if (i + 2 < argc && strcmp(argv[i], "--hosts") == 0 && !csv_dir)
+		return hosts(argv + i + 1, argc - i - 1);
 	if (i >= argc || strncmp(argv[i], "--", 2) == 0)
 		return usage("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...");
 	return compare(argv, i, argc, csv_dir);

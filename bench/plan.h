@@ -15,7 +15,7 @@
  *   check OPTION VALUE          run-all's --locks, --workloads or --duration
  *                               VALUE is good: silent; else run-all's line
  *   variants OPTIONS...         variants.txt's lines (bench/plan_variants.c);
- *                               with --why dropped|kernel|budget|sim, what
+ *                               with --why dropped|kernel|budget, what
  *                               run-all says of them
  *   sim OPTIONS... [--sim PROFILE [--sim-cpus N]] [--no-sim]
  *                               the simulated section: its probes, sizing

@@ -446,9 +446,8 @@ int pv_parse(struct vopts *o, char **argv)
 	}
 	if (!o->ncpu)
 		return bad("--cpus", "0", "given, from 1");
-	if (o->why && strcmp(o->why, "dropped") && strcmp(o->why, "kernel") && strcmp(o->why, "budget") &&
-	    strcmp(o->why, "sim"))
-		return bad("--why", o->why, "dropped, kernel, budget or sim");
+	if (o->why && strcmp(o->why, "dropped") && strcmp(o->why, "kernel") && strcmp(o->why, "budget"))
+		return bad("--why", o->why, "dropped, kernel or budget");
 	return EXIT_OK;
 }
 

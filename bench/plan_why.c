@@ -2,7 +2,8 @@
  * says of the plan that bench/plan_variants.c makes, by the same rules (each
  * written once, there): a name of --locks or --workloads in no run and why,
  * the kernel experiment's absence, --budget's next thread count to drop and
- * what it dropped, what the simulated section may take (issue 43). */
+ * what it dropped (issue 43); and what the simulated section may take, for
+ * bench/plan_sim.c (pv_sim_locks, pv_sim_workloads). */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdbool.h>
@@ -72,7 +73,7 @@ static bool numa_skipped(const struct vopts *o, size_t lock)
  * run-all's lock_why. */
 static void lock_why(const struct vopts *o, const char *name, struct text *t)
 {
-	size_t lock = lock_index(name), order[lock_registry_len], n, locks[lock_registry_len + 1];
+	size_t lock = lock_index(name), order[lock_registry_len], n, locks[lock_registry_len + 1], base;
 	bool any = lock < lock_registry_len;
 
 	for (size_t w = 0; w < workload_registry_len; w++) {
@@ -93,13 +94,14 @@ static void lock_why(const struct vopts *o, const char *name, struct text *t)
 		}
 	}
 	n = pv_program_locks(o, locks);
+	base = pv_program_base();
 	for (size_t i = 0; i < exec_program_registry_len; i++) {
 		const struct exec_program *p = &exec_program_registry[i];
 
 		if (p->role != PG_PATCH || !pv_wanted(o, p->name) || pv_in_words(p->name, o->skip))
 			continue;
 		say(t, "; %s runs only the patch table's locks that exclude, and %s (", p->name,
-		    n && (lock_plans[locks[0]].roles & LOCK_R_PROGRAM_BASE) ? lock_registry[locks[0]]->name : "");
+		    base < lock_registry_len ? lock_registry[base]->name : "");
 		say_locks(t, locks, n), say(t, ")");
 	}
 }
@@ -278,33 +280,12 @@ size_t pv_sim_workloads(const struct vopts *o, const char **names)
 	return k;
 }
 
-static void print_words(const char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		printf("%s%s", i ? " " : "", names[i]);
-	putchar('\n');
-}
-
-/* What the simulated section may take, a line each (pv_sim_locks,
- * pv_sim_workloads): the patch table's locks that exclude, those of them
- * --locks wants, the patch workloads --workloads wants. */
-static void why_sim(const struct vopts *o)
-{
-	const char *names[lock_registry_len + workload_registry_len];
-
-	print_words(names, pv_sim_locks(o, false, names));
-	print_words(names, pv_sim_locks(o, true, names));
-	print_words(names, pv_sim_workloads(o, names));
-}
-
 int plan_why(struct vopts *o)
 {
 	if (!strcmp(o->why, "dropped"))
 		return why_dropped(o);
 	if (!strcmp(o->why, "kernel"))
 		why_kernel(o);
-	else if (!strcmp(o->why, "sim"))
-		why_sim(o);
 	else
 		pv_why_budget(o, stdout);
 	return EXIT_OK;

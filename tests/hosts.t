@@ -12,7 +12,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-echo "1..18"
+echo "1..22"
 
 # runs DIR ARGS...: four repetitions of two locks, 2 threads, on this machine.
 runs() {
@@ -137,3 +137,41 @@ set_meta "$tmp/other/runs" hostname bigbox
 rc=$?
 check "lbcompare --dir of two hostnames: each host as meta.csv names it, no directory labels (rc=$rc)" \
 	'[ $rc -eq 0 ] && grep -q "^  bigbox " "$tmp/out" && ! grep -q -- "-dir[12]" "$tmp/out"'
+
+# lbcompare --hosts OUT A B: run-all --report A B --out OUT's one call, each
+# directory loaded once: OUT/data/ made and written, then OUT/report.md,
+# each file whole; "KIND W STATUS" a line on stdout.
+mkdir "$tmp/h1"
+"$CMP" --hosts "$tmp/h1" "$tmp/before" "$tmp/other" >"$tmp/h1.parts" 2>"$tmp/err"
+rc=$?
+check "lbcompare --hosts: exit 0, data/ made and a line per data/KIND-W.txt, report.md naming both, nothing else in OUT (rc=$rc)" \
+	'[ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && [ "$(ls -A "$tmp/h1" | tr "\n" " ")" = "data report.md " ] &&
+	 [ "$(sed "s/ 0$/.txt/; s/ /-/" "$tmp/h1.parts" | sort)" = "$(cd "$tmp/h1/data" && ls -- *.txt | sort)" ] &&
+	 grep -q "^  bigbox " "$tmp/h1/data/sweep-counter.txt" &&
+	 grep -qx -- "- \`$(cd "$tmp/other" && pwd -P)\` (its \`report.md\`)" "$tmp/h1/report.md" &&
+	 grep -q "^== across hosts: workload counter," "$tmp/h1/report.md"'
+# A comparison that fails (a repetition of another build): exit 1, its
+# line's status 1, and report.md still written, saying why in its place.
+cp -R "$tmp/other" "$tmp/mixed"
+m=$(ls -d "$tmp/mixed"/runs/sweep-counter-* | head -n 1)/meta.csv
+sed -i 's/^lockbench_build_id,.*/lockbench_build_id,ffff/' "$m"
+mkdir "$tmp/h3"
+"$CMP" --hosts "$tmp/h3" "$tmp/before" "$tmp/mixed" >"$tmp/h3.parts" 2>"$tmp/err"
+rc=$?
+check "lbcompare --hosts: a comparison that fails: exit 1, its line's status 1, report.md written with its line (rc=$rc)" \
+	'[ $rc -eq 1 ] && grep -qx "sweep counter 1" "$tmp/h3.parts" && tail -n 1 "$tmp/h3/data/sweep-counter.txt" | grep -q "two builds" &&
+	 grep -q "two builds" "$tmp/h3/report.md"'
+"$CMP" --hosts "$tmp/h3" "$tmp/before" "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "lbcompare --hosts: a directory that is not there: one line, exit 2, nothing on stdout (rc=$rc)" \
+	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^lbcompare: --hosts: .*nowhere: No such file or directory" "$tmp/err" &&
+	 [ ! -s "$tmp/out" ]'
+# run-all --report A B --out OUT where data/ takes no file (one is a
+# directory): exit 3, naming OUT/data, as when the disk fills there; no
+# report.md.
+mkdir -p "$tmp/h4/data/sweep-counter.txt"
+"$top/run-all" --report "$tmp/before" "$tmp/other" --out "$tmp/h4" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "run-all --report A B: OUT/data takes no file: exit 3, OUT/data named, no report.md (rc=$rc: $(tail -n 1 "$tmp/err"))" \
+	'[ $rc -eq 3 ] && tail -n 1 "$tmp/err" | grep -q "^run-all: '"'"'$(cd "$tmp/h4" && pwd -P)/data'"'"' takes no more writes" &&
+	 [ ! -e "$tmp/h4/report.md" ]'

@@ -149,14 +149,14 @@ check "--report: counts.txt '2 1' and the unreadable run's line; its logs/NAME.c
 	 [ "$(tail -n 1 "$tmp/d3/ch/counts.txt")" = "run-all: $r1: result files unreadable ($(cat "$tmp/check")): left out of the report'"'"'s tables" ] &&
 	 cmp -s "$tmp/check" "$tmp/d3/logs/$r1.check" && [ ! -e "$tmp/d3/logs/$r4.check" ] && grep -q "ops is -5" "$tmp/check"'
 
-# --data-hosts OUT DIR...: two directories of one host (a copy: a before
-# and an after), each KIND-W's runs of both in one comparison, as lbcompare
-# --dir D1 --dir D2 of their runs compares them.
+# --hosts OUT DIR...: two directories of one host (a copy: a before and an
+# after), each KIND-W's runs of both in one comparison into OUT/data, as
+# lbcompare --dir D1 --dir D2 of their runs compares them.
 cp -R "$d" "$tmp/d2"
-mkdir -p "$tmp/h/data"
-"$CMP" --data-hosts "$tmp/h" "$d" "$tmp/d2" >"$tmp/h.parts" 2>"$tmp/err"
+mkdir -p "$tmp/h"
+"$CMP" --hosts "$tmp/h" "$d" "$tmp/d2" >"$tmp/h.parts" 2>"$tmp/err"
 rc=$?
-check "--data-hosts: exit 0, a line per KIND W, each status 0 (rc=$rc: $(tr '\n' ' ' <"$tmp/h.parts"))" \
+check "--hosts: exit 0, a line per KIND W, each status 0 (rc=$rc: $(tr '\n' ' ' <"$tmp/h.parts"))" \
 	'[ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && cut -d" " -f1,2 "$tmp/h.parts" | sort | cmp -s - "$tmp/want" &&
 	 ! awk "\$3 != 0" "$tmp/h.parts" | grep -q .'
 same=1
@@ -172,9 +172,9 @@ while read -r kind w st; do
 done <"$tmp/h.parts"
 check "... each part's text and CSV files are lbcompare --dir D1 --dir D2's of its runs, each directory a host" '[ $same = 1 ]'
 rm -rf "$tmp/h/data" && ln -s "$tmp/outside" "$tmp/h/data"
-"$CMP" --data-hosts "$tmp/h" "$d" "$tmp/d2" >/dev/null 2>"$tmp/err"
+"$CMP" --hosts "$tmp/h" "$d" "$tmp/d2" >/dev/null 2>"$tmp/err"
 rc=$?
-check "--data-hosts: OUT/data a link: exit 3 in one line, nothing written through it (rc=$rc)" \
+check "--hosts: OUT/data a link: exit 3 in one line, nothing written through it (rc=$rc)" \
 	'[ $rc -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ -z "$(ls -A "$tmp/outside")" ]'
 
 # run-all --report where gnuplot fails on the phases charts: the report

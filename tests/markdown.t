@@ -379,41 +379,43 @@ bad "REPS not a positive number" "REPS is not a positive whole number"
 remake && echo "../../etc/passwd -l tas" >>"$tmp/bad/plan.txt"
 bad "a plan line whose name is a path" "plan.txt: malformed line 5"
 
-# Several hosts: every directory's runs of each workload compared together
-# (as run-all compares them into OUT/data/KIND-W.txt, which is not read)
-# under a header naming each directory; of a sweep, only the hosts and
-# across-hosts tables.  The second directory is the first's runs on host box.
+# Several hosts (lbcompare --hosts OUT DIR...'s OUT/report.md): every
+# directory's runs of each workload compared together (as it compares them
+# into OUT/data/KIND-W.txt) under a header naming each directory; of a
+# sweep, only the hosts and across-hosts tables.  The second directory is
+# the first's runs on host box.
 cp -R "$d" "$tmp/box"
 sed -i 's/^hostname,.*/hostname,box/' "$tmp/box"/runs/*/meta.csv
-mkdir -p "$tmp/hosts/data"
-printf 'Hosts\n  planted\n\n== across hosts: planted ==\n\n' >"$tmp/hosts/data/sweep-counter.txt"
-"$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/box" >"$tmp/h.md" 2>"$tmp/err"
+mkdir "$tmp/hosts" "$tmp/hosts2"
+"$CMP" --hosts "$tmp/hosts" "$d" "$tmp/box" >/dev/null 2>"$tmp/err"
 rc=$?
-check "--markdown-hosts: both directories named, absolute (rc=$rc: $(head -c 200 "$tmp/err"))" \
+cp "$tmp/hosts/report.md" "$tmp/h.md"
+check "--hosts: both directories named, absolute (rc=$rc: $(head -c 200 "$tmp/err"))" \
 	'[ $rc -eq 0 ] && grep -qx -- "- \`$(cd "$d" && pwd -P)\` (its \`report.md\`)" "$tmp/h.md" &&
 	 grep -qx -- "- \`$(cd "$tmp/box" && pwd -P)\` (its \`report.md\`)" "$tmp/h.md"'
-check "--markdown-hosts: the sweep's hosts and across-hosts tables only" \
+check "--hosts: the sweep's hosts and across-hosts tables only" \
 	'grep -q "^## Counter sweep$" "$tmp/h.md" && grep -q "^== across hosts: workload counter," "$tmp/h.md" &&
-	 grep -q "^  *box " "$tmp/h.md" && ! grep -q "^== workload counter" "$tmp/h.md" && ! grep -q planted "$tmp/h.md"'
+	 grep -q "^  *box " "$tmp/h.md" && ! grep -q "^== workload counter" "$tmp/h.md"'
 # A before and an after on one machine (issue 29): $s is $d's host again,
 # with a second repetition of each lock.  Pooled, the two would be one
 # host's 3 repetitions and the sweep's hosts block empty; keyed by
 # directory, each is a host of its own, the first the baseline.
 host=$(awk -F, '$1 == "hostname" { print $2 }' "$d/runs/sweep-counter-t2-tas-r1/meta.csv" | tr -c 'A-Za-z0-9._#\n-' _)
-"$CMP" --markdown-hosts "$tmp/hosts" "$d" "$s" >"$tmp/h2.md" 2>"$tmp/err"
+"$CMP" --hosts "$tmp/hosts2" "$d" "$s" >/dev/null 2>"$tmp/err"
 rc=$?
-check "--markdown-hosts, one hostname twice: said, each directory labelled, the first the baseline (rc=$rc)" \
+cp "$tmp/hosts2/report.md" "$tmp/h2.md"
+check "--hosts, one hostname twice: said, each directory labelled, the first the baseline (rc=$rc)" \
 	'[ $rc -eq 0 ] && grep -q "^A hostname repeats: " "$tmp/h2.md" &&
 	 grep -qx -- "- \`$host-dir1\`: \`$(cd "$d" && pwd -P)\` (the baseline)" "$tmp/h2.md" &&
 	 grep -qx -- "- \`$host-dir2\`: \`$(cd "$s" && pwd -P)\`" "$tmp/h2.md"'
-check "--markdown-hosts, one hostname twice: the sweep's across table has a column per directory" \
+check "--hosts, one hostname twice: the sweep's across table has a column per directory" \
 	'grep -q "^== across hosts: workload counter," "$tmp/h2.md" &&
 	 grep -Eq "^ +$host-dir1, 2 threads +$host-dir2, 2 threads" "$tmp/h2.md" &&
 	 grep -q "^Each host.s tables, thread count by thread count: \`data/sweep-counter.txt\`" "$tmp/h2.md"'
-check "--markdown-hosts, two hostnames: no directory labels" '! grep -q "hostname repeats" "$tmp/h.md" && ! grep -q -- "-dir1" "$tmp/h.md"'
-"$CMP" --markdown-hosts "$tmp/hosts" "$d" "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
+check "--hosts, two hostnames: no directory labels" '! grep -q "hostname repeats" "$tmp/h.md" && ! grep -q -- "-dir1" "$tmp/h.md"'
+"$CMP" --hosts "$tmp/hosts" "$d" "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-check "--markdown-hosts: a directory that is not there, one line, exit 2" \
+check "--hosts: a directory that is not there, one line, exit 2" \
 	'[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "nowhere: No such file or directory" "$tmp/err" && [ ! -s "$tmp/out" ]'
 
 # The patch's table (issue 29): in report.md each thread count's headline

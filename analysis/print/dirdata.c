@@ -173,6 +173,12 @@ int print_hosts_data(const struct rundir *dirs, size_t ndirs, const char (*label
 	static char seen[256][64];
 	int failed = 0, rc;
 
+	/* Made here, as run-all made it before (mkdir -p: one already there is
+	 * taken, and write_part refuses a link in its place). */
+	if (mkdirat(dir->fd, "data", 0777) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s/data: %s", dir->path, strerror(errno));
+		return -1;
+	}
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		size_t nseen = 0;
 

@@ -35,10 +35,12 @@ struct rundir;
 struct dir_model;
 void markdown_report_model(const struct rundir *d, struct dir_model *model, bool charts_planned, FILE *out);
 
-/* `lbcompare --markdown-hosts OUTDIR DIR...`: the report of several run-all
- * directories side by side (markdown_hosts.c), each workload's runs of
- * every directory compared together, as run-all compares them into
- * OUTDIR/data/KIND-W.txt for people (which it never reads). */
-int markdown_hosts_report(const struct sf_dir *out_dir, char *const *dirs, int ndirs, FILE *out);
+/* `lbcompare --hosts OUTDIR DIR...`'s report.md: the NDIRS run-all
+ * directories (at most 64, loaded by rundir_load_path: the report names
+ * them by their absolute paths) side by side (markdown_hosts.c), each
+ * workload's runs of every directory compared together, as --hosts
+ * compares them into OUTDIR/data/KIND-W.txt for people (which it never
+ * reads).  0, or -1 out of memory. */
+int markdown_hosts_report(const struct rundir *dirs, size_t ndirs, FILE *out);
 
 #endif

@@ -1,15 +1,14 @@
 /*
- * markdown_hosts.c — `lbcompare --markdown-hosts OUTDIR DIR...`: the report
- * of several run-all directories side by side (markdown.h).  Each
- * workload's runs from every directory are compared together, as run-all
- * compares them for OUTDIR/data/KIND-W.txt: lbcompare keys its groups by
+ * markdown_hosts.c — `lbcompare --hosts OUTDIR DIR...`'s report.md: several
+ * run-all directories side by side (markdown.h).  Each workload's runs
+ * from every directory are compared together, as --hosts compares them
+ * for OUTDIR/data/KIND-W.txt (print_hosts_data): lbcompare keys its groups by
  * meta.csv's host, so each host keeps its tables and baseline apart and the
  * "across hosts" tables are added; this prints them in order under a header
  * naming the directories.  The simulated runs (run-all --sim, the "sim"
  * part) get their own section, each directory's compared apart: they
  * measure no host, and two directories' seeds are two experiments.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "../model/across.h"
@@ -261,34 +260,7 @@ static int print_hosts_report(FILE *out, const struct rundir *dirs, size_t ndirs
 	return 0;
 }
 
-int markdown_hosts_report(const struct sf_dir *out_dir, char *const *paths, int npaths, FILE *out)
+int markdown_hosts_report(const struct rundir *dirs, size_t ndirs, FILE *out)
 {
-	struct rundir *dirs = calloc((size_t)npaths + 1, sizeof(*dirs));
-	char err[1024];
-	int rc = 0, loaded = 0;
-
-	if (!dirs || npaths > HOSTS_MAX) {
-		fprintf(stderr, "lbcompare: --markdown-hosts: %s\n", dirs ? "more than 64 directories" : "out of memory");
-		free(dirs);
-		return 2;
-	}
-	for (int i = 0; i < npaths; i++)
-		dirs[i].dir.fd = -1;
-	/* Named absolute in the report: the user's own paths, links in them resolved. */
-	for (; rc == 0 && loaded < npaths; loaded++)
-		if (rundir_load_path(&dirs[loaded], paths[loaded], err, sizeof(err)) != 0) {
-			fprintf(stderr, "lbcompare: --markdown-hosts: %s\n", err);
-			rc = 2;
-		}
-	/* OUTDIR holds run-all's data/ for people and gnuplot: named in the
-	 * report, never read (the comparisons are made here, from the runs). */
-	(void)out_dir;
-	if (rc == 0 && print_hosts_report(out, dirs, (size_t)npaths) != 0) {
-		fprintf(stderr, "lbcompare: --markdown-hosts: out of memory\n");
-		rc = 2;
-	}
-	for (int i = 0; i < loaded; i++)
-		rundir_free(&dirs[i]);
-	free(dirs);
-	return rc;
+	return ndirs > HOSTS_MAX ? -1 : print_hosts_report(out, dirs, ndirs);
 }

@@ -1,5 +1,5 @@
 /*
- * markdown_int.h — internal to `lbcompare --markdown` and --markdown-hosts:
+ * markdown_int.h — internal to `lbcompare --markdown` and --hosts:
  * the report being written — the run-all directory and the comparisons of
  * its runs, built once (markdown_parts.c) and read by every section — and
  * the small helpers the sections share (markdown_util.c, below every

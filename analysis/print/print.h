@@ -73,12 +73,13 @@ int print_part_texts(struct dir_model *m, char *err, size_t errlen);
  * or 1: its comparison failed).  0; 1 some comparison failed; -1 with one
  * line in err when a file could not be written. */
 int print_dir_data(struct dir_model *m, const struct sf_dir *dir, const struct sf_dir *charts, char *err, size_t errlen);
-/* lbcompare --data-hosts: several hosts' directories (run-all --report DIR1
+/* lbcompare --hosts: several hosts' directories (run-all --report DIR1
  * DIR2 ... --out DIR): each KIND-W's runs of every directory in order (each
  * directory's LABEL where a hostname repeats: rundir_host_labels's), one
- * comparison, into DIR/data as print_dir_data writes one directory's (no
- * charts: each directory's own report has them), and its line "KIND W
- * STATUS" into LIST.  0; 1 some comparison failed; -1 with one line in err. */
+ * comparison, into DIR/data (made where missing) as print_dir_data writes
+ * one directory's (no charts: each directory's own report has them), and
+ * its line "KIND W STATUS" into LIST.  0; 1 some comparison failed; -1
+ * with one line in err. */
 int print_hosts_data(const struct rundir *dirs, size_t ndirs, const char (*label)[RUNDIR_LABEL], const struct sf_dir *dir,
 		     FILE *list, char *err, size_t errlen);
 

@@ -325,19 +325,31 @@ static int compare(char **argv, int first, int argc, const char *csv_dir)
 	return finish(status);
 }
 
-/* --markdown DIR: 0, or 2 after its one line (markdown.h). */
+/* --markdown DIR: its report.md on stdout, printed (markdown.h) from the
+ * model built here as --report builds it; 0, or 2 after one line naming
+ * what could not be read. */
 static int markdown(char **argv)
 {
-	struct sf_dir dir;
-	int rc;
+	static struct sf_dir dir;  /* static: a path of PATH_MAX, not on the stack */
+	static struct dir_model m;
+	struct rundir d;
+	bool built;
 
 	if (open_named_dir(&dir, argv[0]) != 0)
 		return cannot(&dir, "--markdown", CMP_USAGE);
 	if (output_start() != 0)
 		return cannot(&dir, NULL, CMP_WRITE);
-	rc = markdown_report(&dir, stdout);
+	if (rundir_load(&d, &dir, err, sizeof(err)) != 0)
+		return cannot(&dir, "--markdown", CMP_USAGE);
+	built = dir_model_build(&m, &d, err, sizeof(err)) == 0 && print_part_texts(&m, err, sizeof(err)) == 0;
+	if (built)
+		markdown_report_model(&d, &m, false, stdout);
+	dir_model_free(&m);
+	rundir_free(&d);
+	if (!built)
+		return cannot(&dir, "--markdown", CMP_USAGE);
 	sf_dir_close(&dir);
-	return finish(rc == 0 ? CMP_OK : CMP_USAGE);
+	return finish(CMP_OK);
 }
 
 /* --no-charts: gnuplot draws none of --report's charts (not installed):

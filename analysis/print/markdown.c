@@ -380,27 +380,6 @@ static void print_report(struct md *m)
 	tally_free(&m->failed);
 }
 
-int markdown_report(const struct sf_dir *dir, FILE *out)
-{
-	static struct md m;  /* static: two paths of PATH_MAX, not on the stack */
-	struct rundir d;
-	char err[1024];
-
-	memset(&m, 0, sizeof(m));
-	m.d = &d;
-	if (rundir_load(&d, dir, err, sizeof(err)) != 0 || md_parts_build(&m, err, sizeof(err)) != 0) {
-		fprintf(stderr, "lbcompare: --markdown: %s\n", err);
-		md_parts_free(&m);
-		rundir_free(&d);
-		return 2;
-	}
-	m.out = out;
-	print_report(&m);
-	md_parts_free(&m);
-	rundir_free(&d);
-	return 0;
-}
-
 void markdown_report_model(const struct rundir *d, struct dir_model *model, bool charts_planned, FILE *out)
 {
 	static struct md m;  /* static: two paths of PATH_MAX, not on the stack */

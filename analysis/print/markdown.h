@@ -10,7 +10,7 @@
  * runs: their summary.csv (timing, oracle), meta.csv (machine, noise),
  * checks.csv, and logs/NAME.err and .status (quoted).  The charts are
  * gnuplot's in DIR/plots, linked only where their file is (--report:
- * also where run-all is to draw it, markdown_report_model).
+ * also where run-all is to draw it).
  */
 #ifndef LOCKBENCH_MARKDOWN_H
 #define LOCKBENCH_MARKDOWN_H
@@ -18,19 +18,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../../common/safefile.h"
-
-/* The report of the run-all directory open at DIR: 0, or 2 after one line
- * on stderr naming what could not be read.  Everything in DIR is read
- * through safefile.h: a link is never followed, a FIFO never opened, a file
- * over its bound never read; a run whose result files cannot be read is a
- * failed run, and a comparison that failed says so in its section. */
-int markdown_report(const struct sf_dir *dir, FILE *out);
-
-/* The same report of directory D from its model, built (dirmodel.h) with
- * every part's text (print_part_texts): lbcompare --report, which wrote
- * data/ from it.  With CHARTS_PLANNED, the charts gnuplot is to draw of
- * the model (print_chart_planned) are linked as drawn. */
+/* The report of directory D (loaded by rundir_load: everything in it read
+ * through safefile.h -- a link never followed, a FIFO never opened, a file
+ * over its bound never read) from its model, built (dirmodel.h) with every
+ * part's text (print_part_texts) by the caller: lbcompare --markdown, and
+ * --report, which wrote data/ from the same model.  A run whose result
+ * files cannot be read is a failed run, and a comparison that failed says
+ * so in its section.  With CHARTS_PLANNED, the charts gnuplot is to draw
+ * of the model (print_chart_planned) are linked as drawn. */
 struct rundir;
 struct dir_model;
 void markdown_report_model(const struct rundir *d, struct dir_model *model, bool charts_planned, FILE *out);

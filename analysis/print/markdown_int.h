@@ -58,8 +58,6 @@ bool md_kernel_base_run(const struct md *m, size_t i);
 
 /* M's model (dirmodel.h) and every part's text (print_part_texts); 0, or
  * -1 with one line in err (out of memory; a run that no longer loads). */
-int md_parts_build(struct md *m, char *err, size_t errlen);
-void md_parts_free(struct md *m);
 /* KIND's part of W, or NULL (no finished run of it). */
 const struct dir_part *md_part(const struct md *m, const char *kind, const char *w);
 /* The groups of W in comparison C, fewest threads first, into g (at most

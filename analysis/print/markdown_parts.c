@@ -38,24 +38,6 @@ int md_part_compare(struct dir_part *p, bool hosts_only, char *err, size_t errle
 	return print_part_text(p, hosts_only, err, errlen);
 }
 
-int md_parts_build(struct md *m, char *err, size_t errlen)
-{
-	static struct dir_model model;
-
-	m->model = &model;
-	if (dir_model_build(m->model, m->d, err, errlen) != 0)
-		return -1;
-	m->run = m->model->run;
-	return print_part_texts(m->model, err, errlen);
-}
-
-void md_parts_free(struct md *m)
-{
-	if (m->model && m->model->d)
-		dir_model_free(m->model);
-	m->run = NULL;
-}
-
 const struct dir_part *md_part(const struct md *m, const char *kind, const char *w)
 {
 	return dir_model_part(m->model, kind, w);

@@ -9,7 +9,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..42"
+echo "1..46"
 
 PLAN='sweep-counter-t2-tas-r1 -l tas -w counter -t 2 -d 0.3 --seed 1
 patch-creat-t2-mcs-r1 -l mcs -w creat -t 2 --dir /dev/shm --seed 1
@@ -109,3 +109,26 @@ saved "a meta.csv over 1 MiB: read_file's line" 2 \
 	"die='$D/runs/a/meta.csv' is larger than 1048576 bytes: not a file run-all wrote\\n" --saved-env "$D" "$D" --report
 "$CMP" --saved "$D" --out >"$tmp/out" 2>"$tmp/err"
 check "OPTION is --resume or --report: usage, one line" '[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]'
+
+# The report's own reading (rundir.c) refuses by the same rule what run-all
+# refuses: --markdown of a directory run-all's checks pass but for one line.
+md_refuses() { # NAME WHAT
+	want=$2
+	"$CMP" --markdown "$D" >"$tmp/out" 2>"$tmp/err"
+	check "--markdown refuses $1 too" '[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF -- "$want" "$tmp/err"'
+}
+okdir() { # [SETTINGS-EDIT [PLAN-EDIT]]
+	dir "QUICK=1\\nREPS=2\\n${1-}" "$(printf '%s' "$PLAN" | sed "${2-}")
+"
+	printf '%b' "$ENV" >"$D/run-env"
+}
+okdir 'REPS=1001\n'
+md_refuses "REPS=1001" "settings: bad REPS"
+okdir '' '2s|/dev/shm|/dev/../shm|'
+md_refuses "a plan line's --dir with .." "plan.txt: malformed line 2"
+okdir
+printf 'sweep-counter-t2-tas -l  tas\n' >"$D/variants.txt"
+md_refuses "a variants.txt line run-all refuses" "variants.txt: malformed line 1"
+okdir
+printf '%b' "$ENV" | sed 's/^NCPU=.*/NCPU=0/' >"$D/run-env"
+md_refuses "run-env's NCPU=0" "run-env: unexpected line 'NCPU=...'"

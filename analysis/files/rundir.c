@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "resultfile.h"
+#include "saved.h"
 
 static int set_err(char *err, size_t errlen, const char *path, const char *what)
 {
@@ -102,8 +103,10 @@ static bool plain_value(const char *s)
 	return true;
 }
 
-static int read_assignments(struct kv_file *f, const struct rundir *d, const char *name, const char *const *keys,
-			    char *err, size_t errlen)
+/* settings or run-env, each line checked by run-all's rule for it (CHECK:
+ * saved.h), so that the report refuses what run-all --report refuses. */
+static int read_assignments(struct kv_file *f, const struct rundir *d, const char *name,
+			    int (*check)(const char *, const char *), char *err, size_t errlen)
 {
 	char path[sizeof(d->dir.path) + 32];
 	int rc = kv_file_read(f, &d->dir, name, '=', err, errlen);
@@ -112,29 +115,16 @@ static int read_assignments(struct kv_file *f, const struct rundir *d, const cha
 	if (rc == 1)
 		return set_err(err, errlen, path, "missing: not a run-all directory");
 	for (size_t i = 0; rc == 0 && i < f->n; i++) {
-		bool known = false;
-		for (const char *const *k = keys; *k && !known; k++)
-			known = strcmp(*k, f->pair[i].key) == 0;
-		if (!known || !plain_value(f->pair[i].value)) {
+		int c = check(f->pair[i].key, f->pair[i].value);
+		if (c < 0 || !plain_value(f->pair[i].value)) {
 			snprintf(err, errlen, "%s: unexpected line '%.40s=...'", path, f->pair[i].key);
+			rc = -1;
+		} else if (c > 0) {
+			snprintf(err, errlen, "%s: bad %s", path, f->pair[i].key);
 			rc = -1;
 		}
 	}
 	return rc;
-}
-
-static const char *const settings_keys[] = {
-	"QUICK", "REPS", "ORDER_SEED", "LOCKS", "WORKLOADS", "THREADS", "DEFAULT_OUT", "STARTED", "BUDGET", "DIR",
-	"DIR_WHY", "DURATION", "SIM", "SIM_ONLY", "SIM_WHY", NULL
-};
-static const char *const env_keys[] = {
-	"NCPU", "NUMA_NODES", "ALL_LOCKS", "ALL_WORKLOADS", "KL", "KL_WHY", "KERNEL_WORKLOADS", "NUMA_ONLY_LOCKS",
-	"PATCH_PAIR", "PATCH_WORKLOADS", "PROGRAM_BASE", "KERNEL_BASE", "CK_LOCKS", NULL
-};
-
-static bool name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
 /* OPT's word in plan ARGS ("-l X ..."), "" when it has none. */
@@ -152,20 +142,14 @@ static void arg_word(const char *args, const char *opt, char *out, size_t len)
 
 /* "NAME ARGS": NAME of [a-z0-9.-] starting with [a-z0-9] (it names a
  * directory: never ".", "..", a hidden name or one read as an option), ARGS
- * plain words ('/' in --dir's, ':' in --timing's sample:N), as run-all
- * writes and checks them. */
+ * plain words ('/' in --dir's, ':' in --timing's sample:N): run-all's
+ * check of a plan line (saved.h), the one rule. */
 static bool parse_plan_line(char *line, struct plan_run *r)
 {
 	char *sp = strchr(line, ' ');
 
-	if (!sp || sp == line || line[0] == '.' || line[0] == '-')
+	if (!saved_plan_line_ok(line, strlen(line)))
 		return false;
-	for (char *p = line; p < sp; p++)
-		if (!name_char(*p))
-			return false;
-	for (char *p = sp + 1; *p; p++)
-		if (!name_char(*p) && !(*p >= 'A' && *p <= 'Z') && !strchr(",_ /:", *p))
-			return false;
 	*sp = '\0';
 	r->name = line;
 	r->args = sp + 1;
@@ -278,6 +262,22 @@ static void roles_from_line(struct rundir *d, const char *name, const char *args
 		arg_word(args, "-l", d->plan_program_base, sizeof(d->plan_program_base));
 }
 
+/* A variants.txt line (kv_file_read split it at its first space) by
+ * run-all's rule for a plan line (saved.h). */
+static bool variant_line_ok(const struct kv_pair *p)
+{
+	size_t kl = strlen(p->key), len = kl + 1 + strlen(p->value);
+	char *line = malloc(len + 1);
+	bool ok = line != NULL;
+
+	if (ok) {
+		snprintf(line, len + 1, "%s %s", p->key, p->value);
+		ok = saved_plan_line_ok(line, len);
+	}
+	free(line);
+	return ok;
+}
+
 static int order_finished(struct rundir *d, char *err, size_t errlen)
 {
 	struct kv_file variants;
@@ -285,6 +285,12 @@ static int order_finished(struct rundir *d, char *err, size_t errlen)
 
 	if (rc < 0)
 		return -1;
+	for (size_t v = 0; rc == 0 && v < variants.n; v++)
+		if (!variant_line_ok(&variants.pair[v])) {
+			snprintf(err, errlen, "%s/variants.txt: malformed line %zu", d->dir.path, v + 1);
+			kv_file_free(&variants);
+			return -1;
+		}
 	d->has_variants = rc == 0;
 	if (!d->has_variants) {
 		for (size_t i = 0; i < d->nplan; i++) {
@@ -318,7 +324,7 @@ int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t er
 		return set_err(err, errlen, dir->path, strerror(errno));
 	if (strlen(dir->path) >= sizeof(d->dir.path) - 64)
 		return set_err(err, errlen, dir->path, "path too long");
-	if (read_assignments(&d->settings, d, "settings", settings_keys, err, errlen) != 0)
+	if (read_assignments(&d->settings, d, "settings", saved_setting_check, err, errlen) != 0)
 		return -1;
 	snprintf(file, sizeof(file), "%s/settings", d->dir.path);
 	reps = rundir_setting(d, "REPS");
@@ -327,7 +333,7 @@ int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t er
 	if (!*reps || *end || errno || d->reps < 1 || d->reps > 100000)
 		return set_err(err, errlen, file, "REPS is not a positive whole number");
 	d->quick = strcmp(rundir_setting(d, "QUICK"), "1") == 0;
-	if (read_assignments(&d->env, d, "run-env", env_keys, err, errlen) != 0)
+	if (read_assignments(&d->env, d, "run-env", saved_env_check, err, errlen) != 0)
 		return -1;
 	if (load_plan(d, err, errlen) != 0)
 		return -1;

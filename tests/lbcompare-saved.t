@@ -9,7 +9,7 @@ CMP=${LBCOMPARE:-analysis/lbcompare}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
-echo "1..46"
+echo "1..47"
 
 PLAN='sweep-counter-t2-tas-r1 -l tas -w counter -t 2 -d 0.3 --seed 1
 patch-creat-t2-mcs-r1 -l mcs -w creat -t 2 --dir /dev/shm --seed 1
@@ -132,3 +132,9 @@ md_refuses "a variants.txt line run-all refuses" "variants.txt: malformed line 1
 okdir
 printf '%b' "$ENV" | sed 's/^NCPU=.*/NCPU=0/' >"$D/run-env"
 md_refuses "run-env's NCPU=0" "run-env: unexpected line 'NCPU=...'"
+dir 'QUICK=1\nREPS=2=\nJUNK' 'sweep-counter-t2-tas-r1 -l tas -w counter -t 2 --seed 1
+'
+printf 'NCPU=3=\nNUMA_NODES=1\n' >"$D/run-env"
+"$CMP" --markdown "$D" >"$tmp/out" 2>"$tmp/err"
+check "--markdown reads a line as run-all does (lone trailing '=', a last line without newline)" \
+	'[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q "3 CPUs.*2 repetition(s)" "$tmp/out"'

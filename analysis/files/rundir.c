@@ -103,28 +103,37 @@ static bool plain_value(const char *s)
 	return true;
 }
 
-/* settings or run-env, each line checked by run-all's rule for it (CHECK:
- * saved.h), so that the report refuses what run-all --report refuses. */
+/* settings or run-env, each line read and checked by run-all's rule for it
+ * (saved.h: the shell's read of a line, CHECK of its key and value), so
+ * that the report takes and refuses what run-all --resume/--report does. */
 static int read_assignments(struct kv_file *f, const struct rundir *d, const char *name,
 			    int (*check)(const char *, const char *), char *err, size_t errlen)
 {
 	char path[sizeof(d->dir.path) + 32];
-	int rc = kv_file_read(f, &d->dir, name, '=', err, errlen);
+	const char *k, *v;
+	size_t len, pos = 0, lines = 1;
 
 	snprintf(path, sizeof(path), "%s/%s", d->dir.path, name);
-	if (rc == 1)
-		return set_err(err, errlen, path, "missing: not a run-all directory");
-	for (size_t i = 0; rc == 0 && i < f->n; i++) {
-		int c = check(f->pair[i].key, f->pair[i].value);
-		if (c < 0 || !plain_value(f->pair[i].value)) {
-			snprintf(err, errlen, "%s: unexpected line '%.40s=...'", path, f->pair[i].key);
-			rc = -1;
-		} else if (c > 0) {
-			snprintf(err, errlen, "%s: bad %s", path, f->pair[i].key);
-			rc = -1;
+	memset(f, 0, sizeof(*f));
+	if (!(f->text = sf_read_all(&d->dir, name, SAVED_KV_MAX, &len, err, errlen)))
+		return errno == ENOENT ? set_err(err, errlen, path, "missing: not a run-all directory") : -1;
+	for (size_t i = 0; i < len; i++)
+		lines += f->text[i] == '\n';
+	if (!(f->pair = calloc(lines, sizeof(*f->pair))))
+		return set_err(err, errlen, path, "out of memory");
+	while (saved_next_assignment(f->text, len, &pos, &k, &v)) {
+		int c = check(k, v);
+		if (c < 0 || !plain_value(v)) {
+			snprintf(err, errlen, "%s: unexpected line '%.40s=...'", path, k);
+			return -1;
 		}
+		if (c > 0) {
+			snprintf(err, errlen, "%s: bad %s", path, k);
+			return -1;
+		}
+		f->pair[f->n++] = (struct kv_pair){ k, v };
 	}
-	return rc;
+	return 0;
 }
 
 /* OPT's word in plan ARGS ("-l X ..."), "" when it has none. */

@@ -278,17 +278,24 @@ struct text {
  * line checked by CHECK in order, and it complete when it has keys NEED[0]
  * and NEED[1]: 0, each line KEY=VALUE on OUT (NULL: none), or -1 and the
  * first refused line's why. */
+bool saved_next_assignment(char *text, size_t len, size_t *pos, const char **key, const char **value)
+{
+	char *line = next_read_line(text, len, pos);
+
+	if (line)
+		split_assignment(line, key, value);
+	return line != NULL;
+}
+
 static int check_lines(struct text *t, const char *file, int (*check)(const char *, const char *),
 		       const char *const need[2], const char *from, FILE *out, char *err, size_t errlen)
 {
 	const char *k, *v;
-	char *line;
 	bool has[2] = { false, false };
 	size_t pos = 0;
 
-	while ((line = next_read_line(t->s, t->len, &pos))) {
+	while (saved_next_assignment(t->s, t->len, &pos, &k, &v)) {
 		int rc;
-		split_assignment(line, &k, &v);
 		if ((rc = check(k, v)) > 0) {
 			snprintf(err, errlen, "%s: %s: bad %s", from, file, k);
 			return -1;

@@ -22,6 +22,10 @@
 #define SAVED_KV_MAX 65536u
 #define SAVED_META_MAX 1048576u
 
+/* The next line of TEXT (LEN bytes) from *POS as run-all's `IFS='=' read
+ * -r KEY VALUE` takes it, split in place: true and KEY and VALUE, false at
+ * the end (a last line without its newline is no line). */
+bool saved_next_assignment(char *text, size_t len, size_t *pos, const char **key, const char **value);
 /* What a settings line KEY=VALUE is: 0 a key and value run-all takes,
  * 1 a key it knows with a bad value, -1 no key it knows. */
 int saved_setting_check(const char *key, const char *value);

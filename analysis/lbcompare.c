@@ -7,6 +7,8 @@
  *   analysis/lbcompare --data RUNALLDIR CHARTSDIR   (run-all's data/: print.h)
  *   analysis/lbcompare --hosts OUTDIR RUNALLDIR...   (the hosts' data/ and report.md: each directory loaded once)
  *   analysis/lbcompare [--no-charts] --report RUNALLDIR CHARTSDIR   (--data, report.md, plots.csv, counts.txt: one model)
+ *   analysis/lbcompare --saved DIR OPTION, --saved-env DIR COPYDIR OPTION [LOCKS WORKLOADS NUMA-ONLY]
+ *                      (run-all's checks of a directory it resumes or reports: files/saved.h)
  *
  * With --csv, also writes into OUTDIR the files the gnuplot scripts read
  * (documented in results/README.md, "Derived files"):
@@ -65,6 +67,7 @@
 
 #include "files/rundir.h"
 #include "files/runs.h"
+#include "files/saved.h"
 #include "model/builds.h"
 #include "model/comparison.h"
 #include "model/dirmodel.h"
@@ -487,6 +490,44 @@ static int hosts(char **argv, int argc)
 	return finish(rc);
 }
 
+/* --saved DIR OPTION and --saved-env DIR COPYDIR OPTION [LOCKS WORKLOADS
+ * NUMA-ONLY]: run-all's questions of a directory it resumes or reports
+ * (saved.h), answered in KEY=VALUE lines; a refused one's answer is the
+ * one line "die=WHY", exit 2.  OPTION names the directory in the line. */
+static int saved(bool env, char **argv, int argc)
+{
+	static char why[SAVED_KV_MAX + 256];  /* a whole settings line fits: run-all's message held all of it */
+	struct sf_dir dir, copy = { .fd = -1 };
+	const char *opt = argv[env ? 2 : 1];
+	char *text = NULL, *plan = NULL;
+	size_t len = 0, plen;
+	FILE *mem;
+	int rc = -1;
+
+	if (strcmp(opt, "--resume") != 0 && strcmp(opt, "--report") != 0)
+		return usage("--saved, --saved-env: OPTION is --resume or --report");
+	if (open_named_dir(&dir, argv[0]) != 0)
+		return cannot(&dir, env ? "--saved-env" : "--saved", CMP_USAGE);
+	if ((mem = open_memstream(&text, &len))) {
+		if (!env)
+			rc = saved_settings(&dir, opt, mem, why, sizeof(why));
+		else if (open_named_dir(&copy, argv[1]) == 0 &&
+			 (plan = sf_read_all(&copy, "plan.txt", SAVED_PLAN_MAX, &plen, why, sizeof(why))))
+			rc = saved_env(&dir, plan, argc == 6 ? (const char *const *)argv + 3 : NULL, opt, mem, why,
+				       sizeof(why));
+		fclose(mem);
+	}
+	if (rc == 0)
+		fwrite(text, 1, len, stdout);
+	else
+		printf("die=%s\n", mem ? why : strerror(errno));
+	free(text);
+	free(plan);
+	sf_dir_close(&copy);
+	sf_dir_close(&dir);
+	return finish(rc == 0 ? CMP_OK : CMP_USAGE);
+}
+
 int main(int argc, char **argv)
 {
 	const char *csv_dir = NULL;
@@ -500,6 +541,8 @@ int main(int argc, char **argv)
 		       "         from the same runs, linking the charts run-all draws from CHARTSDIR/plots.csv; the runs left\n"
 		       "         out in CHARTSDIR/counts.txt: results/README.md; --no-charts: none drawn)\n"
 		       "       lbcompare --hosts OUTDIR RUNALLDIR...  (the hosts' report: OUTDIR/data/ and OUTDIR/report.md)\n"
+		       "       lbcompare --saved DIR OPTION  (run-all --resume/--report: DIR's settings, plan.txt and variants.txt)\n"
+		       "       lbcompare --saved-env DIR COPYDIR OPTION [LOCKS WORKLOADS NUMA-ONLY]  (DIR's run-env)\n"
 		       "DIR...: runs, or directories of runs; the first run named is each table's baseline.\n"
 		       "--dir RUNALLDIR: each run-all directory the runs are from, in order: where two share a hostname,\n"
 		       "  each one's runs are a host of their own, HOSTNAME-dirN.  With two hosts, each variant is also\n"
@@ -508,6 +551,11 @@ int main(int argc, char **argv)
 		       "  lockbench_build_id) as one variant's; without it such runs are refused, naming the two builds.\n"
 		       "--within ROOT: DIR, OUTDIR, FILE and RUNALLDIR are below ROOT, no link in them followed.\n"
 		       "--output FILE: what goes to standard output goes into FILE instead, replacing it whole.\n"
+		       "--saved: checks the files as run-all reads them and prints each settings line KEY=VALUE (DIR holds\n"
+		       "  run-all's copies); --saved-env: checks DIR/run-env (nothing printed), or for a directory from\n"
+		       "  before run-env prints NCPU, NUMA_NODES (its first runs/NAME/meta.csv), ALL_LOCKS, ALL_WORKLOADS,\n"
+		       "  NUMA_ONLY_LOCKS (the lists given, else COPYDIR/plan.txt's -l and -w words), KL, KL_WHY,\n"
+		       "  KERNEL_WORKLOADS as KEY=VALUE.  A refused directory: one line die=WHY (OPTION names it), exit 2.\n"
 		       "Exit status: 0; 1 a run could not be read or compared; 2 usage; 3 the output could not be written.\n");
 		return finish(CMP_OK);
 	}
@@ -543,6 +591,11 @@ int main(int argc, char **argv)
 				     : usage("--data and --report take a directory and a directory for the charts");
 	if (i + 2 < argc && strcmp(argv[i], "--hosts") == 0 && !csv_dir)
 		return hosts(argv + i + 1, argc - i - 1);
+	if (i + 2 < argc && strcmp(argv[i], "--saved") == 0 && !csv_dir)
+		return i + 3 == argc ? saved(false, argv + i + 1, 2) : usage("--saved takes a directory and an option");
+	if (i + 3 < argc && strcmp(argv[i], "--saved-env") == 0 && !csv_dir)
+		return i + 4 == argc || i + 7 == argc ? saved(true, argv + i + 1, argc - i - 1)
+						      : usage("--saved-env takes two directories, an option, and three lists or none");
 	if (i >= argc || strncmp(argv[i], "--", 2) == 0)
 		return usage("usage: lbcompare [--within ROOT] [--output FILE] [--csv OUTDIR] [--dir RUNALLDIR]... [--pool-builds] DIR...");
 	return compare(argv, i, argc, csv_dir);

@@ -375,7 +375,7 @@ bad "no settings: not a run-all directory" "settings: missing: not a run-all dir
 remake && echo "EVIL=\$(rm -rf /)" >>"$tmp/bad/settings"
 bad "an unknown settings line" "settings: unexpected line 'EVIL=...'"
 remake && sed -i 's/^REPS=.*/REPS=0/' "$tmp/bad/settings"
-bad "REPS not a positive number" "REPS is not a positive whole number"
+bad "REPS not a positive number: run-all's rule (saved.h)" "settings: bad REPS"
 remake && echo "../../etc/passwd -l tas" >>"$tmp/bad/plan.txt"
 bad "a plan line whose name is a path" "plan.txt: malformed line 5"
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "resultfile.h"
+#include "saved.h"
 
 static int set_err(char *err, size_t errlen, const char *path, const char *what)
 {
@@ -102,39 +103,37 @@ static bool plain_value(const char *s)
 	return true;
 }
 
-static int read_assignments(struct kv_file *f, const struct rundir *d, const char *name, const char *const *keys,
-			    char *err, size_t errlen)
+/* settings or run-env, each line read and checked by run-all's rule for it
+ * (saved.h: the shell's read of a line, CHECK of its key and value), so
+ * that the report takes and refuses what run-all --resume/--report does. */
+static int read_assignments(struct kv_file *f, const struct rundir *d, const char *name,
+			    int (*check)(const char *, const char *), char *err, size_t errlen)
 {
 	char path[sizeof(d->dir.path) + 32];
-	int rc = kv_file_read(f, &d->dir, name, '=', err, errlen);
+	const char *k, *v;
+	size_t len, pos = 0, lines = 1;
 
 	snprintf(path, sizeof(path), "%s/%s", d->dir.path, name);
-	if (rc == 1)
-		return set_err(err, errlen, path, "missing: not a run-all directory");
-	for (size_t i = 0; rc == 0 && i < f->n; i++) {
-		bool known = false;
-		for (const char *const *k = keys; *k && !known; k++)
-			known = strcmp(*k, f->pair[i].key) == 0;
-		if (!known || !plain_value(f->pair[i].value)) {
-			snprintf(err, errlen, "%s: unexpected line '%.40s=...'", path, f->pair[i].key);
-			rc = -1;
+	memset(f, 0, sizeof(*f));
+	if (!(f->text = sf_read_all(&d->dir, name, SAVED_KV_MAX, &len, err, errlen)))
+		return errno == ENOENT ? set_err(err, errlen, path, "missing: not a run-all directory") : -1;
+	for (size_t i = 0; i < len; i++)
+		lines += f->text[i] == '\n';
+	if (!(f->pair = calloc(lines, sizeof(*f->pair))))
+		return set_err(err, errlen, path, "out of memory");
+	while (saved_next_assignment(f->text, len, &pos, &k, &v)) {
+		int c = check(k, v);
+		if (c < 0 || !plain_value(v)) {
+			snprintf(err, errlen, "%s: unexpected line '%.40s=...'", path, k);
+			return -1;
 		}
+		if (c > 0) {
+			snprintf(err, errlen, "%s: bad %s", path, k);
+			return -1;
+		}
+		f->pair[f->n++] = (struct kv_pair){ k, v };
 	}
-	return rc;
-}
-
-static const char *const settings_keys[] = {
-	"QUICK", "REPS", "ORDER_SEED", "LOCKS", "WORKLOADS", "THREADS", "DEFAULT_OUT", "STARTED", "BUDGET", "DIR",
-	"DIR_WHY", "DURATION", "SIM", "SIM_ONLY", "SIM_WHY", NULL
-};
-static const char *const env_keys[] = {
-	"NCPU", "NUMA_NODES", "ALL_LOCKS", "ALL_WORKLOADS", "KL", "KL_WHY", "KERNEL_WORKLOADS", "NUMA_ONLY_LOCKS",
-	"PATCH_PAIR", "PATCH_WORKLOADS", "PROGRAM_BASE", "KERNEL_BASE", "CK_LOCKS", NULL
-};
-
-static bool name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
+	return 0;
 }
 
 /* OPT's word in plan ARGS ("-l X ..."), "" when it has none. */
@@ -152,20 +151,14 @@ static void arg_word(const char *args, const char *opt, char *out, size_t len)
 
 /* "NAME ARGS": NAME of [a-z0-9.-] starting with [a-z0-9] (it names a
  * directory: never ".", "..", a hidden name or one read as an option), ARGS
- * plain words ('/' in --dir's, ':' in --timing's sample:N), as run-all
- * writes and checks them. */
+ * plain words ('/' in --dir's, ':' in --timing's sample:N): run-all's
+ * check of a plan line (saved.h), the one rule. */
 static bool parse_plan_line(char *line, struct plan_run *r)
 {
 	char *sp = strchr(line, ' ');
 
-	if (!sp || sp == line || line[0] == '.' || line[0] == '-')
+	if (!saved_plan_line_ok(line, strlen(line)))
 		return false;
-	for (char *p = line; p < sp; p++)
-		if (!name_char(*p))
-			return false;
-	for (char *p = sp + 1; *p; p++)
-		if (!name_char(*p) && !(*p >= 'A' && *p <= 'Z') && !strchr(",_ /:", *p))
-			return false;
 	*sp = '\0';
 	r->name = line;
 	r->args = sp + 1;
@@ -278,6 +271,22 @@ static void roles_from_line(struct rundir *d, const char *name, const char *args
 		arg_word(args, "-l", d->plan_program_base, sizeof(d->plan_program_base));
 }
 
+/* A variants.txt line (kv_file_read split it at its first space) by
+ * run-all's rule for a plan line (saved.h). */
+static bool variant_line_ok(const struct kv_pair *p)
+{
+	size_t kl = strlen(p->key), len = kl + 1 + strlen(p->value);
+	char *line = malloc(len + 1);
+	bool ok = line != NULL;
+
+	if (ok) {
+		snprintf(line, len + 1, "%s %s", p->key, p->value);
+		ok = saved_plan_line_ok(line, len);
+	}
+	free(line);
+	return ok;
+}
+
 static int order_finished(struct rundir *d, char *err, size_t errlen)
 {
 	struct kv_file variants;
@@ -285,6 +294,12 @@ static int order_finished(struct rundir *d, char *err, size_t errlen)
 
 	if (rc < 0)
 		return -1;
+	for (size_t v = 0; rc == 0 && v < variants.n; v++)
+		if (!variant_line_ok(&variants.pair[v])) {
+			snprintf(err, errlen, "%s/variants.txt: malformed line %zu", d->dir.path, v + 1);
+			kv_file_free(&variants);
+			return -1;
+		}
 	d->has_variants = rc == 0;
 	if (!d->has_variants) {
 		for (size_t i = 0; i < d->nplan; i++) {
@@ -318,7 +333,7 @@ int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t er
 		return set_err(err, errlen, dir->path, strerror(errno));
 	if (strlen(dir->path) >= sizeof(d->dir.path) - 64)
 		return set_err(err, errlen, dir->path, "path too long");
-	if (read_assignments(&d->settings, d, "settings", settings_keys, err, errlen) != 0)
+	if (read_assignments(&d->settings, d, "settings", saved_setting_check, err, errlen) != 0)
 		return -1;
 	snprintf(file, sizeof(file), "%s/settings", d->dir.path);
 	reps = rundir_setting(d, "REPS");
@@ -327,7 +342,7 @@ int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t er
 	if (!*reps || *end || errno || d->reps < 1 || d->reps > 100000)
 		return set_err(err, errlen, file, "REPS is not a positive whole number");
 	d->quick = strcmp(rundir_setting(d, "QUICK"), "1") == 0;
-	if (read_assignments(&d->env, d, "run-env", env_keys, err, errlen) != 0)
+	if (read_assignments(&d->env, d, "run-env", saved_env_check, err, errlen) != 0)
 		return -1;
 	if (load_plan(d, err, errlen) != 0)
 		return -1;

@@ -193,6 +193,80 @@ static void check_finished(const struct rundir *d, struct plan_run *r, struct re
 	sf_dir_close(&run);
 }
 
+/* logs/NAME.SUFFIX's first line (LAST: its last), a line over 1,023 bytes
+ * as its last 1,023-byte piece, into OUT: "" when there is none, "(WHY)"
+ * when the file cannot be read.  malloc'd, NULL for "". */
+static char *log_line(const struct sf_dir *top, const char *name, const char *suffix, bool last, size_t len)
+{
+	char path[300], line[1024], err[256], out[1024];
+	FILE *f;
+
+	*out = '\0';
+	snprintf(path, sizeof(path), "logs/%s.%s", name, suffix);
+	if (!(f = sf_fopen_read(top, path, RUNDIR_TEXT_MAX, err, sizeof(err)))) {
+		if (errno != ENOENT)  /* a link, a FIFO, too large: why, not its text */
+			snprintf(out, len, "(%s)", err);
+	} else {
+		while (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(out, len, "%s", line);
+			if (!last)
+				break;
+		}
+		fclose(f);
+	}
+	return *out ? strdup(out) : NULL;
+}
+
+/* An unfinished run R's logs (struct plan_run), the report's failed runs. */
+static void read_logs(const struct rundir *d, struct plan_run *r)
+{
+	static struct sf_dir top;  /* static: a path of PATH_MAX, not on the stack */
+	char status[300];
+
+	top.fd = d->dir.fd;
+	snprintf(status, sizeof(status), "logs/%s.status", r->name);
+	r->has_status = sf_is_file(&top, status);
+	/* The sizes the report has always cut them to: 319 and 1,023 bytes. */
+	r->status = log_line(&top, r->name, "status", false, 320);
+	r->err_last = log_line(&top, r->name, "err", true, 1024);
+}
+
+/* plots/'s charts (struct rundir): listed once, as the report links them. */
+static void read_pngs(struct rundir *d)
+{
+	static struct sf_dir top, plots;  /* static: two paths of PATH_MAX, not on the stack */
+	char err[256], **names;
+	size_t n = 0;
+
+	top.fd = d->dir.fd;
+	if (sf_dir_at(&plots, &top, "plots", err, sizeof(err)) != 0)
+		return;
+	names = sf_names(&plots, "*.png");
+	d->any_png = names && names[0];
+	for (size_t i = 0; names && names[i]; i++) {
+		if (sf_is_file(&plots, names[i]))
+			names[n++] = names[i];
+		else
+			free(names[i]);
+	}
+	if (names)
+		names[n] = NULL;
+	d->png_files = names;
+	sf_dir_close(&plots);
+}
+
+bool rundir_has_png(const struct rundir *d, const char *name)
+{
+	char file[300];
+
+	snprintf(file, sizeof(file), "%s.png", name);
+	for (size_t i = 0; d->png_files && d->png_files[i]; i++)
+		if (strcmp(d->png_files[i], file) == 0)
+			return true;
+	return false;
+}
+
 static int load_plan(struct rundir *d, char *err, size_t errlen)
 {
 	char path[sizeof(d->dir.path) + 32], **lines;
@@ -223,6 +297,8 @@ static int load_plan(struct rundir *d, char *err, size_t errlen)
 		}
 		d->nplan = i + 1;
 		check_finished(d, &d->plan[i], scratch);
+		if (!d->plan[i].finished && !d->plan[i].why)
+			read_logs(d, &d->plan[i]);
 	}
 	free(lines);
 	free(scratch);
@@ -346,6 +422,7 @@ int rundir_load(struct rundir *d, const struct sf_dir *dir, char *err, size_t er
 		return -1;
 	if (load_plan(d, err, errlen) != 0)
 		return -1;
+	read_pngs(d);
 	return order_finished(d, err, errlen);
 }
 
@@ -371,8 +448,12 @@ void rundir_free(struct rundir *d)
 {
 	kv_file_free(&d->settings);
 	kv_file_free(&d->env);
-	for (size_t i = 0; d->plan && i < d->nplan; i++)
+	for (size_t i = 0; d->plan && i < d->nplan; i++) {
 		free(d->plan[i].why);
+		free(d->plan[i].status);
+		free(d->plan[i].err_last);
+	}
+	sf_names_free(d->png_files);
 	if (d->plan)
 		free(d->plan[0].name);
 	free(d->plan);

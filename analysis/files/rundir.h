@@ -47,6 +47,13 @@ struct plan_run {
 	bool finished;         /* runs/NAME's result files load (resultfile.h) */
 	char *why;             /* not finished though it has runs/NAME/summary.csv (or
 				* runs/NAME is not a directory): lbcompare's one line */
+	/* An unfinished run's logs, as run-all left them: logs/NAME.status a
+	 * regular file (the run failed; without one it was never made), its
+	 * first line, and logs/NAME.err's last line -- each "(WHY)" where the
+	 * file is there but cannot be read (a link, a FIFO, too large), NULL
+	 * where it is absent or empty. */
+	bool has_status;
+	char *status, *err_last;
 };
 
 struct rundir {
@@ -67,6 +74,10 @@ struct rundir {
 	 * table's first two locks, its workloads, the first lock under a
 	 * program.  rundir_env answers with them where run-env has no key. */
 	char plan_pair[136], plan_patch_workloads[256], plan_program_base[64];
+	/* plots/: whether it names any *.png at all, and those that are
+	 * regular files (sorted), the charts a report may link. */
+	bool any_png;
+	char **png_files;
 };
 
 /* The run-all directory open at DIR (its descriptor is duplicated): 0, or
@@ -94,6 +105,8 @@ bool rundir_plans(const struct rundir *d, const char *kind, const char *workload
  * and every label "".  The hostname is the directory's first finished run's
  * (meta.csv; "unknown" without one). */
 bool rundir_host_labels(const struct rundir *dirs, size_t n, char (*label)[RUNDIR_LABEL]);
+/* Whether plots/NAME.png is a regular file (png_files). */
+bool rundir_has_png(const struct rundir *d, const char *name);
 /* WORD in a list of words separated by blanks or commas. */
 bool word_in(const char *word, const char *list);
 

@@ -364,7 +364,6 @@ static void print_produced(struct md *m)
 
 static void print_report(struct md *m)
 {
-	m->top.fd = m->d->dir.fd;
 	md_pair_read(m);
 	print_header(m);
 	print_patch(m);

@@ -207,11 +207,7 @@ static void print_sweep_plots(struct md *m, const char *w)
 
 static bool any_plot(const struct md *m)
 {
-	char **names = md_names(m, "plots", "*.png");
-	bool found = (names && names[0]) || (m->charts_planned && print_chart_planned(m->model, NULL));
-
-	sf_names_free(names);
-	return found;
+	return m->d->any_png || (m->charts_planned && print_chart_planned(m->model, NULL));
 }
 
 void md_charts_section(struct md *m)

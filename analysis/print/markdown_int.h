@@ -36,7 +36,6 @@ void tally_free(struct tally *t);
 
 struct md {
 	const struct rundir *d;
-	struct sf_dir top;       /* the directory again, its files named relative to it in the report */
 	FILE *out;
 	struct dir_model *model;         /* the runs and their comparisons, built once */
 	bool charts_planned;             /* gnuplot draws the model's charts (print_chart_planned)
@@ -75,10 +74,6 @@ size_t md_real_runs(const struct md *m);
 
 /* ---- shared helpers (markdown_util.c) ---- */
 
-/* The names in the directory's SUB (plots, logs) matching the fnmatch()
- * PATTERN, sorted (sf_names_free); NULL when SUB cannot be opened (a link
- * there is never followed). */
-char **md_names(const struct md *m, const char *sub, const char *pattern);
 /* The next blank-separated word of *P into W (false at the end). */
 bool md_next_word(const char **p, char *w, size_t len);
 /* plots/NAME.png's link, where gnuplot drew it. */

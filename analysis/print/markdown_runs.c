@@ -311,28 +311,6 @@ void md_machine_section(struct md *m)
 	fprintf(m->out, "\n");
 }
 
-/* The first line of logs/NAME.SUFFIX (LAST: its last), "" when none. */
-static void log_line(const struct md *m, const char *name, const char *suffix, bool last, char *out, size_t len)
-{
-	char path[MD_PATH], line[1024], err[256];
-	FILE *f;
-
-	*out = '\0';
-	snprintf(path, sizeof(path), "logs/%s.%s", name, suffix);
-	if (!(f = sf_fopen_read(&m->top, path, RUNDIR_TEXT_MAX, err, sizeof(err)))) {
-		if (errno != ENOENT)  /* a link, a FIFO, too large: why, not its text */
-			snprintf(out, len, "(%s)", err);
-		return;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(out, len, "%s", line);
-		if (!last)
-			break;
-	}
-	fclose(f);
-}
-
 void md_failed_section(struct md *m)
 {
 	size_t nfail = 0, nmiss = 0;
@@ -340,7 +318,9 @@ void md_failed_section(struct md *m)
 	fprintf(m->out, "## Failed runs\n\n");
 	for (size_t i = 0; i < m->d->nplan; i++) {
 		const char *name = m->d->plan[i].name;
-		char status[320], err[1024];
+		const char *status = m->d->plan[i].status ? m->d->plan[i].status : "";
+		const char *err = m->d->plan[i].err_last ? m->d->plan[i].err_last : "";
+
 		if (m->d->plan[i].finished)
 			continue;
 		nfail++;
@@ -349,8 +329,6 @@ void md_failed_section(struct md *m)
 			fprintf(m->out, "- `%s` (result files unreadable): %s\n", name, m->d->plan[i].why);
 			continue;
 		}
-		log_line(m, name, "status", false, status, sizeof(status));
-		log_line(m, name, "err", true, err, sizeof(err));
 		fprintf(m->out, "- `%s` (exit status %s%s): %s\n", name, *status ? status : "not run",
 			strcmp(status, "4") == 0 ? ", watchdog" : "", err);
 		/* No exit status (run-all's logs/NAME.status): never made, as the

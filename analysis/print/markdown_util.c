@@ -11,25 +11,10 @@
 #include "markdown_int.h"
 #include "print.h"
 
-char **md_names(const struct md *m, const char *sub, const char *pattern)
-{
-	struct sf_dir dir;
-	char err[256], **names;
-
-	if (sf_dir_at(&dir, &m->top, sub, err, sizeof(err)) != 0)
-		return NULL;
-	names = sf_names(&dir, pattern);
-	sf_dir_close(&dir);
-	return names;
-}
-
 /* DIR/plots/NAME.png's link, where gnuplot drew it. */
 void md_print_plot(struct md *m, const char *alt, const char *name)
 {
-	char path[MD_PATH];
-
-	snprintf(path, sizeof(path), "plots/%s.png", name);
-	if (sf_is_file(&m->top, path) || (m->charts_planned && print_chart_planned(m->model, name)))
+	if (rundir_has_png(m->d, name) || (m->charts_planned && print_chart_planned(m->model, name)))
 		fprintf(m->out, "![%s](plots/%s.png)\n\n", alt, name);
 }
 

@@ -225,7 +225,6 @@ int print_run_counts(const struct rundir *d, const struct sf_dir *dir, const str
 	}
 	for (size_t i = 0; i < d->nplan; i++) {
 		const struct plan_run *r = &d->plan[i];
-		char status[300];
 
 		if (r->finished || r->why) {
 			if (write_check(dir, r->name, r->finished ? NULL : r->why, err, errlen) != 0) {
@@ -236,11 +235,10 @@ int print_run_counts(const struct rundir *d, const struct sf_dir *dir, const str
 		}
 		if (r->finished)
 			continue;
-		snprintf(status, sizeof(status), "logs/%s.status", r->name);
 		if (r->why) {
 			failed++;
 			unreadable_line(mem, r);
-		} else if (sf_is_file(dir, status)) {
+		} else if (r->has_status) {
 			failed++;
 		} else {
 			missing++;

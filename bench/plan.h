@@ -30,7 +30,10 @@
  *                               exit statuses that stop run-all; BOUND: a
  *                               program's seconds, else -; SHORT: the
  *                               instant run's options, or -; BOUND given
- *                               empty: 20 times the line's -d, >= 120) */
+ *                               empty: 20 times the line's -d, >= 120)
+ *   run-env                     this machine's run-env text: its CPUs and
+ *                               NUMA nodes, the registries' names and roles,
+ *                               kernel lock capture (bench/plan_new.c) */
 int plan_main(int argc, char **argv);
 
 /* `variants`' argv: OPTIONS..., NULL-ended: bench/plan_variants.c's
@@ -48,6 +51,9 @@ int plan_programs_main(char **argv);
 /* `budget` (bench/plan_budget.c): MINUTES, REPS and LANES checked;
  * droppable: SECTION is sim; options: `variants`' OPTIONS..., NULL-ended. */
 int plan_budget(unsigned long minutes, unsigned long reps, unsigned long lanes, bool droppable, char **options);
+
+/* `run-env` (bench/plan_new.c): argv empty. */
+int plan_run_env_main(char **argv);
 
 /* `check`'s argv: OPTION VALUE (bench/plan_check.c). */
 int plan_check_main(char **argv);

@@ -12,8 +12,9 @@
  * stderr and EXIT_USAGE.  WHAT:
  *   rounds VARIANTS REPS SEED   plan.txt's lines (plan_rounds)
  *   seconds FILE TIMES LANES    what FILE's runs cost (plan_seconds)
- *   check OPTION VALUE          run-all's --locks, --workloads or --duration
- *                               VALUE is good: silent; else run-all's line
+ *   check OPTION VALUE          run-all's --locks, --workloads, --duration or
+ *                               --threads VALUE is good: silent; else
+ *                               run-all's line
  *   variants OPTIONS...         variants.txt's lines (bench/plan_variants.c);
  *                               with --why dropped|kernel|budget|sim, what
  *                               run-all says of them

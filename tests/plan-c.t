@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..76"
+echo "1..83"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -454,3 +454,14 @@ check "run-env: KL and KL_WHY as the probe found them here (KL='$kl')" \
 	'grep -qx -- "KL=$kl" "$tmp/env.out" && [ "$(sed -n "s/^KL_WHY=//p" "$tmp/env.out")" = "$kl_why" ]'
 usage_error "run-env: takes no argument" "--plan run-env: takes 0 arguments, not 1" --plan run-env x
 
+# --- check --threads: run-all's thread counts, in -t's own range ---
+tmax=$("$LB" --help | sed -n 's/^ *-t, --threads N .* 1\.\.\([0-9][0-9]*\).*/\1/p')
+check "check --threads: counts from 1 to -t's largest ($tmax, as --help says): silent, exit 0" \
+	'[ -n "$tmax" ] && [ -z "$("$LB" --plan check --threads "1,2,$tmax" 2>&1)" ]'
+usage_error "check --threads: one past -t's largest" "--threads: '$((tmax + 1))' is not a thread count: whole numbers from 1 to $tmax, comma-separated" \
+	--plan check --threads "4,$((tmax + 1))"
+usage_error "check --threads: 0, and a leading zero" "--threads: '0' is not a thread count: whole numbers from 1 to $tmax" --plan check --threads 1,0
+usage_error "check --threads: a leading zero" "--threads: '01' is not a thread count" --plan check --threads 01
+usage_error "check --threads: not a list" "--threads: '1,,2' is not a comma-separated list of thread counts" --plan check --threads 1,,2
+usage_error "check --threads: a trailing comma" "--threads: '2,' is not a comma-separated list of thread counts" --plan check --threads 2,
+usage_error "check --threads: not digits" "--threads: '2x' is not a comma-separated list of thread counts" --plan check --threads 2x

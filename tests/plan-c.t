@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..83"
+echo "1..84"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -453,6 +453,23 @@ kl_why=$(printf '%s\n' "$kl_why" | tail -n 1)
 check "run-env: KL and KL_WHY as the probe found them here (KL='$kl')" \
 	'grep -qx -- "KL=$kl" "$tmp/env.out" && [ "$(sed -n "s/^KL_WHY=//p" "$tmp/env.out")" = "$kl_why" ]'
 usage_error "run-env: takes no argument" "--plan run-env: takes 0 arguments, not 1" --plan run-env x
+# Where capture fails (here: as an unprivileged user, setpriv), KL empty
+# and KL_WHY the probe's last line less lockbench's prefix, as run-all's
+# shell made it.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	nobody "$LB" --plan run-env >"$tmp/env3.out" 2>&1
+	if no_why=$(nobody "$LB" --kernel-locks -l "$kb" -w "$w1" -t 1 -d 0.01 --warmup 0 2>&1 >/dev/null); then
+		ok "# skip kernel lock capture works unprivileged here: no failing probe to compare"
+	else
+		no_why=$(printf '%s\n' "$no_why" | tail -n 1)
+		check "run-env: no capture (unprivileged): KL empty, KL_WHY the probe's line less 'lockbench: --kernel-locks: ' ($no_why)" \
+			'grep -qx "KL=" "$tmp/env3.out" && [ "$(sed -n "s/^KL_WHY=//p" "$tmp/env3.out")" = "${no_why#lockbench: --kernel-locks: }" ] &&
+			 [ "${no_why#lockbench: --kernel-locks: }" != "$no_why" ]'
+	fi
+else
+	ok "# skip not root, or no setpriv: no unprivileged probe to compare"
+fi
 
 # --- check --threads: run-all's thread counts, in -t's own range ---
 tmax=$("$LB" --help | sed -n 's/^ *-t, --threads N .* 1\.\.\([0-9][0-9]*\).*/\1/p')

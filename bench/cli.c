@@ -26,7 +26,6 @@
 #include "workloads/workload.h"
 #include "../sim/coherence.h"
 
-#define MAX_THREADS 65536u
 #define MAX_SECONDS 86400.0
 #define MAX_WORK_CYCLES UINT64_C(1000000000000)
 

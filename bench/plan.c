@@ -383,6 +383,7 @@ int plan_main(int argc, char **argv)
 		{ "budget", plan_budget_main, -1 },     /* MINUTES REPS LANES OPTIONS... */
 		{ "preflight", plan_preflight_main, 2 }, /* PLAN BOUND */
 		{ "programs", plan_programs_main, -1 }, /* variants' OPTIONS...: any number */
+		{ "run-env", plan_run_env_main, 0 },    /* this machine's run-env */
 	};
 
 	for (size_t i = 0; argc >= 2 && i < sizeof(whats) / sizeof(whats[0]); i++)
@@ -395,6 +396,6 @@ int plan_main(int argc, char **argv)
 			}
 			return whats[i].main(argv + 2);
 		}
-	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check, variants, sim, budget, preflight or programs\n", argc >= 2 ? argv[1] : "");
+	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check, variants, sim, budget, preflight, programs or run-env\n", argc >= 2 ? argv[1] : "");
 	return EXIT_USAGE;
 }

@@ -12,8 +12,9 @@
  * stderr and EXIT_USAGE.  WHAT:
  *   rounds VARIANTS REPS SEED   plan.txt's lines (plan_rounds)
  *   seconds FILE TIMES LANES    what FILE's runs cost (plan_seconds)
- *   check OPTION VALUE          run-all's --locks, --workloads or --duration
- *                               VALUE is good: silent; else run-all's line
+ *   check OPTION VALUE          run-all's --locks, --workloads, --duration or
+ *                               --threads VALUE is good: silent; else
+ *                               run-all's line
  *   variants OPTIONS...         variants.txt's lines (bench/plan_variants.c);
  *                               with --why dropped|kernel|budget, what
  *                               run-all says of them
@@ -30,7 +31,10 @@
  *                               exit statuses that stop run-all; BOUND: a
  *                               program's seconds, else -; SHORT: the
  *                               instant run's options, or -; BOUND given
- *                               empty: 20 times the line's -d, >= 120) */
+ *                               empty: 20 times the line's -d, >= 120)
+ *   run-env                     this machine's run-env text: its CPUs and
+ *                               NUMA nodes, the registries' names and roles,
+ *                               kernel lock capture (bench/plan_new.c) */
 int plan_main(int argc, char **argv);
 
 /* `variants`' argv: OPTIONS..., NULL-ended: bench/plan_variants.c's
@@ -48,6 +52,9 @@ int plan_programs_main(char **argv);
 /* `budget` (bench/plan_budget.c): MINUTES, REPS and LANES checked;
  * droppable: SECTION is sim; options: `variants`' OPTIONS..., NULL-ended. */
 int plan_budget(unsigned long minutes, unsigned long reps, unsigned long lanes, bool droppable, char **options);
+
+/* `run-env` (bench/plan_new.c): argv empty. */
+int plan_run_env_main(char **argv);
 
 /* `check`'s argv: OPTION VALUE (bench/plan_check.c). */
 int plan_check_main(char **argv);

@@ -1,6 +1,7 @@
 /* plan_check.c — `lockbench --plan check OPTION VALUE`: run-all's --locks,
  * --workloads and --duration, checked against the registries themselves
- * (locks/locks.def, workloads.def, programs.def), in run-all's words. */
+ * (locks/locks.def, workloads.def, programs.def), and --threads against -t's
+ * own range (MAX_THREADS), in run-all's words. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -162,6 +163,29 @@ static int check_duration(const char *v)
 	return EXIT_OK;
 }
 
+/* --threads: a comma-separated list of whole counts from 1 to -t's largest,
+ * each written as run-all's whole() takes it (no sign, no leading zero). */
+static int check_threads(const char *v)
+{
+	char max[24];
+	size_t n = strlen(v);
+
+	if (v[strspn(v, "0123456789,")] || strstr(v, ",,") || *v == ',' || (n && v[n - 1] == ','))
+		return refuse("--threads: '%s' is not a comma-separated list of thread counts", v);
+	snprintf(max, sizeof(max), "%u", MAX_THREADS);
+	for (const char *t = v; *t; t += strcspn(t, ",") + (t[strcspn(t, ",")] == ',')) {
+		size_t len = strcspn(t, ",");
+		char word[24];
+		uint64_t count;
+
+		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) - 1 ? len : sizeof(word) - 1), t);
+		if (len >= sizeof(word) || *t == '0' || !lock_parse_u64(word, 1, MAX_THREADS, &count))
+			return refuse("--threads: '%.*s' is not a thread count: whole numbers from 1 to %s, comma-separated",
+				      (int)len, t, max);
+	}
+	return EXIT_OK;
+}
+
 int plan_check_main(char **argv)
 {
 	if (!strcmp(argv[0], "--locks"))
@@ -171,6 +195,8 @@ int plan_check_main(char **argv)
 				   workload_or_program_at);
 	if (!strcmp(argv[0], "--duration"))
 		return check_duration(argv[1]);
-	fprintf(stderr, "lockbench: --plan check: '%s' is not --locks, --workloads or --duration\n", argv[0]);
+	if (!strcmp(argv[0], "--threads"))
+		return check_threads(argv[1]);
+	fprintf(stderr, "lockbench: --plan check: '%s' is not --locks, --workloads, --duration or --threads\n", argv[0]);
 	return EXIT_USAGE;
 }

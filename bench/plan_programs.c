@@ -11,11 +11,9 @@
 #define _GNU_SOURCE
 #include "plan.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/config.h"
@@ -50,44 +48,18 @@ static bool on_path(const char *cmd)
  * program here, else why not, its stderr's last line, into why. */
 static void exec_state(const char *base, char *why, size_t size)
 {
-	char exe[4096], err[8192];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int fd[2], status = -1;
-	size_t n = 0;
-	pid_t pid;
+	const char *args[] = { "-l", base, "--exec", "--quiet", "--", "true", NULL };
+	char err[8192];
+	int rc = plan_child(args, err, sizeof(err));
 
 	*why = '\0';
-	if (len <= 0 || pipe(fd) != 0) {
+	if (rc == 0)
+		return;
+	if (rc < 0) {
 		snprintf(why, size, "lockbench --exec cannot run here (cannot start this lockbench)");
 		return;
 	}
-	exe[len] = '\0';
-	fflush(NULL);
-	if ((pid = fork()) == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(fd[1], 2) < 0)
-			_exit(127);
-		execl(exe, exe, "-l", base, "--exec", "--quiet", "--", "true", (char *)NULL);
-		_exit(127);
-	}
-	close(fd[1]);
-	for (ssize_t r; pid > 0 && (r = read(fd[0], err + n, sizeof(err) - 1 - n)) > 0 && n + (size_t)r < sizeof(err) - 1;)
-		n += (size_t)r;
-	close(fd[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return;
-	err[n] = '\0';
-	/* Its last line, as `$(...)` then `tail -n 1` take it: trailing newlines dropped. */
-	while (n && err[n - 1] == '\n')
-		err[--n] = '\0';
-	char *last = strrchr(err, '\n');
-
-	last = last ? last + 1 : err;
-	pv_printable(last);
-	snprintf(why, size, "lockbench --exec cannot run here (%s)", last);
+	snprintf(why, size, "lockbench --exec cannot run here (%s)", pv_printable(plan_last_line(err)));
 }
 
 /* Why program P cannot run here, into why ("" where it can); state, asked

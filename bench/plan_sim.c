@@ -17,14 +17,11 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "core/config.h"
 #include "../locks/lock.h"
@@ -58,7 +55,7 @@ struct simplan {
 	struct vopts *o;
 	const char *cpus_asked;
 	bool no_sim;
-	char profile[2 * PATH_MAX], exe[PATH_MAX], tmp[PATH_MAX], cpus[WORD], why[4096];
+	char profile[2 * PATH_MAX], tmp[PATH_MAX], cpus[WORD], why[4096];
 	const char *locks[SIM_MAX], *works[SIM_MAX];
 	char apo[SIM_MAX][WORD];
 	size_t nlocks, nworks, nsized;
@@ -76,29 +73,18 @@ static void awk_num(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.6g", v);
 }
 
-/* FILE's last line (tail -n 1), its newline dropped, into buf; whether any
- * of its lines ends in END (grep -q 'END$'). */
-static bool last_line(const char *path, char *buf, size_t size, const char *end)
+/* Any of TEXT's lines ends in END (grep -q 'END$'). */
+static bool a_line_ends(const char *text, const char *end)
 {
-	char all[16384];
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(all, 1, sizeof(all) - 1, f) : 0, k = strlen(end);
-	bool ends = false;
+	size_t k = strlen(end);
 
-	if (f)
-		fclose(f);
-	all[n] = '\0';
-	if (n && all[n - 1] == '\n')
-		all[--n] = '\0';
-	for (char *p = all, *nl; !ends && p; p = nl ? nl + 1 : NULL) {
+	for (const char *p = text, *nl; p; p = nl ? nl + 1 : NULL) {
 		size_t len = (nl = strchr(p, '\n')) ? (size_t)(nl - p) : strlen(p);
 
-		ends = len >= k && !memcmp(p + len - k, end, k);
+		if (len >= k && !memcmp(p + len - k, end, k))
+			return true;
 	}
-	const char *nl = strrchr(all, '\n');
-
-	snprintf(buf, size, "%s", nl ? nl + 1 : all);
-	return ends;
+	return false;
 }
 
 /* Field 2 of FILE's first CSV line whose field 1 is KEY, into buf; false
@@ -132,32 +118,6 @@ static void digits_only(char *s) /* tr -cd 0-9 */
 
 /* ---- the children: this lockbench's simulated runs ---- */
 
-/* this lockbench ARGS..., stdout to /dev/null, stderr to err (NULL: to
- * /dev/null): true where it exits 0. */
-static bool run_lb(const struct simplan *s, const char **args, const char *err)
-{
-	const char *argv[24] = { s->exe };
-	size_t n = 1;
-
-	while (*args && n < 23)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	fflush(stdout);
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY), e = err ? open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600) : null;
-
-		if (null < 0 || e < 0 || dup2(null, 1) < 0 || dup2(e, 2) < 0)
-			_exit(127);
-		execv(s->exe, (char **)argv);
-		_exit(127);
-	}
-	int status;
-
-	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st, (void)type, (void)ftw;
@@ -187,10 +147,9 @@ static bool probe(struct simplan *s, char *fail, size_t size)
 {
 	const char *ws[workload_registry_len];
 	size_t nw = pv_sim_workloads(s->o, ws);
-	char dir[PATH_MAX + 64], err[PATH_MAX + 8], line[4096], meta[PATH_MAX + 80];
+	char dir[PATH_MAX + 64], err[16384], line[4096], meta[PATH_MAX + 80];
 
 	*fail = '\0';
-	snprintf(err, sizeof(err), "%s/err", s->tmp);
 	for (size_t i = 0; i < nw && s->nworks < SIM_MAX && s->nlocks && !*fail; i++) {
 		const char *w = ws[i], *args[] = { "--sim", s->profile, "-l", s->locks[0], "-w", w, "-t", "1",
 						  "-d", "0.01", "--warmup", "0", "--quiet", "-o", dir, NULL, NULL, NULL };
@@ -199,7 +158,7 @@ static bool probe(struct simplan *s, char *fail, size_t size)
 		snprintf(dir, sizeof(dir), "%s/%s", s->tmp, w);
 		if (s->cpus_asked)
 			args[15] = "--sim-cpus", args[16] = s->cpus_asked;
-		if (run_lb(s, args, err)) {
+		if (plan_child(args, err, sizeof(err)) == 0) {
 			snprintf(meta, sizeof(meta), "%s/meta.csv", dir);
 			if (!*s->cpus && csv_value(meta, "sim_cpus", s->cpus, sizeof(s->cpus)))
 				digits_only(s->cpus);
@@ -210,7 +169,8 @@ static bool probe(struct simplan *s, char *fail, size_t size)
 			continue;
 		}
 		snprintf(tail, sizeof(tail), "has no times for workload %s", w);
-		if (last_line(err, line, sizeof(line), tail)) {
+		snprintf(line, sizeof(line), "%s", plan_last_line(err));
+		if (a_line_ends(err, tail)) {
 			for (char *p = line; *p; p++)
 				if (!isalnum((unsigned char)*p) && !strchr(" ._/,:=()-", *p))
 					*p = '_';
@@ -278,9 +238,9 @@ static bool pilot(struct simplan *s, const char *w, const char *t, const char **
 	for (size_t i = 0; i < s->nlocks; i++) {
 		const char *args[] = { "--sim", s->profile, "--sim-cpus", s->cpus, "-l", s->locks[i], "-w", w, "-t", t,
 				       "-d", d, "--warmup", warm, "--quiet", "-o", dir, NULL };
-		char line[2 * WORD + 2];
+		char line[2 * WORD + 2], err[1024];
 
-		if (!run_lb(s, args, NULL))
+		if (plan_child(args, err, sizeof(err)) != 0)
 			break;
 		if (csv_value(sum, "acquisitions", acq, sizeof(acq))) {
 			awk_num(r, sizeof(r), strtod(acq, NULL) / strtod(t, NULL) / SIM_PILOT);
@@ -512,13 +472,9 @@ int plan_sim_main(char **argv)
 	if (!sim && (o.sim_only || s.cpus_asked))
 		return refuse("--sim-only and --sim-cpus go with --sim PROFILE");
 	o.sim_only = sim != NULL, s.o = &o;
-	ssize_t len = readlink("/proc/self/exe", s.exe, sizeof(s.exe) - 1);
-
 	snprintf(s.tmp, sizeof(s.tmp), "%s/lockbench-plan-sim-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (len <= 0 || !mkdtemp(s.tmp))
-		return fprintf(stderr, "lockbench: --plan sim: %s: %s\n", len <= 0 ? "/proc/self/exe" : s.tmp,
-			       strerror(errno)), EXIT_RUNTIME;
-	s.exe[len] = '\0';
+	if (!mkdtemp(s.tmp))
+		return fprintf(stderr, "lockbench: --plan sim: %s: %s\n", s.tmp, strerror(errno)), EXIT_RUNTIME;
 	if (sim)
 		rc = choose_sim(&s, sim);
 	if (rc == EXIT_OK && (sim || choose_plain(&s)))

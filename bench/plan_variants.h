@@ -58,5 +58,12 @@ const char *pv_duration_of(const struct vopts *o, const char *name, char *buf, s
 void pv_why_budget(struct vopts *o, FILE *out);
 /* --why: what run-all says of the plan (bench/plan_why.c). */
 int plan_why(struct vopts *o);
+/* This lockbench with ARGS (NULL-ended), stdin and stdout /dev/null: its
+ * exit status (128 + N killed by signal N), -1 where it could not start; its stderr into
+ * err (its end where longer than size - 1, trailing newlines dropped) --
+ * the planning's one way of running a child (bench/plan_new.c). */
+int plan_child(const char *const *args, char *err, size_t size);
+/* TEXT's last line (tail -n 1), within TEXT. */
+char *plan_last_line(char *text);
 
 #endif

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..71"
+echo "1..83"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -92,7 +92,7 @@ check "seconds: ... and shares the lanes (4 lanes, a quarter, within rounding)" 
 usage_error "rounds: REPS 0" "'0' is not a whole number of rounds" --plan rounds "$tmp/v40" 0 7
 usage_error "rounds: a seed past 2147483646" "'2147483647' is not a whole seed" --plan rounds "$tmp/v40" 1 2147483647
 usage_error "seconds: no such file" "cannot read '$tmp/none'" --plan seconds "$tmp/none" 1 1
-usage_error "an unknown WHAT" "'order' is not rounds, seconds, check, variants, sim, budget, preflight or programs" --plan order "$tmp/v40" 1 1
+usage_error "an unknown WHAT" "'order' is not rounds, seconds, check, variants, sim, budget, preflight, programs or run-env" --plan order "$tmp/v40" 1 1
 
 # --- check: run-all's --locks, --workloads, --duration ---
 . "$top/scripts/registry.sh"
@@ -410,3 +410,73 @@ check "programs: none under --sim-only, none where --workloads names no program,
 	'[ -z "$(PATH=$tmp/nocmd "$LB" --plan programs --cpus 2 --sim-only)" ] &&
 	 [ -z "$(PATH=$tmp/nocmd "$LB" --plan programs --cpus 2 --workloads "$("$LB" --list | awk "/^workloads:\$/ { getline; print \$1; exit }")")" ] &&
 	 [ "$(PATH=$tmp/nocmd "$LB" --plan programs --cpus 2 --workloads "$first" | cut -d" " -f1)" = "$first" ]'
+
+# --- run-env: this machine's run-env text (run-all's shell until issue 43:
+# the registries read from --list by scripts/registry.sh, the NUMA nodes from
+# --topology's text, the kernel-lock probe; kept below as the oracle) ---
+shell_run_env() { # the registry lines of run-env as run-all's shell wrote them
+	LIST=$("$LB" --list)
+	lb_list() { printf '%s\n' "$LIST"; }
+	PLAN_WORKLOADS=$(lb_list | registry_plan workload)
+	printf 'ALL_LOCKS=%s\nALL_WORKLOADS=%s\n' "$(lb_list | registry_names locks | tr "\n" " ")" \
+		"$(lb_list | registry_names workloads | tr "\n" " ")"
+	printf 'KERNEL_WORKLOADS=%s\nNUMA_ONLY_LOCKS=%s\n' \
+		"$(echo "$PLAN_WORKLOADS" | awk '$2 == "kernel" { printf "%s%s", (n++ ? " " : ""), $1 }')" \
+		"$(lb_list | registry_plan numa-only | tr "\n" " ")"
+	printf 'PATCH_PAIR=%s\nPATCH_WORKLOADS=%s\nPROGRAM_BASE=%s\nKERNEL_BASE=%s\nCK_LOCKS=%s\n' \
+		"$(lb_list | registry_plan patch-lock | awk 'NR <= 2 { printf "%s%s", (NR > 1 ? " " : ""), $1 }')" \
+		"$(echo "$PLAN_WORKLOADS" | awk '$2 == "patch" { printf "%s%s", (n++ ? " " : ""), $1 }')" \
+		"$(lb_list | registry_plan program-baseline | head -n 1)" "$(lb_list | registry_plan kernel-baseline | head -n 1)" \
+		"$(lb_list | registry_plan concurrency-kit | tr "\n" " ")"
+}
+"$LB" --plan run-env >"$tmp/env.out" 2>"$tmp/env.err"
+check "run-env: the registries' names and roles as run-all's shell read them from --list, in run-env's order, exit 0" \
+	'[ ! -s "$tmp/env.err" ] && [ "$(grep -v "^NCPU=\|^NUMA_NODES=\|^KL=\|^KL_WHY=" "$tmp/env.out")" = "$(shell_run_env)" ] &&
+	 [ "$(cut -d= -f1 "$tmp/env.out" | tr "\n" " ")" = "NCPU NUMA_NODES ALL_LOCKS ALL_WORKLOADS KL KL_WHY KERNEL_WORKLOADS NUMA_ONLY_LOCKS PATCH_PAIR PATCH_WORKLOADS PROGRAM_BASE KERNEL_BASE CK_LOCKS " ]'
+xml=$top/tests/topo-2pack-numa.xml
+LOCKBENCH_TOPOLOGY_XML=$xml "$LB" --plan run-env >"$tmp/env2.out"
+nodes=$(LOCKBENCH_TOPOLOGY_XML=$xml "$LB" --topology | sed -n 's/.* \([0-9][0-9]*\) NUMA node(s).*/\1/p')
+pus=$(LOCKBENCH_TOPOLOGY_XML=$xml "$LB" --topology | sed -n 's/.* \([0-9][0-9]*\) PU(s).*/\1/p')
+check "run-env: NCPU and NUMA_NODES are the topology's ($pus PUs, $nodes nodes in $(basename "$xml"); this machine's without it)" \
+	'[ "$nodes" -ge 2 ] && grep -qx "NUMA_NODES=$nodes" "$tmp/env2.out" && grep -qx "NCPU=$pus" "$tmp/env2.out" &&
+	 grep -qx "NUMA_NODES=$("$LB" --topology | sed -n "s/.* \([0-9][0-9]*\) NUMA node(s).*/\1/p")" "$tmp/env.out" &&
+	 grep -qx "NCPU=$("$LB" --topology | sed -n "s/.* \([0-9][0-9]*\) PU(s).*/\1/p")" "$tmp/env.out"'
+# The kernel-lock probe as run-all ran it: the kernel baseline on the first
+# workload, one thread; its stderr's last line less lockbench's prefix.
+kb=$(registry_plan kernel-baseline <"$tmp/list" | head -n 1)
+w1=$(registry_names workloads <"$tmp/list" | head -n 1)
+if kl_why=$("$LB" --kernel-locks -l "$kb" -w "$w1" -t 1 -d 0.01 --warmup 0 2>&1 >/dev/null); then kl=--kernel-locks; else kl=""; fi
+kl_why=$(printf '%s\n' "$kl_why" | tail -n 1)
+[ -n "$kl" ] || kl_why=${kl_why#lockbench: --kernel-locks: }
+check "run-env: KL and KL_WHY as the probe found them here (KL='$kl')" \
+	'grep -qx -- "KL=$kl" "$tmp/env.out" && [ "$(sed -n "s/^KL_WHY=//p" "$tmp/env.out")" = "$kl_why" ]'
+usage_error "run-env: takes no argument" "--plan run-env: takes 0 arguments, not 1" --plan run-env x
+# Where capture fails (here: as an unprivileged user, setpriv), KL empty
+# and KL_WHY the probe's last line less lockbench's prefix, as run-all's
+# shell made it.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	nobody "$LB" --plan run-env >"$tmp/env3.out" 2>&1
+	if no_why=$(nobody "$LB" --kernel-locks -l "$kb" -w "$w1" -t 1 -d 0.01 --warmup 0 2>&1 >/dev/null); then
+		ok "# skip kernel lock capture works unprivileged here: no failing probe to compare"
+	else
+		no_why=$(printf '%s\n' "$no_why" | tail -n 1)
+		check "run-env: no capture (unprivileged): KL empty, KL_WHY the probe's line less 'lockbench: --kernel-locks: ' ($no_why)" \
+			'grep -qx "KL=" "$tmp/env3.out" && [ "$(sed -n "s/^KL_WHY=//p" "$tmp/env3.out")" = "${no_why#lockbench: --kernel-locks: }" ] &&
+			 [ "${no_why#lockbench: --kernel-locks: }" != "$no_why" ]'
+	fi
+else
+	ok "# skip not root, or no setpriv: no unprivileged probe to compare"
+fi
+
+# --- check --threads: run-all's thread counts, in -t's own range ---
+tmax=$("$LB" --help | sed -n 's/^ *-t, --threads N .* 1\.\.\([0-9][0-9]*\).*/\1/p')
+check "check --threads: counts from 1 to -t's largest ($tmax, as --help says): silent, exit 0" \
+	'[ -n "$tmax" ] && [ -z "$("$LB" --plan check --threads "1,2,$tmax" 2>&1)" ]'
+usage_error "check --threads: one past -t's largest" "--threads: '$((tmax + 1))' is not a thread count: whole numbers from 1 to $tmax, comma-separated" \
+	--plan check --threads "4,$((tmax + 1))"
+usage_error "check --threads: 0, and a leading zero" "--threads: '0' is not a thread count: whole numbers from 1 to $tmax" --plan check --threads 1,0
+usage_error "check --threads: a leading zero" "--threads: '01' is not a thread count" --plan check --threads 01
+usage_error "check --threads: not a list" "--threads: '1,,2' is not a comma-separated list of thread counts" --plan check --threads 1,,2
+usage_error "check --threads: a trailing comma" "--threads: '2,' is not a comma-separated list of thread counts" --plan check --threads 2,
+usage_error "check --threads: not digits" "--threads: '2x' is not a comma-separated list of thread counts" --plan check --threads 2x

@@ -97,8 +97,11 @@ fi
 # Without kernel capture the models-vs-kernel experiment has no baseline: a
 # lockbench whose capture fails (a stand-in for one without BPF) plans none
 # of it and says why, in one line; with nothing else to run, before anything.
-printf '#!/bin/sh\nfor a in "$@"; do [ "$a" != --kernel-locks ] || { echo "lockbench: --kernel-locks: not permitted here (run-all.t)" >&2; exit 2; }; done\nexec "%s" "$@"\n' \
-	"$top/bench/lockbench" >"$tmp/nokl-lb"
+# lockbench --plan run-env probes capture with its own binary, not through
+# the stand-in: the stand-in's run-env says what such a lockbench's would
+# (plan-c.t checks the probe's failure itself).
+printf '#!/bin/sh\nfor a in "$@"; do [ "$a" != --kernel-locks ] || { echo "lockbench: --kernel-locks: not permitted here (run-all.t)" >&2; exit 2; }; done\n[ "$*" != "--plan run-env" ] || { "%s" --plan run-env | sed "s/^KL=.*/KL=/; s/^KL_WHY=.*/KL_WHY=not permitted here (run-all.t)/"; exit; }\nexec "%s" "$@"\n' \
+	"$top/bench/lockbench" "$top/bench/lockbench" >"$tmp/nokl-lb"
 chmod +x "$tmp/nokl-lb"
 "$top/run-all" --lockbench "$tmp/nokl-lb" --quick --reps 1 --workloads fpos --out "$tmp/nokl" >"$tmp/nokl.out" 2>"$tmp/nokl.err"
 rc=$?

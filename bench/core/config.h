@@ -68,6 +68,9 @@ enum bench_sim_semantics {
 };
 
 #define EXEC_METRICS_MAX 8   /* --metric options of one --exec run */
+/* -t's largest count (--help says it; run-all's --threads takes it through
+ * `lockbench --plan check --threads`). */
+#define MAX_THREADS 65536u
 
 struct bench_config {
 	const struct lock_ops *lock;

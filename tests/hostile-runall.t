@@ -107,12 +107,13 @@ failing_lbcompare() {
 		awk -F, 'BEGIN { OFS = "," } $1 == "lockbench_build_id" { $2 = "00000000000000000000000000000000000000ff" } { print }' \
 			"$r-r1/meta.csv" >"$r-r2/meta.csv" && grep -q "^lockbench_build_id,0*ff$" "$r-r2/meta.csv"
 }
-# failing_lockbench: RLB (a script) fails ticket's runs, as a lock does that
-# fails only once it runs a while: not an instant one (--max-ops 1).
+# failing_lockbench [LOCK STATUS]: RLB (a script) fails LOCK's runs (ticket's,
+# with 1), as a lock does that fails only once it runs a while: not an
+# instant one (--max-ops 1).
 failing_lockbench() {
 	cat >"$RLB" <<EOF
 #!/bin/sh
-case " \$* " in *" --max-ops "*) ;; *" -l ticket "*) echo "lockbench: injected failure" >&2; exit 1 ;; esac
+case " \$* " in *" --max-ops "*) ;; *" -l ${1:-ticket} "*) echo "lockbench: injected failure" >&2; exit ${2:-1} ;; esac
 exec "$LB" "\$@"
 EOF
 	chmod +x "$RLB"

@@ -117,12 +117,15 @@ if [ -n "$(ls "$d/plots" 2>/dev/null)" ]; then
 	grep -o '(plots/[^)]*\.png)' "$tmp/report.planned" | sed 's|(plots/||; s|\.png)||' | sort -u >"$tmp/linked"
 	tail -n +2 "$d/ch/plots.csv" | cut -d, -f3 | sort >"$tmp/rows"
 	machine=$(sed -n 's/^Machine: \(.*\)\. Started .*/\1/p' "$tmp/report.planned")
-	bad=$(tail -n +2 "$d/ch/plots.csv" | awk -F, -v m="$machine" '{ r = $0; for (i = 0; i < 13; i++) sub(/^[^,]*,/, "", r) }
-		r != m || $1 !~ /^(hist|phases|sweep)\.gp$/ || $2 !~ /^[a-z]+-[a-z]+\/[a-z0-9_.-]+\.csv$/ ||
-		$6 $8 $9 $11 $12 $13 ~ /[^0-9]/ || $10 ~ /[^0-9.]/ || ($1 == "hist.gp") != ($13 != "")' | head -n 1)
+	# Its fields: plain words, the script's gnuplot assignments (texts as
+	# gp_string quotes them, numbers), the machine's gp_string last.
+	bad=$(tail -n +2 "$d/ch/plots.csv" | awk -F, -v m="$machine" '{ r = $0; for (i = 0; i < 5; i++) sub(/^[^,]*,/, "", r) }
+		r != "(\047" m "\047)" || $1 !~ /^(hist|phases|sweep)\.gp$/ || $2 !~ /^[a-z]+-[a-z]+\/[a-z0-9_.-]+\.csv$/ ||
+		$5 !~ /^workload=\(\047[a-z]+\047\)/ ||
+		($1 == "hist.gp") != ($5 ~ /; threads=\047[0-9]+\047; ghz=[0-9]+\.[0-9]+; contended=[01]; kernel_col=[0-9]+; base_col=[0-9]+/)' | head -n 1)
 	check "--report: plots.csv a row per chart report.md links, its fields of their shapes, its machine the report's ($(wc -l <"$tmp/rows") rows) $bad" \
 		'[ -s "$tmp/rows" ] && cmp -s "$tmp/linked" "$tmp/rows" && [ -n "$machine" ] && [ -z "$bad" ] &&
-		 grep -q "^sweep.gp,sweep-counter/sweep-counter-ops_per_s-ci.csv,sweep-counter-ops_per_s,,counter,,operations per second,1,1," "$d/ch/plots.csv"'
+		 grep -q "^sweep.gp,sweep-counter/sweep-counter-ops_per_s-ci.csv,sweep-counter-ops_per_s,,workload=(.counter.); ylabel_text=(.operations per second.); logy=1; ci=1,(" "$d/ch/plots.csv"'
 else
 	ok "# skip no gnuplot: the fixture has no charts"
 	ok "# skip no gnuplot: the fixture has no charts"

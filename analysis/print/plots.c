@@ -2,7 +2,8 @@
  * plots.c — what run-all draws and counts of a run-all directory, from its
  * one model (print.h): CHARTS/plots.csv, every gnuplot call of the report
  * (the sweeps' charts, each patch, kernel and simulated comparison's
- * histogram and phases charts), and CHARTS/counts.txt, the planned runs
+ * histogram and phases charts) with its gnuplot assignments, and
+ * CHARTS/counts.txt, the planned runs
  * that are not in the report's tables.  run-all only reads them
  * (results/README.md, "run-all's scratch files").
  */
@@ -15,10 +16,38 @@
 
 #include "print.h"
 
-/* plots.csv's columns: each gnuplot variable the scripts take is one, a
- * number or a text; empty: not set.  machine is last (the rest of the
- * line): a simulated machine's profile may hold a comma. */
-#define PLOTS_HEADER "script,csv,out,seed,workload,threads,ylabel_text,logy,ci,ghz,contended,kernel_col,base_col,machine\n"
+/* plots.csv's columns: the script, its CSV files and the chart's name,
+ * plain words that run-all checks; gnuplot, the script's assignments
+ * (numbers and gp_string texts, never a comma: every text in them is in the
+ * chart's name); machine, its gp_string, last (the rest of the line): a
+ * simulated machine's profile may hold a comma. */
+#define PLOTS_HEADER "script,csv,out,seed,gnuplot,machine\n"
+/* A chart's row whose chart name would not be a plain file name: run-all
+ * draws nothing of it and writes the report again. */
+#define PLOTS_REFUSED(script) script ",,,,,\n"
+
+/* TEXT as gnuplot's value, exactly as scripts/files.sh's gp_string writes it
+ * (its comment says why): single-quoted pieces holding no quote, joined by
+ * sprintf("%c",39), so that no text reaches gnuplot as code. */
+static void gp_string(FILE *f, const char *text)
+{
+	fputs("('", f);
+	for (; *text; text++) {
+		if (*text == '\'')
+			fputs("'.sprintf(\"%c\",39).'", f);
+		else
+			fputc(*text, f);
+	}
+	fputs("')", f);
+}
+
+/* A row's end: its assignments' end, then MACHINE. */
+static void row_end(FILE *f, const char *machine)
+{
+	fputc(',', f);
+	gp_string(f, machine);
+	fputc('\n', f);
+}
 
 /* The characters a chart's name may hold: it is a file name in plots/ and
  * a field of plots.csv (no comma). */
@@ -71,12 +100,16 @@ static void sweep_rows(const struct dir_model *m, const struct dir_part *p, cons
 	ci = m->d->reps > 1 && sf_is_file(charts, ci_csv);
 	for (int k = 0; k < 2; k++) {
 		snprintf(out, sizeof(out), "sweep-%s-%s", w, figure[k][0]);
-		if (!chart_name_ok(out)) {  /* refused: run-all draws nothing, and writes the report again */
-			fprintf(f, "sweep.gp,,,,,,,,,,,,,\n");
+		if (!chart_name_ok(out)) {
+			fputs(PLOTS_REFUSED("sweep.gp"), f);
 			continue;
 		}
-		fprintf(f, "sweep.gp,sweep-%s/%s%s.csv,%s,,%s,,%s,1,%d,,,,,%s\n", w, out, ci ? "-ci" : "", out, w,
-			figure[k][1], ci, machine);
+		fprintf(f, "sweep.gp,sweep-%s/%s%s.csv,%s,,workload=", w, out, ci ? "-ci" : "", out);
+		gp_string(f, w);
+		fputs("; ylabel_text=", f);
+		gp_string(f, figure[k][1]);
+		fprintf(f, "; logy=1; ci=%d", ci);
+		row_end(f, machine);
 	}
 }
 
@@ -92,20 +125,29 @@ static void group_rows(const struct dir_part *p, const char *machine, FILE *f)
 	for (unsigned int i = 0; i < p->c->ngroups; i++) {
 		const struct group *g = &p->c->groups[i];
 		struct chart_plan c;
+		char ghz[64];
 
 		if (!csv_chart_plan(p->c, g, &c))
 			continue;
-		if (!chart_name_ok(c.hist) || !chart_name_ok(c.phases) || !chart_name_ok(dir)) {
-			fprintf(f, "hist.gp,,,,,,,,,,,,,\n");
+		/* The TSC rate as run-all took it: digits and a point (no "nan"). */
+		snprintf(ghz, sizeof(ghz), "%.6f", c.ghz);
+		if (!chart_name_ok(c.hist) || !chart_name_ok(c.phases) || !chart_name_ok(dir) ||
+		    strspn(ghz, "0123456789.") != strlen(ghz)) {
+			fputs(PLOTS_REFUSED("hist.gp"), f);
 			continue;
 		}
 		fprintf(f, "hist.gp,%s-%s/%s.csv,%s%s,", k, w, c.hist, prefix, c.hist);
 		if (c.seed[0])
 			fprintf(f, "%s-%s/%s", k, w, c.seed);
-		fprintf(f, ",%s,%u,,,,%.6f,%d,%u,%u,%s\n", g->workload, g->threads, c.ghz, c.contended, c.kernel_col,
-			c.base_col, machine);
-		fprintf(f, "phases.gp,%s-%s/%s.csv,%s%s,,%s,%u,,,,,,,,%s\n", k, w, c.phases, prefix, c.phases,
-			g->workload, g->threads, machine);
+		fputs(",workload=", f);
+		gp_string(f, g->workload);
+		fprintf(f, "; threads='%u'; ghz=%s; contended=%d; kernel_col=%u; base_col=%u%s", g->threads, ghz, c.contended,
+			c.kernel_col, c.base_col, c.seed[0] ? "; seed='seed.csv'" : "");
+		row_end(f, machine);
+		fprintf(f, "phases.gp,%s-%s/%s.csv,%s%s,,workload=", k, w, c.phases, prefix, c.phases);
+		gp_string(f, g->workload);
+		fprintf(f, "; threads='%u'", g->threads);
+		row_end(f, machine);
 	}
 }
 

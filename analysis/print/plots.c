@@ -28,7 +28,10 @@
 
 /* TEXT as gnuplot's value, exactly as scripts/files.sh's gp_string writes it
  * (its comment says why): single-quoted pieces holding no quote, joined by
- * sprintf("%c",39), so that no text reaches gnuplot as code. */
+ * sprintf("%c",39), so that no text reaches gnuplot as code.  A newline
+ * (which no line-read result file can hold) is written '?': run-all passes
+ * a row's gnuplot field to gnuplot as code, so a text must never end the
+ * row and start one of its own. */
 static void gp_string(FILE *f, const char *text)
 {
 	fputs("('", f);
@@ -36,7 +39,7 @@ static void gp_string(FILE *f, const char *text)
 		if (*text == '\'')
 			fputs("'.sprintf(\"%c\",39).'", f);
 		else
-			fputc(*text, f);
+			fputc(*text == '\n' ? '?' : *text, f);
 	}
 	fputs("')", f);
 }

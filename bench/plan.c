@@ -177,6 +177,97 @@ static int plan_seconds_main(char **argv)
 	return EXIT_OK;
 }
 
+/* ---- cost PLAN REPS LANES SIM DIR DIR_WHY SIM_WHY KERNEL_WHY ---- */
+
+/* PATH's last byte is not a newline: wc -l, which run-all counted a plan's
+ * runs with, does not count such a last line. */
+static bool unterminated(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	bool open_end = f && !fseek(f, -1, SEEK_END) && getc(f) != '\n';
+
+	if (f)
+		fclose(f);
+	return open_end;
+}
+
+/* One of SIM_WHY's ';'-separated reasons, its leading blanks dropped: "NAME:
+ * WHY" (NAME of [a-z0-9-]) as "run-all: NAME is not simulated: WHY", any
+ * other as it is. */
+static void print_sim_why(const char *why, size_t len)
+{
+	size_t lead = strspn(why, " "), name;
+
+	lead = lead < len ? lead : len;
+	why += lead, len -= lead;
+	name = strspn(why, "abcdefghijklmnopqrstuvwxyz0123456789-");
+	if (name + 2 <= len && why[name] == ':' && why[name + 1] == ' ')
+		printf("run-all: %.*s is not simulated: %.*s\n", (int)name, why, (int)(len - name - 2), why + name + 2);
+	else
+		printf("%.*s\n", (int)len, why);
+}
+
+/* Seconds as run-all's M:SS. */
+static void print_minutes(long long s)
+{
+	printf("%lld:%02lld\n", s / 60, s % 60);
+}
+
+/* What PLAN's runs cost, before they start, as run-all says it for a new
+ * and a resumed run: the runs and rounds, why the kernel experiment is not
+ * planned, the simulated runs' share (they run LANES at a time, after the
+ * real ones), why a variant is not simulated, and where the file workloads
+ * make their files. */
+static void print_cost(char **lines, size_t n, size_t total, char **argv, unsigned int lanes)
+{
+	char **sims = calloc(n + 1, sizeof(*sims));
+	size_t k = 0;
+
+	if (!sims) {
+		perror("lockbench: --plan cost");
+		exit(EXIT_RUNTIME);
+	}
+	printf("run-all: %zu runs in %s round(s), each round every variant once in its own order (plan.txt): about ",
+	       total, argv[1]);
+	print_minutes(plan_cost(lines, n, lanes, 1));
+	if (*argv[7])
+		printf("run-all: %s\n", argv[7]);
+	for (size_t i = 0; i < n; i++)
+		if (strstr(lines[i], " --sim "))
+			sims[k++] = lines[i];
+	if (k) {
+		printf("run-all: of which %zu simulated on %s, after the real runs, %s at a time: about ", k, argv[3],
+		       argv[2]);
+		print_minutes(plan_cost(sims, k, lanes, 1));
+	}
+	/* Each of the reasons, an empty one too, as echo | tr ';' '\n' made them lines. */
+	for (const char *why = argv[6], *end = why; *argv[6] && *end; why = end + 1) {
+		end = why + strcspn(why, ";\n");
+		print_sim_why(why, (size_t)(end - why));
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strstr(lines[i], " --dir ")) {
+			printf("run-all: the file workloads make their files in %s (%s)\n", argv[4], argv[5]);
+			break;
+		}
+	free(sims);
+}
+
+static int plan_cost_main(char **argv)
+{
+	uint64_t lanes;
+	char **lines;
+	size_t n;
+
+	if (!plan_whole(argv[2], 1, 65536, &lanes))
+		return plan_usage("cost", argv[2], "a whole number of lanes from 1 to 65536");
+	if (!plan_read_lines(argv[0], &lines, &n))
+		return unreadable("cost", argv[0]);
+	print_cost(lines, n, n - (n && unterminated(argv[0])), argv, (unsigned int)lanes);
+	plan_free_lines(lines, n);
+	return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+}
+
 /* ---- preflight PLAN BOUND: an instant run per workload ---- */
 
 /* The next blank-separated word of *p (p moves past it), NULL at the end;
@@ -377,6 +468,7 @@ int plan_main(int argc, char **argv)
 	} whats[] = {
 		{ "rounds", plan_rounds_main, 3 },   /* VARIANTS REPS SEED */
 		{ "seconds", plan_seconds_main, 3 }, /* FILE TIMES LANES */
+		{ "cost", plan_cost_main, 8 }, /* PLAN REPS LANES SIM DIR DIR_WHY SIM_WHY KERNEL_WHY */
 		{ "check", plan_check_main, 2 },     /* OPTION VALUE */
 		{ "variants", plan_variants_main, -1 }, /* OPTIONS...: any number */
 		{ "sim", plan_sim_main, -1 },           /* variants' OPTIONS, --sim...: any number */
@@ -396,6 +488,6 @@ int plan_main(int argc, char **argv)
 			}
 			return whats[i].main(argv + 2);
 		}
-	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, check, variants, sim, budget, preflight, programs or run-env\n", argc >= 2 ? argv[1] : "");
+	fprintf(stderr, "lockbench: --plan: '%s' is not rounds, seconds, cost, check, variants, sim, budget, preflight, programs or run-env\n", argc >= 2 ? argv[1] : "");
 	return EXIT_USAGE;
 }

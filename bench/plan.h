@@ -11,7 +11,12 @@
  * plans on stdout; a bad argument or an unreadable file is one line on
  * stderr and EXIT_USAGE.  WHAT:
  *   rounds VARIANTS REPS SEED   plan.txt's lines (plan_rounds)
- *   seconds FILE TIMES LANES    what FILE's runs cost (plan_seconds)
+ *   seconds FILE TIMES LANES    what FILE's runs cost, in seconds
+ *   cost PLAN REPS LANES SIM DIR DIR_WHY SIM_WHY KERNEL_WHY
+ *                               run-all's lines on what PLAN costs: the
+ *                               runs and REPS rounds, KERNEL_WHY, the
+ *                               simulated runs (on SIM, LANES at a time),
+ *                               SIM_WHY's reasons, the file workloads' DIR
  *   check OPTION VALUE          run-all's --locks, --workloads, --duration or
  *                               --threads VALUE is good: silent; else
  *                               run-all's line

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 LB=${LOCKBENCH:-$top/bench/lockbench}
 case $LB in /*) ;; *) LB=$PWD/$LB ;; esac
-echo "1..83"
+echo "1..87"
 
 # The shuffle as scripts/plan.sh's make_plan wrote it before issue 43.
 awk_rounds() { # FILE REPS SEED
@@ -88,11 +88,50 @@ check "seconds: a simulated run costs by its threads (twice the threads, twice t
 check "seconds: ... and shares the lanes (4 lanes, a quarter, within rounding)" \
 	'q=$(secs "$tmp/sim" 1 4); [ $((4 * q - one)) -le 2 ] && [ $((one - 4 * q)) -le 2 ]'
 
+# --- cost: run-all's lines on what a plan costs ---
+# The lines as run-all printed them before issue 43 (kept as the oracle).
+sh_cost() { # PLAN REPS SIM_LANES SIM DIR DIR_WHY SIM_WHY KERNEL_WHY
+	SIM_LANES=$3 SIM=$4 DIR=$5 DIR_WHY=$6 SIM_WHY=$7 KERNEL_WHY=$8
+	cost=$(secs "$1" 1 "$SIM_LANES")
+	echo "run-all: $(wc -l <"$1") runs in $2 round(s), each round every variant once in its own order (plan.txt): about $((cost / 60)):$(printf %02d $((cost % 60)))"
+	[ -z "$KERNEL_WHY" ] || echo "run-all: $KERNEL_WHY"
+	if grep -q -e ' --sim ' "$1"; then
+		grep -e ' --sim ' "$1" >"$tmp/sims.txt"
+		sc=$(secs "$tmp/sims.txt" 1 "$SIM_LANES")
+		echo "run-all: of which $(wc -l <"$tmp/sims.txt") simulated on $SIM, after the real runs, $SIM_LANES at a time: about $((sc / 60)):$(printf %02d $((sc % 60)))"
+	fi
+	[ -z "$SIM_WHY" ] || echo "$SIM_WHY" | tr ';' '\n' | sed 's/^ *//; s/^\([a-z0-9-]*\): /run-all: \1 is not simulated: /'
+	! grep -q -- ' --dir ' "$1" || echo "run-all: the file workloads make their files in $DIR ($DIR_WHY)"
+}
+{ cat "$tmp/d100" "$tmp/w50"; printf 'c -l tas -w creat -t 2 -d 3 --dir /x/y --seed 1\n'; cat "$tmp/sim" "$tmp/sim2t"; } >"$tmp/mixed"
+printf 'a -l tas -w counter -d 61 --warmup 0\nb -l tas -w counter -d 1 --warmup 0' >"$tmp/open-end"
+printf 'a -l tas -w counter --dirx 1 -d 5 --simx 2 --sim\n' >"$tmp/near"
+same=1 ncase=0
+while IFS='|' read -r plan reps lanes sim dir dirwhy simwhy kwhy; do
+	ncase=$((ncase + 1))
+	"$LB" --plan cost "$tmp/$plan" "$reps" "$lanes" "$sim" "$dir" "$dirwhy" "$simwhy" "$kwhy" >"$tmp/c.out" 2>"$tmp/c.err" || same=0
+	sh_cost "$tmp/$plan" "$reps" "$lanes" "$sim" "$dir" "$dirwhy" "$simwhy" "$kwhy" >"$tmp/a.out"
+	cmp -s "$tmp/c.out" "$tmp/a.out" && [ ! -s "$tmp/c.err" ] ||
+		{ same=0; echo "# case $ncase differs: $(diff "$tmp/a.out" "$tmp/c.out" | head -n 6)"; }
+done <<COSTS
+d100|1|1|||||
+mixed|3|4|nehalem-ex-64|/x/y|RUNALL_TMPFS: a tmpfs|ck-mcs: no model;  kmutex-fix: too big; ;Odd: as it is;x-1:no space; :empty;a b: two words|no kernel capture: KL off
+mixed|1|1|nehalem-ex-64|/tmp|tmpfs|only one: reason|
+sim|2|64|p|d|w|;|
+open-end|1000|65536|||||k
+near|1|2|s|d|w|a:|
+COSTS
+check "cost: the lines run-all printed (runs, rounds, KERNEL_WHY, the simulated share on LANES, SIM_WHY's reasons, the file workloads' DIR), for $ncase plans" \
+	'[ $same = 1 ]'
+usage_error "cost: LANES 0" "'0' is not a whole number of lanes" --plan cost "$tmp/d100" 1 0 "" "" "" "" ""
+usage_error "cost: no such file" "cannot read '$tmp/none'" --plan cost "$tmp/none" 1 1 "" "" "" "" ""
+usage_error "cost: seven arguments" "takes 8 arguments, not 7" --plan cost "$tmp/d100" 1 1 "" "" "" ""
+
 # --- bad arguments ---
 usage_error "rounds: REPS 0" "'0' is not a whole number of rounds" --plan rounds "$tmp/v40" 0 7
 usage_error "rounds: a seed past 2147483646" "'2147483647' is not a whole seed" --plan rounds "$tmp/v40" 1 2147483647
 usage_error "seconds: no such file" "cannot read '$tmp/none'" --plan seconds "$tmp/none" 1 1
-usage_error "an unknown WHAT" "'order' is not rounds, seconds, check, variants, sim, budget, preflight, programs or run-env" --plan order "$tmp/v40" 1 1
+usage_error "an unknown WHAT" "'order' is not rounds, seconds, cost, check, variants, sim, budget, preflight, programs or run-env" --plan order "$tmp/v40" 1 1
 
 # --- check: run-all's --locks, --workloads, --duration ---
 . "$top/scripts/registry.sh"

@@ -342,8 +342,10 @@ static int markdown(char **argv)
 		return cannot(&dir, "--markdown", CMP_USAGE);
 	if (output_start() != 0)
 		return cannot(&dir, NULL, CMP_WRITE);
-	if (rundir_load(&d, &dir, err, sizeof(err)) != 0)
+	if (rundir_load(&d, &dir, err, sizeof(err)) != 0) {
+		rundir_free(&d);  /* what it read before the line it refused */
 		return cannot(&dir, "--markdown", CMP_USAGE);
+	}
 	built = dir_model_build(&m, &d, err, sizeof(err)) == 0 && print_part_texts(&m, err, sizeof(err)) == 0;
 	if (built)
 		markdown_report_model(&d, &m, false, stdout);
@@ -392,6 +394,7 @@ static int data(char **argv, bool report)
 		return cannot(&charts, report ? "--report" : "--data", CMP_USAGE);
 	}
 	if (rundir_load(&d, &dir, err, sizeof(err)) != 0) {
+		rundir_free(&d);  /* what it read before the line it refused */
 		sf_dir_close(&charts);
 		return cannot(&dir, report ? "--report" : "--data", CMP_USAGE);
 	}

@@ -21,6 +21,7 @@
 #include "core/config.h"
 #include "exec/launcher/programs.h"
 #include "workloads/workload.h"
+#include "../common/text.h"
 #include "../locks/lock.h"
 
 /* A program's runs time one acquisition in 64 (--timing sample:64): every
@@ -324,9 +325,7 @@ size_t pv_program_base(void)
 
 char *pv_printable(char *s)
 {
-	for (unsigned char *p = (unsigned char *)s; *p; p++)
-		if (*p < 32 || *p == 127)
-			*p = '?';
+	text_one_line(s);
 	return s;
 }
 

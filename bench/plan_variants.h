@@ -33,7 +33,7 @@ size_t pv_table_order(const struct vopts *o, enum workload_role role, size_t *or
 /* The programs' baseline (locks.def's program-baseline role) as a
  * registry index, lock_registry_len where no lock has it. */
 size_t pv_program_base(void);
-/* S with its control bytes shown as '?' (run-all's printable), in place. */
+/* S with its control bytes shown as '?' (text_one_line: run-all's printable), in place. */
 char *pv_printable(char *s);
 /* The locks a program runs under, in order; how many. */
 size_t pv_program_locks(const struct vopts *o, size_t *out);

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../common/text.h"
+
 /* ---- a line as run-all's `read` takes it ---- */
 
 /* LINE (NUL-terminated, its NUL bytes already dropped) into KEY and VALUE,
@@ -51,15 +53,12 @@ static char *next_read_line(char *text, size_t len, size_t *pos)
 	return start;
 }
 
-/* run-all's printable(): control characters as '?'. */
+/* run-all's printable(): SRC, cut to N - 1 bytes, control characters as '?'
+ * (text_one_line). */
 static void printable(char *dst, size_t n, const char *src)
 {
-	size_t i = 0;
-
-	for (; src[i] && i + 1 < n; i++)
-		dst[i] = ((unsigned char)src[i] < ' ' || src[i] == 0x7f) ? '?' : src[i];
-	if (n)
-		dst[i] = '\0';
+	snprintf(dst, n, "%s", src);
+	text_one_line(dst);
 }
 
 /* ---- values ---- */
